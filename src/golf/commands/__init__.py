@@ -1,0 +1,1 @@
+"""Subcommands of the ``golf`` command-line tool, one module each."""

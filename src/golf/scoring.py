@@ -1,0 +1,296 @@
+"""Scoring a grid: the lowest-scoring arrangement of matches, with its explanation.
+
+Matches come in two kinds. *Lines* (columns, rows, diagonals, adjacent pairs) always
+apply when their cards are equal, and may share cards: every card in a matched line
+scores zero. *Sets* (any pair, 2x2 blocks) use each card at most once, so where
+several sets are possible the scorer picks those giving the lowest total. A card in
+a chosen block scores its share of the block's points instead of its own.
+
+>>> s = score("A 2 3 / A 5 K", "six-card")
+>>> s.total
+6
+>>> print(s.explain())
+A  2  3
+A  5  K
+column 1 (A A): 0
+cards left: 2=-2 3=3 5=5 K=0
+total: 6
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from .cards import JOKER, card_str, parse_card
+from .errors import NotationError
+from .rules import Rules, load_rules
+
+
+@dataclass(frozen=True)
+class Pattern:
+    """One way cards of a grid can match: which cells, what kind, what it scores."""
+
+    kind: str  # column, row, diagonal, adjacent, pair, block
+    label: str  # "column 2", "row 1", "cells 1+4" ...
+    cells: tuple[int, ...]
+    mask: int
+    exclusive: bool  # sets (pairs, blocks) use each card once; lines may share cards
+    points: int  # what the matched cards score together (0, or the block's points)
+
+
+@dataclass(frozen=True)
+class Match:
+    """A match applied to a scored grid."""
+
+    rule: str
+    label: str
+    cells: tuple[int, ...]  # 1-based positions
+    points: int
+
+
+@dataclass(frozen=True)
+class Score:
+    """A scored grid: its total and why."""
+
+    total: int
+    cards: tuple[int, ...]
+    rows: int
+    cols: int
+    points: tuple[int, ...]  # what each card counts after matches (0 when matched)
+    matched: tuple[bool, ...]
+    matches: tuple[Match, ...]
+
+    def explain(self) -> str:
+        """A table-side explanation: the grid, each match, the cards left, the total."""
+        names = [card_str(c, suits=False) for c in self.cards]
+        width = max(len(n) for n in names) + 1
+        lines = [
+            " ".join(names[r * self.cols + c].ljust(width) for c in range(self.cols)).rstrip()
+            for r in range(self.rows)
+        ]
+        for m in self.matches:
+            cards = " ".join(names[i - 1] for i in m.cells)
+            lines.append(f"{m.label} ({cards}): {m.points}")
+        left = [f"{names[i]}={self.points[i]}" for i in range(len(names)) if not self.matched[i]]
+        lines.append("cards left: " + (" ".join(left) if left else "none"))
+        lines.append(f"total: {self.total}")
+        return "\n".join(lines)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "score": self.total,
+            "grid": [
+                [card_str(self.cards[r * self.cols + c], suits=False) for c in range(self.cols)]
+                for r in range(self.rows)
+            ],
+            "matches": [
+                {"rule": m.rule, "label": m.label, "cells": list(m.cells), "points": m.points}
+                for m in self.matches
+            ],
+            "cards": [
+                {
+                    "position": i + 1,
+                    "card": card_str(c, suits=False),
+                    "points": self.points[i],
+                    "matched": self.matched[i],
+                }
+                for i, c in enumerate(self.cards)
+            ],
+        }
+
+
+def patterns(rules: Rules) -> tuple[Pattern, ...]:
+    """Every cell group of the rules' grid that can match, in a stable order."""
+    R, C = rules.rows, rules.cols
+    out: list[Pattern] = []
+
+    def add(kind: str, label: str, cells: Sequence[int], exclusive: bool, pts: int = 0) -> None:
+        mask = 0
+        for i in cells:
+            mask |= 1 << i
+        out.append(Pattern(kind, label, tuple(cells), mask, exclusive, pts))
+
+    for pat in rules.match:
+        if pat == "columns" and R >= 2:
+            for c in range(C):
+                add("column", f"column {c + 1}", [r * C + c for r in range(R)], False)
+        elif pat == "rows" and C >= 2:
+            for r in range(R):
+                add("row", f"row {r + 1}", [r * C + c for c in range(C)], False)
+        elif pat == "diagonals" and R >= 2:
+            add("diagonal", "diagonal \\", [i * C + i for i in range(R)], False)
+            add("diagonal", "diagonal /", [i * C + (C - 1 - i) for i in range(R)], False)
+        elif pat == "adjacent":
+            for r in range(R):
+                for c in range(C):
+                    i = r * C + c
+                    if c + 1 < C:
+                        add("adjacent", f"cells {i + 1}+{i + 2}", [i, i + 1], False)
+                    if r + 1 < R:
+                        add("adjacent", f"cells {i + 1}+{i + C + 1}", [i, i + C], False)
+        elif pat == "pairs":
+            for a, b in itertools.combinations(range(R * C), 2):
+                add("pair", f"pair {a + 1}+{b + 1}", [a, b], True)
+        elif pat == "blocks":
+            for r in range(R - 1):
+                for c in range(C - 1):
+                    i = r * C + c
+                    cells = [i, i + 1, i + C, i + C + 1]
+                    add("block", f"block {'+'.join(str(x + 1) for x in cells)}", cells, True,
+                        rules.block_points)
+    return tuple(out)
+
+
+class Scorer:
+    """The scorer compiled for one rules object; :meth:`total` is cached by ranks."""
+
+    __slots__ = ("_cache", "cells", "keys", "lines", "points", "rules", "sets", "wild")
+
+    def __init__(self, rules: Rules) -> None:
+        self.rules = rules
+        self.cells = rules.cells
+        self.points = rules.points
+        by_points = rules.match_by == "points"
+        self.keys = tuple(rules.points[r] if by_points else r for r in range(15))
+        self.wild = tuple(rules.jokers_wild and r == JOKER for r in range(15))
+        pats = patterns(rules)
+        self.lines = tuple(p for p in pats if not p.exclusive)
+        self.sets = tuple(p for p in pats if p.exclusive)
+        self._cache: dict[tuple[int, ...], int] = {}
+
+    def _matches(self, p: Pattern, ranks: Sequence[int]) -> bool:
+        key = -1_000_000
+        keys, wild = self.keys, self.wild
+        for i in p.cells:
+            r = ranks[i]
+            if wild[r]:
+                continue
+            k = keys[r]
+            if key == -1_000_000:
+                key = k
+            elif k != key:
+                return False
+        return True
+
+    def _solve(self, ranks: Sequence[int]) -> tuple[int, int, tuple[Pattern, ...]]:
+        """(total, mask of cells zeroed by lines, chosen sets) of the best arrangement."""
+        zero = 0
+        for p in self.lines:
+            if self._matches(p, ranks):
+                zero |= p.mask
+        pts = self.points
+        if not self.sets:
+            total = sum(pts[r] for i, r in enumerate(ranks) if not zero >> i & 1)
+            return total, zero, ()
+        candidates = [p for p in self.sets if self._matches(p, ranks)]
+        by_first: dict[int, list[Pattern]] = {}
+        for p in candidates:
+            by_first.setdefault(p.cells[0], []).append(p)
+        n = len(ranks)
+        memo: dict[tuple[int, int], tuple[int, tuple[Pattern, ...]]] = {}
+
+        def best(i: int, used: int) -> tuple[int, tuple[Pattern, ...]]:
+            if i == n:
+                return 0, ()
+            if used >> i & 1:
+                return best(i + 1, used)
+            key = (i, used)
+            hit = memo.get(key)
+            if hit is not None:
+                return hit
+            own = 0 if zero >> i & 1 else pts[ranks[i]]
+            rest, chosen = best(i + 1, used)
+            result = (own + rest, chosen)
+            for p in by_first.get(i, ()):
+                if p.mask & used:
+                    continue
+                sub, sub_chosen = best(i + 1, used | p.mask)
+                if p.points + sub < result[0]:
+                    result = (p.points + sub, (p, *sub_chosen))
+            memo[key] = result
+            return result
+
+        total, chosen = best(0, 0)
+        return total, zero, chosen
+
+    def total(self, ranks: tuple[int, ...]) -> int:
+        """The lowest total of a fully known grid given as ranks (1-14)."""
+        hit = self._cache.get(ranks)
+        if hit is None:
+            if len(self._cache) > 500_000:
+                self._cache.clear()
+            hit = self._cache[ranks] = self._solve(ranks)[0]
+        return hit
+
+    def score(self, cards: Sequence[int]) -> Score:
+        """The explained score of a fully known grid of card codes."""
+        ranks = tuple(c & 15 for c in cards)
+        total, zero, chosen = self._solve(ranks)
+        pts = list(self.points[r] for r in ranks)
+        matched = [bool(zero >> i & 1) for i in range(len(ranks))]
+        matches = [
+            Match(p.kind, p.label, tuple(i + 1 for i in p.cells), 0)
+            for p in self.lines
+            if self._matches(p, ranks)
+        ]
+        for p in chosen:
+            matches.append(Match(p.kind, p.label, tuple(i + 1 for i in p.cells), p.points))
+            for i in p.cells:
+                matched[i] = True
+        for i in range(len(ranks)):
+            if matched[i]:
+                pts[i] = 0
+        return Score(
+            total, tuple(cards), self.rules.rows, self.rules.cols, tuple(pts), tuple(matched),
+            tuple(matches),
+        )
+
+
+def scorer(rules: Rules) -> Scorer:
+    """The compiled scorer of ``rules`` (built once and kept on the rules object)."""
+    s: Scorer | None = rules.__dict__.get("_scorer")
+    if s is None:
+        s = Scorer(rules)
+        object.__setattr__(rules, "_scorer", s)
+    return s
+
+
+def parse_grid(text: str, rules: Rules) -> list[int]:
+    """Parse ``"A 2 3 / A 5 K"``: rows split by ``/``, cards by spaces, row by row."""
+    rows = [r.split() for r in text.split("/")]
+    shape = f"{rules.rows} row(s) of {rules.cols} cards"
+    if len(rows) != rules.rows or any(len(r) != rules.cols for r in rows):
+        got = " / ".join(str(len(r)) for r in rows)
+        raise NotationError(
+            f"grid {text!r} has rows of {got} cards; {rules.name} needs {shape}, rows separated "
+            "by '/', for example " + " / ".join(" ".join(["A"] * rules.cols) for _ in
+                                                range(rules.rows))
+        )
+    cards = [parse_card(c) for row in rows for c in row]
+    if any(c & 15 == JOKER for c in cards) and rules.jokers_per_deck == 0:
+        raise NotationError(
+            f"{rules.name} is played without jokers; set jokers_per_deck to use JK"
+        )
+    return cards
+
+
+def score(
+    grid: str | Sequence[int] | Sequence[str],
+    variant: str | Rules = "six-card",
+    rules: Mapping[str, Any] | None = None,
+) -> Score:
+    """Score a fully face-up grid under a preset (with overrides) and explain it.
+
+    ``grid`` is text (``"A 2 3 / A 5 K"``) or a row-by-row sequence of cards.
+    """
+    r = load_rules(variant, rules)
+    if isinstance(grid, str):
+        cards = parse_grid(grid, r)
+    else:
+        cards = [parse_card(c) if isinstance(c, str) else int(c) for c in grid]
+        if len(cards) != r.cells:
+            raise NotationError(f"a {r.name} grid has {r.cells} cards, got {len(cards)}")
+    return scorer(r).score(cards)
