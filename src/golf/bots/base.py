@@ -8,6 +8,8 @@ actions. It never receives the game object. A spec names a bot with options:
 
 from __future__ import annotations
 
+import contextlib
+import importlib
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
@@ -71,8 +73,12 @@ def bot_names() -> list[str]:
 
 
 def _load_builtin() -> None:
-    # Importing the package registers the built-in bots.
+    # Importing the package registers the built-in bots; the OpenSpiel IS-MCTS bot
+    # registers itself only where the optional open_spiel package is installed.
     from .. import bots  # noqa: F401
+
+    with contextlib.suppress(ImportError):
+        importlib.import_module("golf.openspiel_bot")
 
 
 def _convert(name: str, key: str, text: str, default: Any) -> Any:
