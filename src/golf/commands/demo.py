@@ -59,7 +59,7 @@ def run(args: argparse.Namespace) -> int:
                     print(f"  player {s + 1}: {cards:<30} scores {last.scores[s]}")
             print(f"  totals: {', '.join(str(t) for t in g.totals)}")
         elif g.phase == "turn" and g.current_player != seat:
-            print(f"  grid {_grid(g, seat)}")
+            print(f"  player {seat + 1}'s grid: {_grid(g, seat)}")
     names = ", ".join(f"player {w + 1}" for w in g.winners)
     print(f"\nwinner{'s' if len(g.winners) > 1 else ''}: {names} with {min(g.totals)}")
     return 0
