@@ -15,7 +15,7 @@ $(STAMP): pyproject.toml
 venv: $(STAMP)
 
 run: $(STAMP)
-	$(VENV)/bin/golf demo --variant six-card --players 2
+	$(VENV)/bin/golf play
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check src tests bench
