@@ -63,6 +63,8 @@ class HoleResult:
     scores: tuple[int | None, ...]
     knocked_by: int | None
     went_out: int | None
+    #: The discard pile's top card when the hole ended (the last card played to it).
+    discard_top: int | None = None
 
 
 class _Tables:
@@ -107,7 +109,7 @@ class Game:
 
     __slots__ = (
         "_chosen", "_current", "_dealer", "_deck", "_discard", "_ender", "_grids", "_held",
-        "_held_from", "_hole_index", "_knocker", "_legal", "_peeked", "_phase",
+        "_held_from", "_hole_index", "_knocker", "_legal", "_origin", "_peeked", "_phase",
         "_playoff", "_reshuffles", "_scorer", "_setup_left", "_stock", "_t", "_turn_count",
         "_turns", "_up", "_winners", "active", "history", "hole_results", "players",
         "playoff_scores", "regular_scores", "rules", "seed", "totals_",
@@ -139,6 +141,7 @@ class Game:
         self._winners: list[int] = []
         self._hole_index = 0
         self._playoff = False
+        self._origin: Game | None = None  # the position a game set up by from_position began at
         self._start_hole(tuple(range(players)))
 
     # --- public state ------------------------------------------------------------
@@ -269,10 +272,10 @@ class Game:
         if self._up[seat] == self._t.full:
             rule = self.rules.end_on_complete
             if rule == "first" and self._ender < 0:
+                self._ender = seat  # recorded as went_out even when the hole ends at once
                 if not self.rules.final_turns:
                     self._end_hole()
                     return
-                self._ender = seat
             elif rule == "all" and all(self._up[s] == self._t.full for s in self.active):
                 self._end_hole()
                 return
@@ -289,6 +292,7 @@ class Game:
             self._hole_index + 1, self._playoff,
             tuple(tuple(g) for g in self._grids), tuple(scores),
             self._knocker if self._knocker >= 0 else None, went_out,
+            self._discard[-1] if self._discard else None,
         ))
         self._held = -1
         self._legal = None
@@ -550,19 +554,45 @@ class Game:
         g._phase = self._phase
         g._current = self._current
         g._setup_left = self._setup_left
+        g._origin = self._origin
         return g
 
     __copy__ = clone
 
     def record(self) -> dict[str, Any]:
-        """Everything needed to replay this game: rules, players, seed and actions."""
-        return {
+        """Everything needed to replay this game: rules, players, seed and actions (and,
+        for a game set up by :meth:`from_position`, the position it began at)."""
+        rec = {
             "format": RECORD_FORMAT,
             "rules": self.rules.to_dict(),
             "players": self.players,
             "seed": self.seed,
             "actions": [str(a) for a in self.history],
         }
+        if self._origin is not None:
+            rec["position"] = self._origin.position()
+        return rec
+
+    def position(self) -> dict[str, Any]:
+        """The whole state, hidden cards included, as data (see :mod:`golf.position`).
+
+        For dealers and searchers only: what a player may know is :meth:`view`.
+        """
+        from .position import position
+
+        return position(self)
+
+    @classmethod
+    def from_position(
+        cls,
+        variant: str | Path | Rules,
+        position: Mapping[str, Any],
+        rules: Mapping[str, Any] | None = None,
+    ) -> Game:
+        """A game set up in a :meth:`position` (see :func:`golf.position.from_position`)."""
+        from .position import from_position
+
+        return from_position(variant, position, rules)
 
     @classmethod
     def from_record(cls, record: Mapping[str, Any]) -> Game:
@@ -577,7 +607,10 @@ class Game:
             raise GolfError(f"game record format {fmt!r} is not supported (need {RECORD_FORMAT})")
         raw_rules = record["rules"]
         rules = load_rules(raw_rules) if isinstance(raw_rules, str) else rules_from_dict(raw_rules)
-        g = cls(rules, players=record["players"], seed=record["seed"])
+        if "position" in record:
+            g = cls.from_position(rules, record["position"])
+        else:
+            g = cls(rules, players=record["players"], seed=record["seed"])
         actions = record["actions"]
         if not isinstance(actions, Sequence) or isinstance(actions, str):
             raise GolfError("game record 'actions' must be a list of action notations")

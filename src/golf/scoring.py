@@ -293,4 +293,14 @@ def score(
         cards = [parse_card(c) if isinstance(c, str) else int(c) for c in grid]
         if len(cards) != r.cells:
             raise NotationError(f"a {r.name} grid has {r.cells} cards, got {len(cards)}")
+        for c in cards:
+            if not (0 <= c < 64 and 1 <= c & 15 <= JOKER):
+                raise NotationError(
+                    f"{c!r} is not a card code: codes are rank (1-13, 14 for a joker) "
+                    "+ 16 x suit (0-3)"
+                )
+        if any(c & 15 == JOKER for c in cards) and r.jokers_per_deck == 0:
+            raise NotationError(
+                f"{r.name} is played without jokers; set jokers_per_deck to use JK"
+            )
     return scorer(r).score(cards)

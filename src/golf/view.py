@@ -94,6 +94,7 @@ def view(game: Game, player: int, codes: bool = False) -> dict[str, Any]:
             "scores": list(last.scores),
             "knocked_by": last.knocked_by,
             "went_out": last.went_out,
+            "discard_top": None if last.discard_top is None else fmt(last.discard_top),
         },
         "legal_actions": legal,
         "is_over": over,

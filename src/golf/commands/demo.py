@@ -35,7 +35,8 @@ def run(args: argparse.Namespace) -> int:
     rules = rules_from_args(args)
     g = Game(rules, players=args.players, seed=args.seed)
     rng = random.Random(g.seed)
-    print(f"{rules.name}, {g.players} random players, seed {g.seed}")
+    noun = "random player" if g.players == 1 else "random players"
+    print(f"{rules.name}, {g.players} {noun}, seed {g.seed}")
     hole = 0
     while not g.is_over:
         if g.hole != hole:

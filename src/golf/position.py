@@ -1,0 +1,343 @@
+"""Positions: the whole state of a match as data, hidden cards included.
+
+A position is to a game of Golf what a FEN is to chess: every card where it lies
+(the stock in order, top last), who is to act and in which phase, the turns taken,
+knocks and scores. :meth:`golf.Game.position` writes one; :meth:`golf.Game.from_position`
+sets a game up from one and the engine plays every rule from there.
+
+Programs that choose the cards themselves need this: OpenSpiel deals and draws at
+explicit chance nodes, and a search bot samples the cards it cannot see to build a
+world consistent with its view. A position is not what a player may know (that is
+:func:`golf.view.view`); it holds everything, so it is for dealers and searchers only.
+
+A game set up from a position remembers it: its :meth:`~golf.Game.record` carries the
+position, so it still replays exactly.
+
+>>> from golf import Game
+>>> g = Game("six-card", players=2, seed=5)
+>>> g.apply("reveal 1"); g.apply("reveal 2")
+>>> p = g.position()
+>>> p["phase"], p["current_player"], len(p["stock"]), p["face_up"][0][:3]
+('setup', 1, 39, [True, True, False])
+>>> h = Game.from_position(g.rules, p)
+>>> h.view(0) == g.view(0) and h.legal_actions() == g.legal_actions()
+True
+>>> p["stock"][-1], p["grids"][1][5] = p["grids"][1][5], p["stock"][-1]   # rig the next draw
+>>> Game.from_position(g.rules, p).census() != g.census()
+True
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from .cards import JOKER, card_str
+from .errors import GolfError
+from .rules import Rules, load_rules
+
+if TYPE_CHECKING:
+    from .game import Game
+
+POSITION_FORMAT = "golf-position/1"
+_PHASES = ("setup", "turn", "hold", "flip", "over")
+_SOURCES = ("stock", "discard")
+
+
+def position(g: Game) -> dict[str, Any]:
+    """Everything about ``g`` now, as JSON-ready data (card codes, 1-based positions)."""
+    n, cells, active = g.players, g.rules.cells, g.active
+    held = g._held if g._held >= 0 and g._phase != 4 else None
+    return {
+        "format": POSITION_FORMAT,
+        "players": n,
+        "seed": g.seed,
+        "hole": g._hole_index + 1,
+        "playoff": g._playoff,
+        "active": list(active),
+        "dealer": g._dealer,
+        "phase": _PHASES[g._phase],
+        "current_player": g._current,
+        "grids": [list(g._grids[s]) if s in active else None for s in range(n)],
+        "face_up": [[bool(g._up[s] >> i & 1) for i in range(cells)] if s in active else None
+                    for s in range(n)],
+        "peeked": [[i + 1 for i in range(cells) if g._peeked[s] >> i & 1] for s in range(n)],
+        "setup_chosen": [i + 1 for i in range(cells) if g._chosen >> i & 1],
+        "stock": list(g._stock),
+        "discard": list(g._discard),
+        "held": held,
+        "held_from": None if held is None else _SOURCES[g._held_from],
+        "turns": list(g._turns),
+        "turn_count": g._turn_count,
+        "knocked_by": g._knocker if g._knocker >= 0 else None,
+        "final_turns_from": g._ender if g._ender >= 0 else None,
+        "reshuffles": g._reshuffles,
+        "totals": list(g.totals_),
+        "hole_scores": [list(s) for s in g.regular_scores],
+        "playoff_scores": [list(s) for s in g.playoff_scores],
+        "hole_results": [
+            {"number": h.number, "playoff": h.playoff, "grids": [list(x) for x in h.grids],
+             "scores": list(h.scores), "knocked_by": h.knocked_by, "went_out": h.went_out}
+            for h in g.hole_results
+        ],
+        "winners": list(g._winners),
+    }
+
+
+def _fail(key: str, why: str) -> GolfError:
+    return GolfError(f"position '{key}': {why}")
+
+
+def _int(pos: Mapping[str, Any], key: str, lo: int, hi: int, default: int | None = None) -> int:
+    v = pos.get(key, default)
+    if not isinstance(v, int) or isinstance(v, bool) or not lo <= v <= hi:
+        raise _fail(key, f"must be an integer from {lo} to {hi}, got {v!r}")
+    return v
+
+
+def _seat_or_none(pos: Mapping[str, Any], key: str, seats: Sequence[int]) -> int:
+    v = pos.get(key)
+    if v is None:
+        return -1
+    if not isinstance(v, int) or isinstance(v, bool) or v not in seats:
+        raise _fail(key, f"must be null or a seat in play ({list(seats)}), got {v!r}")
+    return v
+
+
+def _int_list(pos: Mapping[str, Any], key: str, length: int, default: list[int]) -> list[int]:
+    v = pos.get(key, default)
+    if (not isinstance(v, list | tuple) or len(v) != length
+            or not all(isinstance(x, int) and not isinstance(x, bool) for x in v)):
+        raise _fail(key, f"must be a list of {length} integers, got {v!r}")
+    return list(v)
+
+
+def _mask(v: Any, key: str, cells: int) -> int:
+    """A bit mask from 1-based positions."""
+    if not isinstance(v, list | tuple):
+        raise _fail(key, f"must be a list of positions from 1 to {cells}, got {v!r}")
+    m = 0
+    for p in v:
+        if not isinstance(p, int) or isinstance(p, bool) or not 1 <= p <= cells:
+            raise _fail(key, f"positions run from 1 to {cells}, got {p!r}")
+        m |= 1 << (p - 1)
+    return m
+
+
+def _valid_card(c: Any) -> bool:
+    return (isinstance(c, int) and not isinstance(c, bool) and 0 <= c < 64
+            and 1 <= c & 15 <= JOKER)
+
+
+def from_position(
+    variant: str | Path | Rules,
+    pos: Mapping[str, Any],
+    rules: Mapping[str, Any] | None = None,
+) -> Game:
+    """A game in the state ``pos`` describes (see :func:`position` for the keys).
+
+    Only ``players``, ``grids``, ``stock``, ``discard`` and ``phase`` are required; the
+    rest defaults to a fresh first hole (dealer the last seat, nothing face up, no
+    scores). The cards must be exactly the game's deck, and the state must make sense
+    (a held card exactly in the ``hold`` phase, a seat to act that is in play, ...);
+    otherwise a :class:`golf.GolfError` names the key and what is allowed. A position
+    need not be reachable by play.
+    """
+    from .game import FLIP, FROM_DISCARD, FROM_STOCK, HOLD, OVER, SETUP, TURN, Game, HoleResult
+
+    r = load_rules(variant, rules)
+    if not isinstance(pos, Mapping):
+        raise GolfError("a position is an object with players, grids, stock, discard and phase")
+    fmt = pos.get("format", POSITION_FORMAT)
+    if fmt != POSITION_FORMAT:
+        raise _fail("format", f"{fmt!r} is not supported (need {POSITION_FORMAT})")
+    missing = [k for k in ("players", "grids", "stock", "discard", "phase") if k not in pos]
+    if missing:
+        raise GolfError(f"position lacks {', '.join(missing)}")
+    players = pos["players"]
+    r.check_players(players)
+    seed = _int(pos, "seed", 0, 2**64, 0)
+    g = Game(r, players=players, seed=seed)
+    n, cells = players, r.cells
+
+    active_raw = pos.get("active", list(range(n)))
+    if (not isinstance(active_raw, list | tuple) or not active_raw
+            or sorted(set(active_raw)) != list(active_raw)
+            or not all(isinstance(s, int) and 0 <= s < n for s in active_raw)):
+        raise _fail("active", f"must be the seats in play, ascending, from 0 to {n - 1}")
+    active = tuple(active_raw)
+
+    grids_raw = pos["grids"]
+    if not isinstance(grids_raw, list | tuple) or len(grids_raw) != n:
+        raise _fail("grids", f"must list one grid (or null) per seat, {n} in all")
+    grids: list[list[int]] = []
+    for s, grid in enumerate(grids_raw):
+        if s not in active:
+            if grid:
+                raise _fail("grids", f"seat {s} is not in play, so its grid must be null")
+            grids.append([])
+            continue
+        if not isinstance(grid, list | tuple) or len(grid) != cells:
+            raise _fail("grids", f"seat {s} needs a grid of {cells} card codes")
+        grids.append(list(grid))
+    stock, discard = pos["stock"], pos["discard"]
+    if not isinstance(stock, list | tuple) or not isinstance(discard, list | tuple):
+        raise _fail("stock", "stock and discard must be lists of card codes, top last")
+
+    phase_name = pos["phase"]
+    if phase_name not in _PHASES:
+        raise _fail("phase", f"must be one of {', '.join(_PHASES)}, got {phase_name!r}")
+    phase = _PHASES.index(phase_name)
+    held_raw = pos.get("held")
+    if (held_raw is not None) != (phase == HOLD):
+        raise _fail("held", "a card is held exactly in the 'hold' phase")
+    held = -1 if held_raw is None else held_raw
+    held_from = FROM_STOCK
+    if held_raw is not None:
+        src = pos.get("held_from")
+        if src not in _SOURCES:
+            raise _fail("held_from", f"must be 'stock' or 'discard', got {src!r}")
+        held_from = FROM_DISCARD if src == "discard" else FROM_STOCK
+
+    cards = [c for grid in grids for c in grid] + list(stock) + list(discard)
+    if held_raw is not None:
+        cards.append(held_raw)
+    bad = [c for c in cards if not _valid_card(c)]
+    if bad:
+        raise GolfError(f"position holds {bad[0]!r}, which is not a card code")
+    want, have = Counter(g._deck), Counter(cards)
+    if want != have:
+        extra = ", ".join(card_str(c) for c in sorted((have - want).elements()))
+        lack = ", ".join(card_str(c) for c in sorted((want - have).elements()))
+        raise GolfError(
+            "position's cards are not the game's deck: "
+            f"extra [{extra or 'none'}], missing [{lack or 'none'}]")
+
+    current = _int(pos, "current_player", 0, n - 1, (g._dealer + 1) % n)
+    if phase != OVER and current not in active:
+        raise _fail("current_player", f"seat {current} is not in play")
+    if phase in (TURN, FLIP) and not discard:
+        raise _fail("discard", "the discard pile may be empty only while its card is held")
+
+    up = [0] * n
+    face_up = pos.get("face_up")
+    if face_up is not None:
+        if not isinstance(face_up, list | tuple) or len(face_up) != n:
+            raise _fail("face_up", "must list one row of booleans (or null) per seat")
+        for s in active:
+            row = face_up[s]
+            if not isinstance(row, list | tuple) or len(row) != cells:
+                raise _fail("face_up", f"seat {s} needs {cells} booleans")
+            up[s] = sum(1 << i for i, u in enumerate(row) if u)
+    peeked_raw = pos.get("peeked", [[] for _ in range(n)])
+    if not isinstance(peeked_raw, list | tuple) or len(peeked_raw) != n:
+        raise _fail("peeked", "must list the peeked positions of every seat")
+    peeked = [_mask(p, "peeked", cells) & ~up[s] for s, p in enumerate(peeked_raw)]
+    chosen = _mask(pos.get("setup_chosen", []), "setup_chosen", cells)
+    if phase == SETUP and bin(chosen).count("1") >= r.setup_count:
+        raise _fail("setup_chosen", f"a seat in setup has chosen fewer than {r.setup_count}")
+    if phase == FLIP and up[current] == g._t.full:
+        raise _fail("phase", "a seat with every card face up has nothing to flip")
+
+    turns = _int_list(pos, "turns", n, [0] * n)
+    hole_scores = pos.get("hole_scores", [])
+    if not isinstance(hole_scores, list | tuple):
+        raise _fail("hole_scores", "must be a list of per-seat score lists")
+    regular = [_int_list({"s": s}, "s", n, []) for s in hole_scores]
+    totals = _int_list(pos, "totals", n, [sum(col) for col in zip(*regular, strict=True)]
+                       if regular else [0] * n)
+    playoff_scores = pos.get("playoff_scores", [])
+    winners = pos.get("winners", [])
+    if phase == OVER and not winners:
+        raise _fail("winners", "a finished match needs its winners")
+    results = []
+    for h in pos.get("hole_results", []):
+        try:
+            results.append(HoleResult(
+                int(h["number"]), bool(h["playoff"]),
+                tuple(tuple(x) for x in h["grids"]), tuple(h["scores"]),
+                h["knocked_by"], h["went_out"]))
+        except (KeyError, TypeError, ValueError):
+            raise _fail("hole_results", "each needs number, playoff, grids, scores, "
+                        "knocked_by and went_out") from None
+
+    hole = _int(pos, "hole", 1, 10**6, 1)
+    g._hole_index = hole - 1
+    g._playoff = bool(pos.get("playoff", False))
+    g.active = active
+    g._dealer = _int(pos, "dealer", 0, n - 1, g._dealer)
+    g._grids = grids
+    g._stock = list(stock)
+    g._discard = list(discard)
+    g._up = up
+    g._peeked = peeked
+    g._chosen = chosen if phase == SETUP else 0
+    g._setup_left = r.setup_count - bin(chosen).count("1") if phase == SETUP else 0
+    g._held = held
+    g._held_from = held_from
+    g._turns = turns
+    g._turn_count = _int(pos, "turn_count", 0, 10**9, sum(turns))
+    g._ender = _seat_or_none(pos, "final_turns_from", active)
+    g._knocker = _seat_or_none(pos, "knocked_by", active)
+    g._reshuffles = _int(pos, "reshuffles", 0, 10**9, 0)
+    g._phase = phase
+    g._current = current
+    g._legal = None
+    g.totals_ = totals
+    g.regular_scores = regular
+    g.playoff_scores = [list(s) for s in playoff_scores]
+    g.hole_results = results
+    g._winners = list(winners)
+    g.history = []
+    # Kept so that record() can replay this game: a frozen copy nobody plays on.
+    g._origin = g.clone()
+    return g
+
+
+def draw_pool(g: Game) -> list[int]:
+    """The cards the draw just made could have produced: the stock and the card drawn.
+
+    Only right after a ``draw`` (phase ``hold``, card from the stock); a dealer that
+    chooses draws itself (OpenSpiel's chance nodes) picks one of them for :func:`redraw`.
+    """
+    _check_drawn(g)
+    return [*g._stock, g._held]
+
+
+def redraw(g: Game, card: int) -> None:
+    """Make ``card`` the card just drawn from the stock; the card drawn takes its place
+    in the stock. For dealers that choose the draws themselves (OpenSpiel's chance nodes).
+
+    The game's record starts again here (its position now, then the actions after), so
+    it still replays exactly.
+
+    >>> from golf import Game
+    >>> g = Game("six-card", players=2, seed=1)
+    >>> for a in ("reveal 1", "reveal 2", "reveal 1", "reveal 2", "draw"):
+    ...     g.apply(a)
+    >>> king = next(c for c in draw_pool(g) if c & 15 == 13)
+    >>> redraw(g, king)
+    >>> g.view(0)["held"][0], Game.from_record(g.record()).view(0) == g.view(0)
+    ('K', True)
+    """
+    _check_drawn(g)
+    if card != g._held:
+        try:
+            i = g._stock.index(card)
+        except ValueError:
+            raise GolfError(f"{card_str(card) if _valid_card(card) else card!r} is not in "
+                            "the stock, so it cannot be the card drawn") from None
+        g._stock[i] = g._held
+        g._held = card
+    # A frozen copy to replay from: the seed and earlier actions no longer lead here.
+    g.history = []
+    g._origin = None
+    g._origin = g.clone()
+
+
+def _check_drawn(g: Game) -> None:
+    if g._phase != 2 or g._held_from != 0 or g._held < 0:
+        raise GolfError("no card has just been drawn from the stock "
+                        f"(the game is in phase '{g.phase}')")

@@ -1,0 +1,231 @@
+"""The ``golf`` command: variants, score calculator, demo, and clear errors (status 2)."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import golf
+from golf.cli import main
+from golf.rules import SETTINGS, load_rules
+
+GOLF = Path(sys.executable).parent / "golf"  # the console script next to the interpreter
+
+
+def run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
+    code = main(argv)
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def fails_cleanly(argv: list[str], capsys: pytest.CaptureFixture[str], fragment: str) -> str:
+    code, out, err = run(argv, capsys)
+    assert code == 2
+    assert err.startswith("golf: error: ") and fragment in err
+    assert "Traceback" not in err + out
+    return err
+
+
+# --- golf variants ---------------------------------------------------------------------
+
+
+def test_variants_table_lists_every_preset(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(["variants"], capsys)
+    assert code == 0
+    lines = out.splitlines()
+    assert lines[0].split()[:3] == ["name", "players", "grid"]
+    for name in golf.preset_names():
+        r = load_rules(name)
+        row = next(line for line in lines if line.startswith(name + " "))
+        assert f"{r.players[0]}-{r.players[1]}" in row and f"{r.rows}x{r.cols}" in row
+    assert "9 holes / target 50" in out and "target 100" in out
+
+
+def test_variants_json(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(["variants", "--json"], capsys)
+    assert code == 0
+    data = json.loads(out)
+    assert [d["name"] for d in data] == golf.preset_names()
+    german = next(d for d in data if d["name"] == "german")
+    assert german["players"] == [2, 6] and german["grid"] == "2x3" and german["target"] == 100
+
+
+def test_variants_show_lists_every_setting_with_its_source(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    code, out, _ = run(["variants", "show", "nine-card"], capsys)
+    assert code == 0
+    assert out.startswith("nine-card: ")
+    keys = [line.split()[0] for line in out.splitlines()[2:] if line and not line[0].isspace()]
+    assert keys == [k for k in SETTINGS if k not in ("name", "description", "sources")]
+    assert "from: 000 Nine-card golf: a 3x3 grid" in out
+    assert "points" in out and "J=10" in out
+
+
+def test_variants_show_json_is_the_rules(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(["variants", "show", "german", "--json"], capsys)
+    assert code == 0
+    data = json.loads(out)
+    assert load_rules(data) == load_rules("german")
+    assert data["target_ends"] == "reach" and data["tie_break"] == "playoff"
+
+
+def test_variants_show_errors(capsys: pytest.CaptureFixture[str]) -> None:
+    fails_cleanly(["variants", "show"], capsys, "needs a preset name")
+    fails_cleanly(["variants", "show", "ten-card"], capsys, "unknown variant 'ten-card'")
+
+
+# --- golf score ------------------------------------------------------------------------
+
+
+def test_score_prints_the_explanation(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(["score", "A 2 3 / A 5 K"], capsys)
+    assert code == 0
+    assert out.strip() == golf.score("A 2 3 / A 5 K", "six-card").explain()
+    assert "column 1 (A A): 0" in out and out.strip().endswith("total: 6")
+
+
+def test_score_json_has_a_score_field(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(["score", "--variant", "four-card-wild", "JK 9 / 4 4", "--json"], capsys)
+    assert code == 0
+    data = json.loads(out)
+    assert data["score"] == 0 and data["variant"] == "four-card-wild"
+    assert data["grid"] == [["JK", "9"], ["4", "4"]]
+    assert sorted(m["rule"] for m in data["matches"]) == ["pair", "pair"]
+
+
+def test_score_with_rule_overrides(capsys: pytest.CaptureFixture[str]) -> None:
+    grid = "5 5 5 / 2 3 4 / K Q J"
+    _, out, _ = run(["score", "--variant", "nine-card", grid, "--json"], capsys)
+    assert json.loads(out)["score"] == 15 + 5 + 20
+    _, out, _ = run(["score", "--variant", "nine-card", "--rule", 'match=["columns","rows"]',
+                     grid, "--json"], capsys)
+    assert json.loads(out)["score"] == 5 + 20
+    _, out, _ = run(["score", "-v", "german", "-r", "points.2=-2", "2 K K / 3 K K", "--json"],
+                    capsys)
+    assert json.loads(out)["score"] == 1
+    _, out, _ = run(["score", "-v", "six-card", "-r", "match_by=points", "10 5 6 / J 7 8"],
+                    capsys)
+    assert out.strip().endswith("total: 26")
+
+
+def test_score_with_a_rules_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    f = tmp_path / "house.toml"
+    f.write_text('extends = "six-card"\n[points]\nK = -3\n', encoding="utf-8")
+    _, out, _ = run(["score", "--variant", str(f), "K 4 5 / 6 7 8", "--json"], capsys)
+    assert json.loads(out)["score"] == -3 + 30
+
+
+@pytest.mark.parametrize("argv, fragment", [
+    (["score", "A 2 3 / A 5"], "has rows of 3 / 2 cards"),
+    (["score", "A 2 3 / A 5 X"], "'X' is not a card"),
+    (["score", "A 2 3 / A 5 JK"], "played without jokers"),
+    (["score", "--variant", "seven-card", "A 2 3 / A 5 K"], "unknown variant 'seven-card'"),
+    (["score", "--rule", "hole=18", "A 2 3 / A 5 K"], "unknown setting 'hole' (did you mean"),
+    (["score", "--rule", "holes=many", "A 2 3 / A 5 K"], "'holes' must be an integer"),
+    (["score", "--rule", "holes", "A 2 3 / A 5 K"], "must look like KEY=VALUE"),
+    (["score", "--rule", "points.Z=1", "A 2 3 / A 5 K"], "unknown rank 'Z'"),
+    (["score", "--rule", "setup_count=9", "A 2 3 / A 5 K"], "'setup_count' is 9"),
+    (["score", "--variant", "/no/such/file.toml", "A 2 3 / A 5 K"], "cannot read rules file"),
+])
+def test_score_errors_exit_2_with_a_clear_message(
+    argv: list[str], fragment: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    fails_cleanly(argv, capsys, fragment)
+
+
+# --- golf demo -------------------------------------------------------------------------
+
+
+def test_demo_plays_a_full_match(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(["demo", "--variant", "german", "--players", "3", "--seed", "1"], capsys)
+    assert code == 0
+    assert out.startswith("german, 3 random players, seed 1")
+    assert "== hole 1: dealer is player 3 ==" in out
+    assert "player 1: peek" in out and "totals:" in out
+    assert out.rstrip().splitlines()[-1].startswith("winner")
+    # The same seed gives the same match.
+    run(["demo", "--variant", "german", "--players", "3", "--seed", "1"], capsys)
+    code, again, _ = run(["demo", "--variant", "german", "--players", "3", "--seed", "1"],
+                         capsys)
+    assert again == out
+
+
+def test_demo_default_six_card_nine_holes(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(["demo", "--seed", "5"], capsys)
+    assert code == 0
+    assert "== hole 9:" in out and "== hole 10" not in out
+    totals = [line for line in out.splitlines() if line.strip().startswith("totals:")]
+    assert len(totals) == 9
+
+
+def test_demo_with_rules(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(["demo", "-v", "six-card", "-r", "holes=2", "-s", "3"], capsys)
+    assert code == 0 and "== hole 2:" in out and "== hole 3" not in out
+
+
+def test_demo_errors(capsys: pytest.CaptureFixture[str]) -> None:
+    fails_cleanly(["demo", "--players", "9"], capsys, "six-card is for 2 to 8 players, not 9")
+    fails_cleanly(["demo", "--seed", "-4"], capsys, "seed must be a non-negative integer")
+
+
+# --- the command itself ----------------------------------------------------------------
+
+
+def test_no_command_prints_help_and_exits_2(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run([], capsys)
+    assert code == 2 and "variants" in out and "score" in out and "demo" in out
+
+
+def test_argparse_mistakes_exit_2(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as e:
+        main(["nonsense"])
+    assert e.value.code == 2
+    with pytest.raises(SystemExit) as e:
+        main(["demo", "--players", "two"])
+    assert e.value.code == 2
+    assert "Traceback" not in capsys.readouterr().err
+
+
+def test_version(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as e:
+        main(["--version"])
+    assert e.value.code == 0
+    assert capsys.readouterr().out.strip() == f"golf {golf.__version__}"
+
+
+# --- real processes --------------------------------------------------------------------
+
+
+def _env() -> dict[str, str]:
+    return {**os.environ, "PYTHONIOENCODING": "utf-8"}
+
+
+def test_console_script_scores_a_grid() -> None:
+    assert GOLF.exists(), f"the 'golf' console script is not installed next to {sys.executable}"
+    p = subprocess.run([str(GOLF), "score", "--json", "A 2 3 / A 5 K"], capture_output=True,
+                       text=True, timeout=60, env=_env(), check=False)
+    assert p.returncode == 0, p.stderr
+    assert json.loads(p.stdout)["score"] == 6
+
+
+def test_console_script_error_has_status_2_and_no_traceback() -> None:
+    p = subprocess.run([str(GOLF), "score", "--variant", "nope", "A 2 3 / A 5 K"],
+                       capture_output=True, text=True, timeout=60, env=_env(), check=False)
+    assert p.returncode == 2
+    assert p.stderr.startswith("golf: error: unknown variant 'nope'")
+    assert "Traceback" not in p.stderr and p.stdout == ""
+
+
+def test_python_dash_m_golf_runs_a_demo() -> None:
+    p = subprocess.run([sys.executable, "-m", "golf", "demo", "--variant", "nine-card",
+                        "--players", "1", "--seed", "2"], capture_output=True, text=True,
+                       timeout=60, env=_env(), check=False)
+    assert p.returncode == 0, p.stderr
+    assert p.stdout.startswith("nine-card, 1 random player")
+    assert "winner: player 1" in p.stdout
