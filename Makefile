@@ -18,7 +18,7 @@ run: $(STAMP)
 	$(VENV)/bin/golf play
 
 lint: $(STAMP)
-	$(VENV)/bin/ruff check src tests bench
+	$(VENV)/bin/ruff check src tests bench examples scripts
 	$(VENV)/bin/mypy
 
 test: lint
@@ -26,6 +26,8 @@ test: lint
 
 bench: $(STAMP)
 	$(PY) bench/engine.py
+	$(PY) bench/bots.py
+	$(PY) bench/envs.py
 
 clean:
 	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache .hypothesis

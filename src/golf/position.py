@@ -31,6 +31,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Mapping, Sequence
+from dataclasses import fields
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -77,13 +78,22 @@ def position(g: Game) -> dict[str, Any]:
         "totals": list(g.totals_),
         "hole_scores": [list(s) for s in g.regular_scores],
         "playoff_scores": [list(s) for s in g.playoff_scores],
-        "hole_results": [
-            {"number": h.number, "playoff": h.playoff, "grids": [list(x) for x in h.grids],
-             "scores": list(h.scores), "knocked_by": h.knocked_by, "went_out": h.went_out}
-            for h in g.hole_results
-        ],
+        "hole_results": [_result_data(h) for h in g.hole_results],
         "winners": list(g._winners),
     }
+
+
+def _result_data(h: Any) -> dict[str, Any]:
+    """A finished hole as data (every field of HoleResult, tuples as lists)."""
+    out = {}
+    for f in fields(h):
+        v = getattr(h, f.name)
+        if f.name == "grids":
+            v = [list(x) for x in v]
+        elif isinstance(v, tuple):
+            v = list(v)
+        out[f.name] = v
+    return out
 
 
 def _fail(key: str, why: str) -> GolfError:
@@ -234,7 +244,7 @@ def from_position(
     peeked_raw = pos.get("peeked", [[] for _ in range(n)])
     if not isinstance(peeked_raw, list | tuple) or len(peeked_raw) != n:
         raise _fail("peeked", "must list the peeked positions of every seat")
-    peeked = [_mask(p, "peeked", cells) & ~up[s] for s, p in enumerate(peeked_raw)]
+    peeked = [_mask(p, "peeked", cells) for p in peeked_raw]
     chosen = _mask(pos.get("setup_chosen", []), "setup_chosen", cells)
     if phase == SETUP and bin(chosen).count("1") >= r.setup_count:
         raise _fail("setup_chosen", f"a seat in setup has chosen fewer than {r.setup_count}")
@@ -253,15 +263,15 @@ def from_position(
     if phase == OVER and not winners:
         raise _fail("winners", "a finished match needs its winners")
     results = []
+    names = [f.name for f in fields(HoleResult)]
     for h in pos.get("hole_results", []):
         try:
-            results.append(HoleResult(
-                int(h["number"]), bool(h["playoff"]),
-                tuple(tuple(x) for x in h["grids"]), tuple(h["scores"]),
-                h["knocked_by"], h["went_out"]))
+            data = {k: h[k] for k in names if k in h}
+            data["grids"] = tuple(tuple(x) for x in data["grids"])
+            data["scores"] = tuple(data["scores"])
+            results.append(HoleResult(**data))
         except (KeyError, TypeError, ValueError):
-            raise _fail("hole_results", "each needs number, playoff, grids, scores, "
-                        "knocked_by and went_out") from None
+            raise _fail("hole_results", f"each is an object with {', '.join(names)}") from None
 
     hole = _int(pos, "hole", 1, 10**6, 1)
     g._hole_index = hole - 1

@@ -18,6 +18,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from .cards import card_str
+from .game import PHASES
 
 if TYPE_CHECKING:
     from .game import Game
@@ -34,69 +35,136 @@ def view(game: Game, player: int, codes: bool = False) -> dict[str, Any]:
         from .errors import GolfError
 
         raise GolfError(f"player must be a seat from 0 to {g.players - 1}, got {player!r}")
-    fmt: Any = (lambda c: c) if codes else card_str
     r = g.rules
     cells = r.cells
+    # Bots ask for a view before every decision: the per-mask bit tuples and the
+    # action names are looked up, not rebuilt, and card codes are copied, not mapped.
+    bits = _bits(cells)
+    full = (1 << cells) - 1
+    active = g.active
     grids: list[list[Any] | None] = []
     face_up: list[list[bool] | None] = []
     for seat in range(g.players):
-        if seat not in g.active:
+        if seat not in active:
             grids.append(None)
             face_up.append(None)
             continue
         up = g._up[seat]
-        known = up | (g._peeked[seat] if seat == player else 0)
+        known = up | g._peeked[seat] if seat == player else up
         grid = g._grids[seat]
-        grids.append([fmt(grid[i]) if known >> i & 1 else None for i in range(cells)])
-        face_up.append([bool(up >> i & 1) for i in range(cells)])
+        if codes:
+            if known == full:
+                grids.append(grid[:])
+            else:
+                grids.append([c if k else None for c, k in zip(grid, bits[known], strict=True)])
+        else:
+            grids.append([card_str(c) if k else None
+                          for c, k in zip(grid, bits[known], strict=True)])
+        face_up.append(list(bits[up]))
     held = None
     holder = None
     if g._held >= 0 and g._phase != 4:
         holder = g._current
         if holder == player or g._held_from == 1:
-            held = fmt(g._held)
-    over = g.is_over
+            held = g._held if codes else card_str(g._held)
+    discard = g._discard
+    if codes:
+        pile: list[Any] = discard[:]
+        top = discard[-1] if discard else None
+    else:
+        pile = [card_str(c) for c in discard]
+        top = pile[-1] if pile else None
+    phase = g._phase
+    over = phase == 4  # OVER
     last = g.hole_results[-1] if g.hole_results else None
-    legal = [str(a) for a in g._legal_tuple()] if not over and g._current == player else []
+    legal = [_NAMES[a] for a in g._legal_tuple()] if not over and g._current == player else []
     return {
         "variant": r.name,
         "players": g.players,
         "seat": player,
         "rows": r.rows,
         "cols": r.cols,
-        "hole": g.hole,
+        "hole": g._hole_index + 1,
         "holes": r.holes,
-        "playoff": g.is_playoff,
-        "active": list(g.active),
-        "dealer": g.dealer,
-        "phase": g.phase,
-        "current_player": g.current_player,
+        "playoff": g._playoff,
+        "active": list(active),
+        "dealer": g._dealer,
+        "phase": PHASES[phase],
+        "current_player": None if over else g._current,
         "grids": grids,
         "face_up": face_up,
-        "peeked": [i + 1 for i in range(cells) if g._peeked[player] >> i & 1]
-        if player in g.active else [],
+        "peeked": list(bits.positions(g._peeked[player])) if player in active else [],
         "stock_size": len(g._stock),
-        "discard": [fmt(c) for c in g._discard],
-        "discard_top": fmt(g._discard[-1]) if g._discard else None,
+        "discard": pile,
+        "discard_top": top,
         "held": held,
         "held_by": holder,
         "held_from": None if holder is None else ("stock", "discard")[g._held_from],
         "knocked_by": g._knocker if g._knocker >= 0 else None,
         "final_turns_from": g._ender if g._ender >= 0 else None,
         "turns": list(g._turns),
-        "totals": g.totals,
-        "hole_scores": g.hole_scores,
+        "totals": g.totals_[:],
+        "hole_scores": [list(h) for h in g.regular_scores],
         "playoff_scores": [list(s) for s in g.playoff_scores],
         "last_hole": None if last is None else {
             "number": last.number,
             "playoff": last.playoff,
-            "grids": [[fmt(c) for c in grid] if grid else None for grid in last.grids],
+            "grids": [([*grid] if codes else [card_str(c) for c in grid]) if grid else None
+                      for grid in last.grids],
             "scores": list(last.scores),
             "knocked_by": last.knocked_by,
             "went_out": last.went_out,
-            "discard_top": None if last.discard_top is None else fmt(last.discard_top),
+            "discard_top": None if last.discard_top is None
+            else (last.discard_top if codes else card_str(last.discard_top)),
         },
         "legal_actions": legal,
         "is_over": over,
-        "winners": g.winners,
+        "winners": g._winners[:],
     }
+
+
+class _Masks:
+    """Per grid size, a mask's bits as booleans (cell 0 first) and its 1-based set
+    positions: tabulated up to 12 cells, worked out on demand for larger grids."""
+
+    __slots__ = ("cells", "positions_table", "table")
+
+    def __init__(self, cells: int) -> None:
+        self.cells = cells
+        small = cells <= 12
+        masks = range(1 << cells) if small else range(0)
+        self.table = [self._bits(m) for m in masks]
+        self.positions_table = [self._positions(m) for m in masks]
+
+    def _bits(self, mask: int) -> tuple[bool, ...]:
+        return tuple(bool(mask >> i & 1) for i in range(self.cells))
+
+    def _positions(self, mask: int) -> tuple[int, ...]:
+        return tuple(i + 1 for i in range(self.cells) if mask >> i & 1)
+
+    def __getitem__(self, mask: int) -> tuple[bool, ...]:
+        return self.table[mask] if self.table else self._bits(mask)
+
+    def positions(self, mask: int) -> tuple[int, ...]:
+        return self.positions_table[mask] if self.table else self._positions(mask)
+
+
+_MASKS: dict[int, _Masks] = {}
+
+
+def _bits(cells: int) -> _Masks:
+    m = _MASKS.get(cells)
+    if m is None:
+        m = _MASKS[cells] = _Masks(cells)
+    return m
+
+
+class _Names(dict[int, str]):
+    """Action notation by action code, filled on first use of each action."""
+
+    def __missing__(self, action: int) -> str:
+        name = self[action] = str(action)
+        return name
+
+
+_NAMES = _Names()

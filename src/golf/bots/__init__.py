@@ -10,6 +10,10 @@ True
 """
 
 from .base import Bot, Option, bot_names, make_bot, register
+from .expert import ExpertBot
+from .greedy import GreedyBot
 from .random_bot import RandomBot
 
-__all__ = ["Bot", "Option", "RandomBot", "bot_names", "make_bot", "register"]
+__all__ = [
+    "Bot", "ExpertBot", "GreedyBot", "Option", "RandomBot", "bot_names", "make_bot", "register",
+]

@@ -1,0 +1,138 @@
+"""``golf play``: play Golf at the terminal against bots, friends (hot-seat) or both."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import Any
+
+from ..cli import UsageError
+from ..errors import GolfError
+from ..game import Game
+from ..terminal import savefile
+from ..terminal.console import Console
+from ..terminal.seats import PREFERRED_BOT, available_bot, build_bots, seat_table, split_names
+from ..terminal.session import Options, Session
+from ..terminal.style import detect
+from ._common import add_rule_options, rules_from_args
+
+#: Seconds between bots' moves when the output is a terminal.
+DEFAULT_DELAY = 0.6
+DEFAULT_NAME = "You"
+
+
+def register(sub: Any) -> None:
+    p = sub.add_parser(
+        "play", help="play Golf at the terminal against bots or friends",
+        description="Play a match at the terminal. By default you play six-card Golf against "
+        "two expert bots. People listed with --humans share the terminal (hot-seat); bots "
+        "fill the other seats. Type 'help' during the game for the moves and commands.",
+        epilog="examples: golf play | golf play --variant german --bots greedy | "
+        "golf play --humans Ann,Bob --bots expert --save match.json | "
+        "echo 'reveal 1' | golf play --rule holes=1 (moves can be piped on stdin)",
+    )
+    add_rule_options(p)
+    p.add_argument("--players", "-p", type=int, default=None, metavar="N",
+                   help="number of players; bots fill the seats the people leave "
+                   "(default: the people plus two bots)")
+    p.add_argument("--bots", "-b", default=None, metavar="LIST",
+                   help=f"bots by name, comma-separated, e.g. expert,greedy or "
+                   f"expert:memory=0.6 (default {PREFERRED_BOT}; one name fills every bot seat)")
+    p.add_argument("--humans", default=None, metavar="NAMES",
+                   help=f"the people playing, comma-separated, e.g. Ann,Bob (default "
+                   f"'{DEFAULT_NAME}'; an empty list '' lets bots play alone)")
+    p.add_argument("--seed", "-s", type=int, default=None, help="seed of the deals and bots")
+    p.add_argument("--save", default=None, metavar="FILE",
+                   help="save the game to FILE after every move ('golf resume FILE' goes on)")
+    p.add_argument("--show-peeks", action="store_true",
+                   help="keep peeked cards visible all hole (variants with a private peek "
+                   "hide them after your first draw, as their rules intend)")
+    add_display_options(p)
+    p.set_defaults(func=run)
+
+
+def add_display_options(p: argparse.ArgumentParser, delay: bool = True) -> None:
+    """``--ascii`` and ``--delay``, shared by play, resume and replay."""
+    p.add_argument("--ascii", action="store_true",
+                   help="plain ASCII without colour (S H D C for the suits, ### for a card "
+                   "back); the default when the terminal cannot show more")
+    if delay:
+        p.add_argument("--delay", type=float, default=None, metavar="SECONDS",
+                       help=f"pause after each bot move (default {DEFAULT_DELAY} on a terminal, "
+                       "0 when the output is not a terminal)")
+
+
+def console_for(args: argparse.Namespace) -> Console:
+    return Console(sys.stdin, sys.stdout, detect(sys.stdout, args.ascii))
+
+
+def delay_for(args: argparse.Namespace, console: Console) -> float:
+    if args.delay is None:
+        return DEFAULT_DELAY if console.output_is_terminal else 0.0
+    if not args.delay >= 0:
+        raise UsageError(f"--delay must be 0 or more seconds, got {args.delay}")
+    return float(args.delay)
+
+
+def check_save_target(path: Path) -> None:
+    """Refuse to overwrite anything but a finished game: an unfinished save or another
+    file would be lost."""
+    if not path.exists():
+        return
+    try:
+        game, _ = savefile.restore(savefile.read(path))
+    except GolfError:
+        raise UsageError(f"{str(path)!r} exists and is not a saved game; choose another "
+                         "file for --save") from None
+    if not game.is_over:
+        raise UsageError(f"{str(path)!r} holds an unfinished game; continue it with "
+                         f"'golf resume {path}', or choose another file for --save")
+
+
+def seats_wanted(args: argparse.Namespace) -> tuple[list[str], list[str]]:
+    """The people and the bot specs the options ask for."""
+    humans = [DEFAULT_NAME] if args.humans is None else split_names(args.humans)
+    players = args.players
+    if players is not None and players < 1:
+        raise UsageError(f"--players must be at least 1, got {players}")
+    if args.bots is not None:
+        bots = split_names(args.bots)
+        if players is not None:
+            free = players - len(humans)
+            if len(bots) == 1 and free > 1:
+                bots *= free
+            elif len(bots) != free:
+                raise UsageError(
+                    f"--players {players} with {len(humans)} people leaves {max(free, 0)} "
+                    f"seat(s) for bots, but --bots names {len(bots)}"
+                )
+    elif players is not None:
+        if players < len(humans):
+            raise UsageError(f"--players {players} is fewer than the {len(humans)} people "
+                             "named by --humans")
+        bots = [available_bot()] * (players - len(humans))
+    elif len(humans) >= 2:
+        bots = []  # friends at one terminal play each other unless they ask for bots
+    else:
+        bots = [available_bot()] * 2
+    if not humans and not bots:
+        raise UsageError("nobody to play: name people with --humans or bots with --bots")
+    return humans, bots
+
+
+def run(args: argparse.Namespace) -> int:
+    rules = rules_from_args(args)
+    humans, bots = seats_wanted(args)
+    game = Game(rules, players=len(humans) + len(bots), seed=args.seed)
+    seats = seat_table(humans, bots, game.seed)
+    bot_objects = build_bots(seats, rules)
+    save = Path(args.save) if args.save else None
+    if save is not None:
+        check_save_target(save)
+    console = console_for(args)
+    if args.bots is None and bots and bots[0] != PREFERRED_BOT:
+        console.say(f"(the {PREFERRED_BOT} bot is not installed; playing against "
+                    f"{bots[0]} bots)")
+    options = Options(delay_for(args, console), args.show_peeks, save)
+    return Session(game, seats, bot_objects, console, options).run()

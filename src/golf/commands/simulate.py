@@ -1,0 +1,200 @@
+"""``golf simulate``: bots play many matches; statistics, JSON, CSV and a plot."""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import json
+import math
+import os
+import random
+import sys
+import time
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from ..bots.base import bot_names, make_bot
+from ..errors import GolfError
+from ..rules import Rules
+from ..simulate import MatchResult, Progress, format_table, run_matches, seat_bots, summarise
+from ._common import add_rule_options, rules_from_args
+
+EPILOG = """\
+Bots are given as a comma-separated list, one per seat in seat order; options follow a
+colon, e.g. 'expert:memory=0.6,noise=1'. With fewer bots than players the list repeats
+(--players 4 --bots expert,greedy seats expert, greedy, expert, greedy); more bots than
+players is an error. Each match's seed is derived from --seed and the match's number, so
+the results are the same for any --workers. A shared match win counts 1/k for each of the
+k joint winners. Intervals are 95%.
+
+example: golf simulate --variant six-card --players 2 --bots expert,greedy --games 200
+"""
+
+
+def register(sub: Any) -> None:
+    p = sub.add_parser(
+        "simulate", help="bots play many matches; win rates and scores with intervals",
+        description="Play GAMES matches between bots in worker processes and print, per seat\n"
+        "and bot, the mean hole score and the match win rate with 95% intervals, the mean\n"
+        "number of turns per hole and the first player's advantage.",
+        epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    add_rule_options(p)
+    p.add_argument("--players", "-p", type=int, default=2, help="players per match (default 2)")
+    p.add_argument("--bots", "-b", default="expert,greedy", metavar="SPEC,...",
+                   help="bots in seat order, repeated to fill the seats (default expert,greedy)")
+    p.add_argument("--games", "-g", type=int, default=100, help="number of matches (default 100)")
+    p.add_argument("--holes", type=int, default=None, metavar="H",
+                   help="holes per match (default: the variant's)")
+    p.add_argument("--seed", "-s", type=int, default=None,
+                   help="base seed (default: random, printed so a run can be repeated)")
+    p.add_argument("--workers", "-w", type=int, default=None,
+                   help="worker processes (default: the number of CPUs)")
+    out = p.add_mutually_exclusive_group()
+    out.add_argument("--json", action="store_true",
+                     help="print the figures as JSON (seats numbered from 0, as in the engine)")
+    out.add_argument("--csv", metavar="FILE",
+                     help="also write one row per match and seat to FILE ('-' for stdout)")
+    p.add_argument("--plot", metavar="FILE.png",
+                   help="write a PNG of each bot's hole-score distribution (needs matplotlib)")
+    p.add_argument("--quiet", "-q", action="store_true", help="no progress output")
+    p.set_defaults(func=run)
+
+
+def _rules(args: argparse.Namespace) -> Rules:
+    if args.holes is not None:
+        if args.holes < 1:
+            raise GolfError(f"--holes must be at least 1, got {args.holes}")
+        args.rule = [*args.rule, f"holes={args.holes}"]
+    return rules_from_args(args)
+
+
+def _bots(text: str) -> list[str]:
+    specs = [s.strip() for s in text.split(",")]
+    # Options of one bot are also comma-separated: "expert:memory=0.5,noise=1,greedy"
+    # means expert with two options, then greedy.
+    out: list[str] = []
+    for s in specs:
+        if not s:
+            raise GolfError(f"--bots {text!r} has an empty entry; bots are: "
+                            f"{', '.join(bot_names())}")
+        if "=" in s and ":" not in s and out:
+            out[-1] += "," + s
+        else:
+            out.append(s)
+    return out
+
+
+def run(args: argparse.Namespace) -> int:
+    rules = _rules(args)
+    bots = _bots(args.bots)
+    rules.check_players(args.players)
+    seat_bots(bots, args.players)
+    for spec in bots:
+        make_bot(spec, rules)
+    if args.games < 1:
+        raise GolfError(f"--games must be at least 1, got {args.games}")
+    workers = args.workers if args.workers is not None else (os.cpu_count() or 1)
+    if workers < 1:
+        raise GolfError(f"--workers must be at least 1, got {workers}")
+    if args.plot:
+        _check_matplotlib()
+    seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**31)
+    if seed < 0:
+        raise GolfError(f"--seed must be 0 or more, got {seed}")
+    progress = None if args.quiet else Progress(sys.stderr)
+    start = time.monotonic()
+    results = run_matches(rules, args.players, bots, args.games, seed, workers, progress)
+    elapsed = time.monotonic() - start
+    summary = summarise(results, rules, args.players, bots, seed)
+    if args.csv:
+        _write_csv(args.csv, results, rules)
+    if args.json:
+        print(json.dumps(_finite(summary), indent=2))
+    elif args.csv != "-":
+        print(format_table(summary))
+        holes = sum(len(r.hole_scores) for r in results)
+        print(f"{holes} holes in {elapsed:.1f}s on {workers} worker(s)")
+    if args.plot:
+        _plot(args.plot, results, summary)
+        if not args.json and args.csv != "-":
+            print(f"plot written to {args.plot}")
+    return 0
+
+
+def _finite(data: Any) -> Any:
+    """JSON has no NaN: intervals that need more matches become null."""
+    if isinstance(data, float) and not math.isfinite(data):
+        return None
+    if isinstance(data, Mapping):
+        return {k: _finite(v) for k, v in data.items()}
+    if isinstance(data, list | tuple):
+        return [_finite(v) for v in data]
+    return data
+
+
+CSV_FIELDS = ("match", "seed", "seat", "bot", "holes", "total", "mean_hole_score", "win",
+              "turns", "hole_scores")
+
+
+def _write_csv(path: str, results: Sequence[MatchResult], rules: Rules) -> None:
+    try:
+        f = sys.stdout if path == "-" else open(path, "w", newline="", encoding="utf-8")  # noqa: SIM115
+    except OSError as e:
+        raise GolfError(f"cannot write --csv file {path!r}: {e.strerror}") from None
+    try:
+        w = csv.writer(f)
+        w.writerow(CSV_FIELDS)
+        for r in results:
+            share = 1.0 / len(r.winners) if r.winners else 0.0
+            for s, bot in enumerate(r.bots):
+                scores = [h[s] for h in r.hole_scores]
+                turns = sum(t[s] for t in r.turns)
+                w.writerow([
+                    r.index, r.seed, s + 1, bot, len(scores), r.totals[s],
+                    f"{sum(scores) / len(scores):.4f}" if scores else "",
+                    f"{share if s in r.winners else 0.0:.4f}", turns,
+                    " ".join(str(v) for v in scores),
+                ])
+    finally:
+        if f is not sys.stdout:
+            f.close()
+
+
+def _check_matplotlib() -> None:
+    try:
+        import matplotlib  # noqa: F401
+    except ImportError:
+        raise GolfError("--plot needs matplotlib: pip install 'golf-cards[sim]'") from None
+
+
+def _plot(path: str, results: Sequence[MatchResult], summary: Mapping[str, Any]) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    scores: dict[str, list[int]] = {}
+    for r in results:
+        for s, bot in enumerate(r.bots):
+            scores.setdefault(bot, []).extend(h[s] for h in r.hole_scores)
+    lo = min(min(v) for v in scores.values())
+    hi = max(max(v) for v in scores.values())
+    bins = [x - 0.5 for x in range(lo, hi + 2)]
+    fig, ax = plt.subplots(figsize=(8, 4.5))
+    for bot, values in scores.items():
+        mean = sum(values) / len(values)
+        ax.hist(values, bins=bins, histtype="step", linewidth=1.6, density=True,
+                label=f"{bot} (mean {mean:.2f}, {len(values)} holes)")
+    ax.set_xlabel("hole score")
+    ax.set_ylabel("share of holes")
+    ax.set_title(f"{summary['variant']}, {summary['players']} players, "
+                 f"{summary['matches']} matches")
+    ax.legend()
+    fig.tight_layout()
+    try:
+        fig.savefig(path, dpi=100)
+    except OSError as e:
+        raise GolfError(f"cannot write --plot file {path!r}: {e.strerror}") from None
+    finally:
+        plt.close(fig)

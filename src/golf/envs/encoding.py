@@ -1,0 +1,402 @@
+"""Numbers for learners: a fixed action table and a fixed-length observation vector.
+
+Every adapter (PettingZoo, Gymnasium, OpenSpiel) speaks through one :class:`Encoding`
+built for a rules object and a player count:
+
+* **actions** are ids ``0 .. 4n+4`` for a grid of ``n`` cells, one per canonical
+  notation in the order of :data:`golf.actions.KINDS`: ``reveal 1..n``, ``peek 1..n``,
+  ``draw``, ``take``, ``swap 1..n``, ``discard``, ``flip 1..n``, ``pass``, ``knock``.
+  Ids a variant never uses are simply never legal; :meth:`Encoding.mask` marks the
+  legal ones.
+* **observations** are built from a seat's view (:func:`golf.view.view` with card
+  codes) and nothing else, plus what the seat remembers (:class:`StockMemory`): the
+  layout is :attr:`Encoding.sections` and ``docs/rl.md``.
+
+>>> from golf import Game
+>>> g = Game("six-card", players=2, seed=1)
+>>> enc = Encoding(g.rules, 2)
+>>> enc.num_actions, enc.size
+(29, 286)
+>>> [str(enc.action(i)) for i in (0, 12, 13, 14, 20, 28)]
+['reveal 1', 'draw', 'take', 'swap 1', 'discard', 'knock']
+>>> mask = enc.mask(g.legal_actions())
+>>> [str(enc.action(i)) for i in mask.nonzero()[0]][:2]
+['reveal 1', 'reveal 2']
+>>> obs = enc.encode(g.view(0, codes=True))
+>>> obs.shape, enc.observation("phase", obs).tolist()
+((286,), [1.0, 0.0, 0.0, 0.0, 0.0])
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+import numpy.typing as npt
+
+from ..actions import DRAW, KINDS, POSITIONAL, Action
+from ..cards import JOKER, build_deck, card_str
+from ..errors import GolfError
+from ..rules import Rules
+
+if TYPE_CHECKING:
+    from ..game import Game
+
+Obs = npt.NDArray[np.float32]
+Mask = npt.NDArray[np.int8]
+
+RANKS = JOKER  # ranks 1..14 (A..K, joker) take one-hot slots 0..13
+_PHASES = ("setup", "turn", "hold", "flip", "over")
+_PHASE_INDEX = {name: i for i, name in enumerate(_PHASES)}
+#: Loose but finite bounds for unbounded numbers (scores, hole numbers).
+BIG = 1_000_000.0
+
+
+@dataclass(frozen=True)
+class Section:
+    """One named stretch of the observation vector."""
+
+    name: str
+    start: int
+    length: int
+    low: float
+    high: float
+    meaning: str
+
+    @property
+    def stop(self) -> int:
+        return self.start + self.length
+
+
+class Encoding:
+    """The action table and observation layout for ``rules`` and ``players`` seats."""
+
+    def __init__(self, rules: Rules, players: int) -> None:
+        rules.check_players(players)
+        self.rules = rules
+        self.players = players
+        n = self.cells = rules.cells
+        acts: list[Action] = []
+        for kind in range(len(KINDS)):
+            for cell in range(n if kind in POSITIONAL else 1):
+                acts.append(Action.of(kind, cell))
+        self.actions: tuple[Action, ...] = tuple(acts)
+        self.num_actions = len(acts)
+        # Engine action int -> id (-1 for positions off this grid).
+        self._ids = [-1] * (len(KINDS) * 16)
+        for i, a in enumerate(acts):
+            self._ids[a] = i
+        deck = build_deck(rules.decks_for(players), rules.jokers_per_deck)
+        counts = [0] * RANKS
+        for c in deck:
+            counts[(c & 15) - 1] += 1
+        self.deck_counts: tuple[int, ...] = tuple(counts)
+        self.deck_size = len(deck)
+        dmax = float(max(counts))
+        p = players
+        spec: list[tuple[str, int, float, float, str]] = [
+            ("own_grid", n * 15, 0, 1, "per cell: rank one-hot (A..K, joker) or 'unknown' (15th)"),
+            ("own_face_up", n, 0, 1, "per cell: 1 if face up"),
+            ("other_grids", (p - 1) * n * 15, 0, 1,
+             "per other seat in turn order, per cell: rank one-hot if face up, else 'unknown'"),
+            ("in_play", p, 0, 1, "per seat (own first, then in turn order): 1 if dealt in"),
+            ("discard_top", 15, 0, 1, "rank one-hot of the discard top, or 'empty' (15th)"),
+            ("discard_counts", RANKS, 0, dmax, "cards of each rank in the discard pile"),
+            ("stock_counts", RANKS, 0, dmax,
+             "cards of each rank in the stock, when known (after a reshuffle); else 0"),
+            ("unseen_counts", RANKS, 0, dmax,
+             "cards of each rank this seat cannot see (face down, or in an unknown stock)"),
+            ("stock", 2, 0, float(self.deck_size), "stock size; 1 if its cards are known"),
+            ("phase", 5, 0, 1, "one-hot: setup, turn, hold, flip, over"),
+            ("held", 16, 0, 1,
+             "rank one-hot of a held card this seat sees; 'held, unseen' (15th); 'none' (16th)"),
+            ("held_from", 2, 0, 1, "one-hot: held card came from the stock, the discard pile"),
+            ("to_act", p, 0, 1, "per seat (relative): 1 for the seat to act"),
+            ("dealer", p, 0, 1, "per seat (relative): 1 for the dealer"),
+            ("knocked_by", p, 0, 1, "per seat (relative): 1 for a seat that knocked"),
+            ("final_turns_from", p, 0, 1,
+             "per seat (relative): 1 for the seat whose going out or knock ends the hole"),
+            ("turns", p, 0, float(rules.turn_limit), "per seat (relative): turns this hole"),
+            ("totals", p, -BIG, BIG, "per seat (relative): match total so far"),
+            ("match", 4, 0, BIG, "hole number, holes in the match (0: to a target), "
+             "target (0: none), 1 if a playoff hole"),
+        ]
+        sections = []
+        start = 0
+        for name, length, lo, hi, meaning in spec:
+            sections.append(Section(name, start, length, float(lo), float(hi), meaning))
+            start += length
+        self.sections: tuple[Section, ...] = tuple(sections)
+        self._at = {s.name: s for s in sections}
+        self._starts = {s.name: s.start for s in sections}
+        self._hot_starts = tuple(self._starts[k] for k in (
+            "in_play", "own_face_up", "discard_top", "held", "held_from", "stock", "phase",
+            "to_act", "dealer", "knocked_by", "final_turns_from", "match"))
+        self._orders = [[(seat + k) % p for k in range(p)] for seat in range(p)]
+        # For the k-th seat from the observer, where each of its cells' 15 slots start.
+        own, others = self._starts["own_grid"], self._starts["other_grids"]
+        self._cell_starts = [
+            [(own if k == 0 else others + (k - 1) * n * 15) + i * 15 for i in range(n)]
+            for k in range(p)]
+        # Where encode() writes its numbers, in the order it lists them.
+        at = self._at
+        self._value_index = np.array([
+            *range(at["discard_counts"].start, at["unseen_counts"].stop),
+            *range(at["turns"].start, at["turns"].stop),
+            *range(at["totals"].start, at["totals"].stop),
+            at["stock"].start, at["match"].start, at["match"].start + 1, at["match"].start + 2,
+        ], np.intp)
+        self.size = start
+        low = np.zeros(start, np.float32)
+        high = np.zeros(start, np.float32)
+        for s in sections:
+            low[s.start:s.stop] = s.low
+            high[s.start:s.stop] = s.high
+        self.low, self.high = low, high
+
+    # --- actions ------------------------------------------------------------------
+    def action(self, action_id: int) -> Action:
+        """The engine action of an id; a bad id is a :class:`golf.GolfError`."""
+        if type(action_id) is int and 0 <= action_id < self.num_actions:
+            return self.actions[action_id]
+        try:
+            i = int(action_id)
+        except (TypeError, ValueError):
+            raise GolfError(f"an action id is an integer, not {action_id!r}") from None
+        if not 0 <= i < self.num_actions:
+            raise GolfError(f"action id {i} is out of range: ids run from 0 to "
+                            f"{self.num_actions - 1} (see docs/rl.md)")
+        return self.actions[i]
+
+    def action_id(self, action: Action | str) -> int:
+        """The id of an action or its notation."""
+        a = action if isinstance(action, Action) else Action.parse(action)
+        i = self._ids[a] if a < len(self._ids) else -1
+        if i < 0:
+            raise GolfError(f"{a} is off this {self.cells}-cell grid")
+        return i
+
+    def mask(self, legal: Iterable[Action]) -> Mask:
+        """1 for each legal action id, 0 elsewhere (int8, as Gymnasium samples it)."""
+        m = np.zeros(self.num_actions, np.int8)
+        ids = self._ids
+        for a in legal:
+            m[ids[a]] = 1
+        return m
+
+    def table(self) -> list[tuple[int, str]]:
+        """Every id with its notation (the table in docs/rl.md)."""
+        return [(i, str(a)) for i, a in enumerate(self.actions)]
+
+    # --- observations -------------------------------------------------------------
+    def section(self, name: str) -> Section:
+        return self._at[name]
+
+    def observation(self, name: str, obs: Obs) -> Obs:
+        """The stretch of ``obs`` belonging to one section."""
+        s = self._at[name]
+        return obs[s.start:s.stop]
+
+    def encode(self, view: Mapping[str, Any], stock: Sequence[int] | None = None) -> Obs:
+        """The observation vector of a seat's view (``Game.view(seat, codes=True)``).
+
+        ``stock`` is the stock's cards when the seat knows them (see
+        :meth:`StockMemory.known`); None while they have never been seen.
+        """
+        # Hot path (one call per environment step): gather the indices that hold 1 and
+        # the numbers in encode order, then fill a zeroed array in two strokes.
+        p, seat = self.players, view["seat"]
+        (in_play, own_up, top, held_at, from_at, stock_at, phase_at, act_at, dealer_at,
+         knock_at, final_at, match_at) = self._hot_starts
+        grids, active = view["grids"], view["active"]
+        order = self._orders[seat]
+        hot = [in_play + k for k in range(p) if order[k] in active]
+        ups = view["face_up"][seat]
+        if ups is not None:
+            hot += [own_up + i for i in range(self.cells) if ups[i]]
+        shown: list[int] = []  # every card this seat sees on the grids
+        for k in range(p):
+            grid = grids[order[k]]
+            if grid is None:
+                continue
+            hot += [off + (14 if c is None else (c & 15) - 1)
+                    for off, c in zip(self._cell_starts[k], grid, strict=True)]
+            shown += [c for c in grid if c is not None]
+        discard = view["discard"]
+        hot.append(top + ((discard[-1] & 15) - 1 if discard else 14))
+        held, source = view["held"], view["held_from"]
+        if held is not None:
+            hot.append(held_at + (held & 15) - 1)
+            shown.append(held)
+        else:
+            hot.append(held_at + (14 if source is not None else 15))
+        if source is not None:
+            hot.append(from_at + (0 if source == "stock" else 1))
+        counts = [0] * 42  # discard, stock and unseen counts by rank, in that order
+        for c in discard:
+            counts[(c & 15) - 1] += 1
+        if stock is not None:
+            hot.append(stock_at + 1)
+            for c in stock:
+                counts[13 + (c & 15)] += 1
+        seen = [0] * 15
+        for c in shown:
+            seen[c & 15] += 1
+        deck = self.deck_counts
+        for r in range(14):
+            counts[28 + r] = deck[r] - seen[r + 1] - counts[r] - counts[14 + r]
+        hot.append(phase_at + _PHASE_INDEX[view["phase"]])
+        who = view["current_player"]
+        if who is not None:
+            hot.append(act_at + (who - seat) % p)
+        hot.append(dealer_at + (view["dealer"] - seat) % p)
+        who = view["knocked_by"]
+        if who is not None:
+            hot.append(knock_at + (who - seat) % p)
+        who = view["final_turns_from"]
+        if who is not None:
+            hot.append(final_at + (who - seat) % p)
+        if view["playoff"]:
+            hot.append(match_at + 3)
+        o = np.zeros(self.size, np.float32)
+        o[hot] = 1.0
+        turns, totals = view["turns"], view["totals"]
+        counts += [turns[s] for s in order]
+        counts += [totals[s] for s in order]
+        counts += (view["stock_size"], view["hole"], view["holes"], self.rules.target)
+        o[self._value_index] = counts
+        return o
+
+
+class StockMemory:
+    """What every player knows about the stock, followed from the views as play goes.
+
+    The stock is unseen until the discard pile is shuffled into it; from then on every
+    player knows which cards it holds (not their order), because they all saw the pile.
+    The engine's view shows what is on the table now, so an adapter that steps the game
+    keeps this memory for its seats: call :meth:`before` and :meth:`after` around every
+    action, and :meth:`known` for a seat's view.
+
+    >>> from golf import Game
+    >>> g = Game("german", players=6, seed=3)
+    >>> memory, rng = StockMemory(), __import__("random").Random(0)
+    >>> while g.stock_size or g.phase != "turn":
+    ...     a = rng.choice(g.legal_actions()); memory.before(g, a); g.apply(a); memory.after(g, a)
+    >>> pile = g.view(0, codes=True)["discard"]
+    >>> memory.before(g, DRAW); g.apply(DRAW); memory.after(g, DRAW)
+    >>> holder, other = g.current_player, (g.current_player + 1) % 6
+    >>> sorted(memory.known(g.view(other, codes=True))) == sorted(pile[:-1])
+    True
+    >>> len(memory.known(g.view(holder, codes=True))) == len(pile) - 2 == g.stock_size
+    True
+    """
+
+    __slots__ = ("_drawn", "_hole", "_pile", "_pool")
+
+    def __init__(self) -> None:
+        self._hole = 0
+        self._pool: Counter[int] | None = None
+        self._drawn = -1  # a card drawn from a known stock, until it is played
+        self._pile: list[int] | None = None
+
+    def copy(self) -> StockMemory:
+        m = StockMemory()
+        m._hole = self._hole
+        m._pool = None if self._pool is None else self._pool.copy()
+        m._drawn = self._drawn
+        m._pile = None if self._pile is None else self._pile[:]
+        return m
+
+    def before(self, g: Game, action: Action) -> None:
+        """Note what is public before ``action``: a draw from an empty stock takes its
+        cards from the discard pile, so remember that pile."""
+        if action == DRAW and g.stock_size == 0:
+            seat = g.current_player
+            assert seat is not None
+            self._pile = list(g.view(seat, codes=True)["discard"])
+
+    def after(self, g: Game, action: Action) -> None:
+        """Update from the views after ``action``."""
+        if g.hole != self._hole:
+            self._hole, self._pool, self._drawn, self._pile = g.hole, None, -1, None
+        if action == DRAW and (self._pile is not None or self._pool is not None):
+            seat = g.current_player  # a draw never ends a hole: its drawer is still to act
+            assert seat is not None
+            v = g.view(seat, codes=True)
+            if self._pile is not None:
+                # The cards that left the pile are the new stock and the card drawn.
+                self._pool = Counter(self._pile) - Counter(v["discard"])
+                self._pile = None
+            if self._pool is not None:
+                self._drawn = v["held"]
+                self._pool[self._drawn] -= 1
+        elif action != DRAW:
+            self._pile = None  # noted for a draw that did not happen (it was illegal)
+            if self._drawn >= 0 and g.phase != "hold":
+                self._drawn = -1
+
+    def replace_drawn(self, card: int) -> None:
+        """A world resampled for a seat that cannot see the card drawn from a known
+        stock holds ``card`` there instead (the known cards are the same)."""
+        if self._drawn >= 0 and self._pool is not None:
+            self._pool[self._drawn] += 1
+            self._pool[card] -= 1
+            self._drawn = card
+
+    def known(self, view: Mapping[str, Any]) -> list[int] | None:
+        """The stock's cards as ``view``'s seat knows them, or None if never seen."""
+        if self._pool is None or view["hole"] != self._hole:
+            return None
+        cards = list(self._pool.elements())
+        if self._drawn >= 0 and view["held"] is None:
+            cards.append(self._drawn)  # held by another seat: still one of those cards
+        return cards
+
+
+def describe(view: Mapping[str, Any]) -> str:
+    """A seat's view as text, for rendering and OpenSpiel's observation strings
+    (``*`` marks the dealer; ``??`` a card this seat cannot see).
+
+    >>> from golf import Game
+    >>> g = Game("six-card", players=2, seed=4)
+    >>> g.apply("reveal 1")
+    >>> print(describe(g.view(0, codes=True)))
+    six-card hole 1/9 setup, seat 0 to act; seen by seat 0
+    seat 0 : 4C  ??  ?? / ??  ??  ??  total 0
+    seat 1*: ??  ??  ?? / ??  ??  ??  total 0
+    discard KH (1 card), stock 39
+    """
+    seat, cols = view["seat"], view["cols"]
+    holes = f"/{view['holes']}" if view["holes"] else ""
+    head = f"{view['variant']} hole {view['hole']}{holes}"
+    if view["playoff"]:
+        head += " (playoff)"
+    who = view["current_player"]
+    head += (" over" if who is None else f" {view['phase']}, seat {who} to act")
+    lines = [f"{head}; seen by seat {seat}"]
+    for s, grid in enumerate(view["grids"]):
+        mark = "*" if s == view["dealer"] else " "
+        if grid is None:
+            lines.append(f"seat {s}{mark}: sits out")
+            continue
+        cells = [("??" if c is None else card_str(c)).ljust(3) for c in grid]
+        rows = [" ".join(cells[i:i + cols]).rstrip() for i in range(0, len(cells), cols)]
+        extra = ""
+        if view["knocked_by"] == s:
+            extra = ", knocked"
+        elif view["final_turns_from"] == s:
+            extra = ", went out"
+        lines.append(f"seat {s}{mark}: {' / '.join(rows)}  total {view['totals'][s]}{extra}")
+    pile = view["discard"]
+    top = card_str(pile[-1]) if pile else "empty"
+    lines.append(f"discard {top} ({len(pile)} card{'s' * (len(pile) != 1)}), "
+                 f"stock {view['stock_size']}")
+    if view["held_from"] is not None:
+        held = "a card" if view["held"] is None else card_str(view["held"])
+        lines.append(f"seat {view['held_by']} holds {held} from the {view['held_from']}")
+    if view["is_over"]:
+        lines.append(f"match over: winners {view['winners']}")
+    return "\n".join(lines)

@@ -1,0 +1,468 @@
+"""Golf as an OpenSpiel game: importing this module registers ``python_golf``.
+
+Parameters: ``preset`` (a preset name or TOML path, default ``six-card``), ``players``
+(default 2), ``rules`` (overrides as ``KEY:VALUE`` items separated by ``;``, values as
+on the command line; OpenSpiel game strings cannot hold ``=`` or commas, so a list is
+written ``match:columns+rows``) and ``reward`` (``score``: minus each seat's match
+total; ``match``: +1 to the winners, -1 to the others).
+
+The engine plays every rule; this module only deals. Chance is explicit: each hole
+opens with one chance node per card dealt (every seat's grid in seat order, cell by
+cell, then the card that starts the discard pile), and every ``draw`` from the stock
+is followed by a chance node choosing the card drawn. A chance outcome is a card
+(id ``4 * (rank - 1) + suit``, 56 ids), each with its share of the cards left.
+Player actions are the ids of :class:`golf.envs.Encoding`.
+
+A seat's information state is its view (:func:`golf.view.view`: its own peeked cards,
+every face-up card, the whole discard pile, the scores, and the stock's cards once a
+reshuffle has shown them) plus the public actions of the hole so far; its
+observation is the view alone. Both tensors are the encoding's observation vector.
+:func:`resample` (also ``state.resample_from_infostate``) deals a world consistent
+with everything a seat has seen, for OpenSpiel's IS-MCTS.
+
+>>> import pyspiel, golf.openspiel
+>>> game = pyspiel.load_game("python_golf(players=3,rules=holes:1)")
+>>> state = game.new_initial_state()
+>>> state.is_chance_node(), len(state.chance_outcomes())
+(True, 52)
+>>> while state.is_chance_node():
+...     state.apply_action(state.chance_outcomes()[0][0])   # deal the lowest cards
+>>> state.current_player(), [state.action_to_string(a) for a in state.legal_actions()][:2]
+(0, ['reveal 1', 'reveal 2'])
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Callable, Mapping
+from typing import Any
+
+import numpy as np
+import pyspiel  # type: ignore[import-not-found]
+
+from .actions import DRAW
+from .cards import JOKER, build_deck, card_str
+from .envs.encoding import Encoding, StockMemory, describe
+from .errors import GolfError
+from .game import MAX_PLAYOFFS, Game
+from .position import draw_pool, redraw
+from .rules import Rules, load_rules, parse_rule_option
+
+NAME = "python_golf"
+DEFAULTS: dict[str, Any] = {"preset": "six-card", "players": 2, "rules": "", "reward": "score"}
+NUM_CARD_IDS = 56
+MAX_PLAYERS = 16
+#: A match played to a points target has no fixed length; OpenSpiel needs bounds, so
+#: they assume it lasts at most this many holes per point of the target (see docs/rl.md).
+TARGET_HOLES_PER_POINT = 1
+
+GAME_TYPE = pyspiel.GameType(
+    short_name=NAME,
+    long_name="Golf (golf-cards)",
+    dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+    chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
+    information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
+    utility=pyspiel.GameType.Utility.GENERAL_SUM,
+    reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+    max_num_players=MAX_PLAYERS,
+    min_num_players=1,
+    provides_information_state_string=True,
+    provides_information_state_tensor=True,
+    provides_observation_string=True,
+    provides_observation_tensor=True,
+    parameter_specification=DEFAULTS,
+)
+
+
+def card_id(card: int) -> int:
+    """The chance outcome id of a card code."""
+    return ((card & 15) - 1) * 4 + (card >> 4)
+
+
+def id_card(outcome: int) -> int:
+    """The card code of a chance outcome id."""
+    return (outcome // 4 + 1) | (outcome % 4) << 4
+
+
+def parse_rules_param(text: str) -> dict[str, Any]:
+    """``"holes:1;match:columns+rows"`` -> ``{"holes": 1, "match": ["columns", "rows"]}``
+    (``KEY=VALUE`` is read too, but only ``:`` survives in an OpenSpiel game string).
+
+    >>> parse_rules_param("holes:1; match:columns+rows; points.2:-2")
+    {'holes': 1, 'match': ['columns', 'rows'], 'points.2': -2}
+    """
+    out: dict[str, Any] = {}
+    for item in filter(None, (part.strip() for part in text.split(";"))):
+        key, sep, value = item.partition(":")
+        if not sep or "=" in key:
+            key, _, value = item.partition("=")
+        parsed = parse_rule_option(f"{key.strip()}={value.strip()}")[1]
+        if isinstance(parsed, str) and "+" in parsed:
+            parsed = [v.strip() for v in parsed.split("+") if v.strip()]
+        out[key.strip()] = parsed
+    return out
+
+
+def format_rules_param(overrides: Mapping[str, Any]) -> str:
+    """The ``rules`` parameter text of overrides (the inverse of :func:`parse_rules_param`).
+
+    >>> format_rules_param({"holes": 1, "final_turns": False, "match": ["columns", "rows"]})
+    'holes:1;final_turns:false;match:columns+rows'
+    """
+    def text(v: Any) -> str:
+        if isinstance(v, bool):
+            return "true" if v else "false"
+        if isinstance(v, list | tuple):
+            return "+".join(text(x) for x in v)
+        return str(v)
+
+    return ";".join(f"{k}:{text(v)}" for k, v in overrides.items())
+
+
+def _bounds(rules: Rules, players: int) -> tuple[int, float, float]:
+    """(max game length, min and max return of a seat under ``reward="score"``)."""
+    present = list(range(1, 14)) + ([14] if rules.jokers_per_deck else [])
+    pts = [rules.points[r] for r in present]
+    cells, blocks = rules.cells, rules.cells // 4
+    hole_min = cells * min(0, *pts) + blocks * min(0, rules.block_points)
+    hole_max = cells * max(0, *pts) + blocks * max(0, rules.block_points)
+    holes = rules.holes or max(1, rules.target * TARGET_HOLES_PER_POINT)
+    per_hole = players * rules.setup_count + 3 * rules.turn_limit
+    # Returns are minus the totals.
+    return (holes + MAX_PLAYOFFS) * per_hole, float(-holes * hole_max), float(-holes * hole_min)
+
+
+class GolfGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel ships no type hints
+    """``python_golf``: see the module docs. ``rules`` (a Rules object) replaces the
+    preset and overrides, for in-process use (the game string then shows the preset)."""
+
+    def __init__(self, params: Mapping[str, Any] | None = None, *,
+                 rules: Rules | None = None) -> None:
+        p = {**DEFAULTS, **(params or {})}
+        players = p["players"]
+        if p["reward"] not in ("score", "match"):
+            raise GolfError(f"reward must be 'score' or 'match', got {p['reward']!r}")
+        overrides = parse_rules_param(str(p["rules"]))
+        p["rules"] = format_rules_param(overrides)  # a form the game string can carry
+        self.golf_rules = rules if rules is not None else load_rules(
+            str(p["preset"]), overrides or None)
+        self.golf_rules.check_players(players)
+        if players > MAX_PLAYERS:
+            raise GolfError(f"python_golf takes at most {MAX_PLAYERS} players")
+        self.reward = p["reward"]
+        self.encoding = Encoding(self.golf_rules, players)
+        length, low, high = _bounds(self.golf_rules, players)
+        if self.reward == "match":
+            low, high = -1.0, 1.0
+        info = pyspiel.GameInfo(
+            num_distinct_actions=self.encoding.num_actions,
+            max_chance_outcomes=NUM_CARD_IDS,
+            num_players=players,
+            min_utility=low - 1.0 if low == high else low,
+            max_utility=high,
+            utility_sum=None,
+            max_game_length=length,
+        )
+        super().__init__(GAME_TYPE, info, {k: p[k] for k in DEFAULTS})
+        self.deck_counts = Counter(build_deck(self.golf_rules.decks_for(players),
+                                              self.golf_rules.jokers_per_deck))
+        self.template = Game(self.golf_rules, players=players, seed=0)
+
+    def new_initial_state(self) -> GolfState:
+        return GolfState(self)
+
+    def make_py_observer(
+        self, iig_obs_type: Any = None, params: Mapping[str, Any] | None = None,
+    ) -> GolfObserver:
+        return GolfObserver(self, iig_obs_type, params)
+
+
+class _Core:
+    """A state's data; pyspiel clones states by deep-copying their attributes, so this
+    copies itself the cheap way (Game.clone) and pickles itself as a position."""
+
+    __slots__ = ("dealing", "drawing", "g", "memory", "public", "rules")
+
+    def __init__(self, rules: Rules, g: Game) -> None:
+        self.rules = rules
+        self.g = g
+        self.memory = StockMemory()
+        self.dealing: list[int] | None = []  # cards dealt so far while a deal is open
+        self.drawing = False  # a draw awaits the chance node that picks its card
+        self.public: list[str] = []  # this hole's actions, as every seat saw them
+
+    def __deepcopy__(self, memo: Any) -> _Core:
+        c = _Core.__new__(_Core)
+        c.rules = self.rules
+        c.g = self.g.clone()
+        c.memory = self.memory.copy()
+        c.dealing = None if self.dealing is None else self.dealing[:]
+        c.drawing = self.drawing
+        c.public = self.public[:]
+        return c
+
+    def __getstate__(self) -> dict[str, Any]:
+        rules = {k: v for k, v in self.rules.to_dict().items() if k != "sources"}
+        return {"rules": rules, "position": self.g.position(),
+                "memory": self.memory.copy(), "dealing": self.dealing,
+                "drawing": self.drawing, "public": self.public}
+
+    def __setstate__(self, data: dict[str, Any]) -> None:
+        from .rules import rules_from_dict
+
+        self.rules = rules_from_dict(data["rules"])
+        self.g = Game.from_position(self.rules, data["position"])
+        self.memory = data["memory"]
+        self.dealing = data["dealing"]
+        self.drawing = data["drawing"]
+        self.public = data["public"]
+
+
+class GolfState(pyspiel.State):  # type: ignore[misc]
+    """A ``python_golf`` state: the engine game plus the deal in progress."""
+
+    def __init__(self, game: GolfGame) -> None:
+        super().__init__(game)
+        self._core = _Core(game.golf_rules, game.template.clone())
+
+    # --- OpenSpiel API ------------------------------------------------------------
+    def current_player(self) -> int:
+        c = self._core
+        if c.g.is_over:
+            return int(pyspiel.PlayerId.TERMINAL)
+        if c.dealing is not None or c.drawing:
+            return int(pyspiel.PlayerId.CHANCE)
+        seat = c.g.current_player
+        assert seat is not None
+        return seat
+
+    def _legal_actions(self, player: int) -> list[int]:
+        enc = self.get_game().encoding
+        return sorted(enc.action_id(a) for a in self._core.g.legal_actions())
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        c = self._core
+        if c.dealing is not None:
+            left = self.get_game().deck_counts - Counter(c.dealing)
+        elif c.drawing:
+            left = Counter(draw_pool(c.g))
+        else:
+            raise GolfError("not a chance node")
+        total = sum(left.values())
+        return sorted((card_id(card), n / total) for card, n in left.items())
+
+    def _apply_action(self, action: int) -> None:
+        c = self._core
+        g = c.g
+        if c.dealing is not None:
+            c.dealing.append(id_card(action))
+            if len(c.dealing) == len(g.active) * g.rules.cells + 1:
+                self._finish_deal()
+            return
+        if c.drawing:
+            redraw(g, id_card(action))
+            c.memory.after(g, DRAW)
+            c.drawing = False
+            return
+        a = self.get_game().encoding.action(action)
+        hole = g.hole
+        c.public.append(str(a))
+        c.memory.before(g, a)
+        g.apply(a)
+        if a == DRAW:
+            c.drawing = True  # the engine drew a stand-in; the chance node picks the card
+            return
+        c.memory.after(g, a)
+        if not g.is_over and g.hole != hole:
+            c.dealing = []
+            c.public = []
+
+    def _finish_deal(self) -> None:
+        """Put the dealt cards where the engine dealt its own: grids, then the discard."""
+        c = self._core
+        g, dealt = c.g, c.dealing
+        assert dealt is not None
+        pos = g.position()
+        cells = g.rules.cells
+        for k, seat in enumerate(g.active):
+            pos["grids"][seat] = dealt[k * cells:(k + 1) * cells]
+        pos["discard"] = [dealt[-1]]
+        pos["stock"] = sorted((self.get_game().deck_counts - Counter(dealt)).elements())
+        c.g = Game.from_position(g.rules, pos)
+        c.dealing = None
+
+    def _action_to_string(self, player: int, action: int) -> str:
+        if player == pyspiel.PlayerId.CHANCE:
+            card = id_card(action)
+            if card & 15 == JOKER:  # jokers have no suit letter; keep their names apart
+                return f"card JK{(card >> 4) + 1}"
+            return f"card {card_str(card)}"
+        return str(self.get_game().encoding.action(action))
+
+    def is_terminal(self) -> bool:
+        return self._core.g.is_over
+
+    def returns(self) -> list[float]:
+        g = self._core.g
+        if not g.is_over:
+            return [0.0] * g.players
+        if self.get_game().reward == "match":
+            winners = g.winners
+            return [1.0 if s in winners else -1.0 for s in range(g.players)]
+        return [-float(t) for t in g.totals]
+
+    def __str__(self) -> str:
+        """Every card (a debugging string, not what a seat may know)."""
+        c = self._core
+        pos = c.g.position()
+        lines = [f"hole {pos['hole']} phase {pos['phase']} to act {self.current_player()}"]
+        if c.dealing is not None:
+            lines.append("dealing: " + " ".join(card_str(x) for x in c.dealing))
+        else:
+            for seat, grid in enumerate(pos["grids"]):
+                if grid is not None:
+                    ups = pos["face_up"][seat]
+                    cards = " ".join(card_str(x) + ("" if u else "*")
+                                     for x, u in zip(grid, ups, strict=True))
+                    lines.append(f"seat {seat}: {cards} peeked {pos['peeked'][seat]}")
+            lines.append("discard: " + " ".join(card_str(x) for x in pos["discard"]))
+            lines.append("stock: " + " ".join(card_str(x) for x in pos["stock"]))
+            if pos["held"] is not None:
+                held = "?" if c.drawing else card_str(pos["held"])
+                lines.append(f"held: {held} from {pos['held_from']}")
+        lines.append(f"totals: {pos['totals']} actions: {' '.join(c.public)}")
+        return "\n".join(lines)
+
+    def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> GolfState:
+        """A state ``player_id`` cannot tell from this one (see :func:`resample`)."""
+        seed = int(probability_sampler() * 2**53) if callable(probability_sampler) else None
+        return resample(self, player_id, random.Random(seed))
+
+    # --- for observers ------------------------------------------------------------
+    def view(self, seat: int) -> dict[str, Any]:
+        """The engine view of ``seat`` (codes), as it stands between chance nodes."""
+        c = self._core
+        v = c.g.view(seat, codes=True)
+        if c.dealing is not None:
+            # The deal is still open: nothing has been dealt face up yet.
+            n = c.g.rules.cells
+            v["grids"] = [None if x is None else [None] * n for x in v["grids"]]
+            v["face_up"] = [None if x is None else [False] * n for x in v["face_up"]]
+            v["peeked"], v["discard"], v["discard_top"] = [], [], None
+            v["stock_size"] = c.g.rules.deck_size(c.g.players) - len(c.dealing)
+        elif c.drawing:
+            # The card drawn is not chosen yet: it is still in the stock.
+            v["held"] = v["held_by"] = v["held_from"] = None
+            v["stock_size"] += 1
+        return v
+
+
+def resample(state: GolfState, player: int, rng: random.Random) -> GolfState:
+    """A state that ``player`` cannot tell from ``state``: every card it cannot see is
+    dealt again at random among the places it cannot see.
+
+    What the seat has seen stays: every card in its view (face-up cards, its peeked
+    cards, the discard pile, a card it holds), and the stock's cards once a reshuffle
+    has shown them (then the stock keeps its cards and only the face-down cards the
+    seat cannot see trade places). The actions so far stay too, so the seat's
+    information state string is the same.
+    """
+    c = state._core
+    if c.dealing is not None or c.drawing:
+        raise GolfError("resample a decision node, not a chance node")
+    g = c.g
+    view = g.view(player, codes=True)
+    known_stock = c.memory.known(view)
+    pos = g.position()
+    grids = pos["grids"]
+    cells: list[tuple[int, int]] = [
+        (s, i) for s in g.active for i, x in enumerate(view["grids"][s]) if x is None]
+    hidden = [grids[s][i] for s, i in cells]
+    held_hidden = pos["held"] is not None and view["held"] is None
+    stock = pos["stock"]
+    if known_stock is None:
+        pool = hidden + stock + ([pos["held"]] if held_hidden else [])
+        rng.shuffle(pool)
+        hidden = pool[:len(hidden)]
+        rest = pool[len(hidden):]
+        if held_hidden:
+            pos["held"] = rest.pop()
+        pos["stock"] = rest
+    else:
+        rng.shuffle(hidden)
+        pool = stock + ([pos["held"]] if held_hidden else [])
+        rng.shuffle(pool)
+        if held_hidden:
+            pos["held"] = pool.pop()
+        pos["stock"] = pool
+    for (s, i), card in zip(cells, hidden, strict=True):
+        grids[s][i] = card
+    new = state.clone()
+    core = new._core
+    core.g = Game.from_position(g.rules, pos)
+    if held_hidden and pos["held_from"] == "stock":
+        core.memory.replace_drawn(pos["held"])
+    return new  # type: ignore[no-any-return]
+
+
+def resampler(seed: int | None = None) -> Callable[[GolfState, int], GolfState]:
+    """A resampler for ``ISMCTSBot.set_resampler`` with its own random generator."""
+    rng = random.Random(seed)
+    return lambda state, player: resample(state, player, rng)
+
+
+class GolfObserver:
+    """OpenSpiel's Python observer: the encoding's vector and a text of the view.
+
+    Supports the information state (perfect recall: the view plus the hole's public
+    actions) and the observation (the view), for one seat (``SINGLE_PLAYER``) or for
+    the public (``NONE``: without the seat's peeked cards and the card it drew).
+    """
+
+    def __init__(self, game: GolfGame, iig_obs_type: Any, params: Mapping[str, Any] | None):
+        if params:
+            raise ValueError(f"python_golf observers take no parameters, got {dict(params)}")
+        private = pyspiel.PrivateInfoType.SINGLE_PLAYER
+        recall = False
+        if iig_obs_type is not None:
+            if not iig_obs_type.public_info:
+                raise ValueError("python_golf observers always include public information")
+            private = iig_obs_type.private_info
+            recall = iig_obs_type.perfect_recall
+        if private == pyspiel.PrivateInfoType.ALL_PLAYERS:
+            raise ValueError("python_golf has no observer for every seat's private cards")
+        self.public_only = private == pyspiel.PrivateInfoType.NONE
+        self.perfect_recall = recall
+        self.encoding = game.encoding
+        self.tensor = np.zeros(game.encoding.size, np.float32)
+        self.dict = {"observation": self.tensor}
+
+    def _view(self, state: GolfState, player: int) -> dict[str, Any]:
+        v = state.view(player)
+        if self.public_only:
+            seat = v["seat"]
+            grid, up = v["grids"][seat], v["face_up"][seat]
+            if grid is not None:
+                v["grids"][seat] = [x if u else None for x, u in zip(grid, up, strict=True)]
+            v["peeked"] = []
+            if v["held_from"] == "stock":
+                v["held"] = None
+        return v
+
+    def set_from(self, state: GolfState, player: int) -> None:
+        v = self._view(state, player)
+        self.tensor[:] = self.encoding.encode(v, state._core.memory.known(v))
+
+    def string_from(self, state: GolfState, player: int) -> str:
+        v = self._view(state, player)
+        text = describe(v)
+        known = state._core.memory.known(v)
+        if known is not None:
+            text += "\nstock holds " + " ".join(card_str(x) for x in sorted(known))
+        if self.perfect_recall:
+            text += "\nactions: " + " ".join(state._core.public)
+        return text
+
+
+pyspiel.register_game(GAME_TYPE, GolfGame)

@@ -1,0 +1,391 @@
+"""Tournaments between bots, with statistics.
+
+:func:`play_match` plays one match between bots; :func:`simulate` plays many, in
+worker processes, and :func:`summarise` turns the results into the figures that
+``golf simulate`` prints. Every match's seed comes from the base seed and the
+match's index alone, so the results do not depend on the number of workers.
+
+Conventions (also in ``golf simulate --help``):
+
+* ``bots`` lists one spec per seat; with fewer specs than players the list is
+  repeated (``expert,greedy`` at four players is expert, greedy, expert, greedy).
+* A shared match win counts fractionally: each of k joint winners gets 1/k.
+* Intervals are 95%: a mean hole score's comes from the spread of per-match means
+  (holes of one match are not independent), a win rate's is Wilson's.
+* The first-player advantage compares, hole by hole, the score of the player who
+  moved first with the mean score of the others (negative: moving first helps).
+
+>>> from golf import load_rules
+>>> r = simulate(load_rules("six-card"), 2, ["greedy", "random"], games=4, seed=1, workers=1)
+>>> [row["bot"] for row in r["seats"]], r["matches"]
+(['greedy', 'random'], 4)
+"""
+
+from __future__ import annotations
+
+import math
+import multiprocessing
+import sys
+import time
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from .bots.base import make_bot
+from .bots.counting import mix
+from .errors import GolfError, IllegalAction
+from .game import Game
+from .rules import Rules, rules_from_dict
+
+Z95 = 1.959963984540054
+_SEED_MASK = (1 << 63) - 1
+
+
+@dataclass(frozen=True)
+class MatchResult:
+    """One finished match: per hole and seat scores, turns and who moved first."""
+
+    index: int
+    seed: int
+    bots: tuple[str, ...]  # spec per seat
+    hole_scores: tuple[tuple[int, ...], ...]  # regular holes, per seat
+    turns: tuple[tuple[int, ...], ...]  # turns per seat in each regular hole
+    first: tuple[int, ...]  # the seat that moved first in each regular hole
+    totals: tuple[int, ...]
+    winners: tuple[int, ...]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "index": self.index,
+            "seed": self.seed,
+            "bots": list(self.bots),
+            "hole_scores": [list(h) for h in self.hole_scores],
+            "turns": [list(t) for t in self.turns],
+            "first": list(self.first),
+            "totals": list(self.totals),
+            "winners": list(self.winners),
+        }
+
+
+def seat_bots(bots: Sequence[str], players: int) -> list[str]:
+    """The bot spec of each seat: the list repeated up to ``players``."""
+    if not bots:
+        raise GolfError("give at least one bot, e.g. --bots expert,greedy")
+    if len(bots) > players:
+        raise GolfError(
+            f"{len(bots)} bots ({', '.join(bots)}) but only {players} players: "
+            "give at most one bot per player"
+        )
+    return [bots[s % len(bots)] for s in range(players)]
+
+
+def match_seed(seed: int, index: int) -> int:
+    """The seed of match ``index`` of a run with base ``seed``."""
+    return mix(seed, index) & _SEED_MASK
+
+
+def play_match(
+    rules: Rules, players: int, bots: Sequence[str], seed: int, index: int = 0,
+) -> MatchResult:
+    """Play one whole match; seat ``s`` is played by ``make_bot(bots[s])``."""
+    g = Game(rules, players=players, seed=seed)
+    seats = [make_bot(spec, rules, seed=mix(seed, s + 1) & _SEED_MASK)
+             for s, spec in enumerate(bots)]
+    hole_turns: list[tuple[int, ...]] = []
+    firsts: list[int] = []
+    turns = [0] * players
+    hole = g.hole
+    first = -1
+    playoff = False
+    while not g.is_over:
+        seat = g.current_player
+        assert seat is not None
+        if first < 0:
+            first = seat
+        view = g.view(seat, codes=True)
+        legal = g.legal_actions()
+        action = seats[seat].choose(view, legal)
+        if view["phase"] == "turn":
+            turns[seat] += 1
+        try:
+            g.apply(action)
+        except IllegalAction as e:  # a bot bug: say which bot and where
+            raise GolfError(f"bot {bots[seat]!r} (seat {seat}) chose an illegal action in "
+                            f"match {index} (seed {seed}): {e}") from None
+        if g.hole != hole or g.is_over:
+            if not playoff:
+                hole_turns.append(tuple(turns))
+                firsts.append(first)
+            playoff = g.is_playoff
+            hole = g.hole
+            turns = [0] * players
+            first = -1
+    return MatchResult(
+        index, seed, tuple(bots), tuple(tuple(h) for h in g.hole_scores), tuple(hole_turns),
+        tuple(firsts), tuple(g.totals), tuple(g.winners),
+    )
+
+
+# --- running many matches -------------------------------------------------------------
+
+def _work(job: tuple[dict[str, Any], int, tuple[str, ...], int, int]) -> MatchResult:
+    raw, players, bots, seed, index = job
+    rules = _rules_cache(raw)
+    return play_match(rules, players, bots, match_seed(seed, index), index)
+
+
+_RULES: dict[str, Rules] = {}
+
+
+def _rules_cache(raw: dict[str, Any]) -> Rules:
+    # Workers rebuild the rules once from plain data (a Rules object would drag its
+    # scorer's cache through the pipe).
+    key = repr(sorted(raw.items()))
+    r = _RULES.get(key)
+    if r is None:
+        r = _RULES[key] = rules_from_dict(raw)
+    return r
+
+
+def run_matches(
+    rules: Rules, players: int, bots: Sequence[str], games: int, seed: int, workers: int = 1,
+    progress: Callable[[int, int], None] | None = None,
+) -> list[MatchResult]:
+    """Play ``games`` matches, in ``workers`` processes, in match order."""
+    rules.check_players(players)
+    seats = tuple(seat_bots(bots, players))
+    for spec in set(seats):
+        make_bot(spec, rules)  # a bad spec fails here, before any worker starts
+    if games < 1:
+        raise GolfError(f"the number of games must be at least 1, got {games}")
+    if workers < 1:
+        raise GolfError(f"the number of workers must be at least 1, got {workers}")
+    raw = rules.to_dict()
+    jobs = [(raw, players, seats, seed, i) for i in range(games)]
+    results: list[MatchResult] = []
+    if workers == 1 or games == 1:
+        for job in jobs:
+            results.append(_work(job))
+            if progress:
+                progress(len(results), games)
+        return results
+    chunk = max(1, min(16, games // (workers * 8)))
+    ctx = multiprocessing.get_context("spawn" if sys.platform == "win32" else "fork")
+    with ctx.Pool(min(workers, games)) as pool:
+        it: Iterator[MatchResult] = pool.imap(_work, jobs, chunksize=chunk)
+        for res in it:
+            results.append(res)
+            if progress:
+                progress(len(results), games)
+    return results
+
+
+# --- statistics ------------------------------------------------------------------------
+
+def mean_ci(values: Sequence[float]) -> tuple[float, float, float]:
+    """Mean and 95% normal interval of independent values."""
+    n = len(values)
+    if n == 0:
+        return math.nan, math.nan, math.nan
+    m = sum(values) / n
+    if n < 2:
+        return m, math.nan, math.nan
+    var = sum((v - m) ** 2 for v in values) / (n - 1)
+    half = Z95 * math.sqrt(var / n)
+    return m, m - half, m + half
+
+
+def ratio_ci(sums: Sequence[float], sizes: Sequence[float]) -> tuple[float, float, float]:
+    """Mean per unit of clustered data (``sums[i]`` over ``sizes[i]`` units) with a 95%
+    interval that treats clusters, not units, as independent."""
+    total = sum(sizes)
+    k = len(sums)
+    if total == 0:
+        return math.nan, math.nan, math.nan
+    m = sum(sums) / total
+    if k < 2:
+        return m, math.nan, math.nan
+    mean_size = total / k
+    var = sum((s - m * n) ** 2 for s, n in zip(sums, sizes, strict=True)) / (k * (k - 1))
+    half = Z95 * math.sqrt(var) / mean_size
+    return m, m - half, m + half
+
+
+def wilson(p: float, n: int) -> tuple[float, float]:
+    """Wilson's 95% interval of a proportion ``p`` observed over ``n`` trials."""
+    if n == 0:
+        return math.nan, math.nan
+    z2 = Z95 * Z95
+    centre = (p + z2 / (2 * n)) / (1 + z2 / n)
+    half = Z95 * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n)) / (1 + z2 / n)
+    # (clamped to contain p: rounding leaves 1e-17 where p is 0 or 1)
+    return min(p, max(0.0, centre - half)), max(p, min(1.0, centre + half))
+
+
+def _group(
+    results: Sequence[MatchResult], key: Callable[[int, str], Any],
+) -> dict[Any, dict[str, Any]]:
+    groups: dict[Any, dict[str, list[float]]] = {}
+    for res in results:
+        share = 1.0 / len(res.winners) if res.winners else 0.0
+        for s, spec in enumerate(res.bots):
+            g = groups.setdefault(key(s, spec), {"sums": [], "holes": [], "wins": [],
+                                                 "turns": []})
+            scores = [h[s] for h in res.hole_scores]
+            g["sums"].append(sum(scores))
+            g["holes"].append(len(scores))
+            g["wins"].append(share if s in res.winners else 0.0)
+            g["turns"].extend(t[s] for t in res.turns)
+    out: dict[Any, dict[str, Any]] = {}
+    for k, g in groups.items():
+        mean, lo, hi = ratio_ci(g["sums"], g["holes"])
+        n = len(g["wins"])
+        rate = sum(g["wins"]) / n
+        wlo, whi = wilson(rate, n)
+        turns = g["turns"]
+        out[k] = {
+            "matches": n,
+            "holes": int(sum(g["holes"])),
+            "mean_hole_score": mean,
+            "mean_hole_score_ci95": [lo, hi],
+            "win_rate": rate,
+            "win_rate_ci95": [wlo, whi],
+            "mean_turns_per_hole": sum(turns) / len(turns) if turns else math.nan,
+        }
+    return out
+
+
+def summarise(
+    results: Sequence[MatchResult], rules: Rules, players: int, bots: Sequence[str], seed: int,
+) -> dict[str, Any]:
+    """The figures of a run, as JSON-ready data."""
+    by_seat = _group(results, lambda s, spec: s)
+    by_bot = _group(results, lambda s, spec: spec)
+    seats = seat_bots(bots, players)
+    diffs_by_match: list[float] = []
+    holes_by_match: list[int] = []
+    first_wins = 0.0
+    holes = 0
+    for res in results:
+        acc = 0.0
+        for h, f in zip(res.hole_scores, res.first, strict=False):
+            others = [v for s, v in enumerate(h) if s != f]
+            if not others:
+                continue
+            acc += h[f] - sum(others) / len(others)
+            low = min(h)
+            if h[f] == low:
+                first_wins += 1.0 / sum(1 for v in h if v == low)
+            holes += 1
+        diffs_by_match.append(acc)
+        holes_by_match.append(min(len(res.hole_scores), len(res.first)))
+    diff, dlo, dhi = ratio_ci(diffs_by_match, holes_by_match)
+    return {
+        "variant": rules.name,
+        "players": players,
+        "bots": list(bots),
+        "seed": seed,
+        "matches": len(results),
+        "holes_per_match": rules.holes,
+        "target": rules.target,
+        "seats": [{"seat": s, "bot": seats[s], **by_seat[s]} for s in range(players)],
+        "by_bot": [{"bot": b, **by_bot[b]} for b in dict.fromkeys(seats)],
+        "first_player": {
+            "holes": holes,
+            "score_difference": diff,
+            "score_difference_ci95": [dlo, dhi],
+            "hole_win_rate": first_wins / holes if holes else math.nan,
+            "hole_win_rate_ci95": list(wilson(first_wins / holes, holes)) if holes
+            else [math.nan, math.nan],
+            "fair_share": 1.0 / players,
+        },
+    }
+
+
+def simulate(
+    rules: Rules, players: int, bots: Sequence[str], games: int, seed: int = 0,
+    workers: int = 1, progress: Callable[[int, int], None] | None = None,
+) -> dict[str, Any]:
+    """Play ``games`` matches and return :func:`summarise`'s figures."""
+    results = run_matches(rules, players, bots, games, seed, workers, progress)
+    return summarise(results, rules, players, bots, seed)
+
+
+class Progress:
+    """A progress bar with an ETA on a terminal; a plain line now and then elsewhere."""
+
+    def __init__(self, stream: Any = None, label: str = "matches", every: float = 5.0) -> None:
+        self.stream = stream if stream is not None else sys.stderr
+        self.tty = bool(getattr(self.stream, "isatty", lambda: False)())
+        self.label = label
+        self.every = every
+        self.start = time.monotonic()
+        self.last = -math.inf
+
+    def __call__(self, done: int, total: int) -> None:
+        now = time.monotonic()
+        finished = done == total
+        if not finished and now - self.last < (0.1 if self.tty else self.every):
+            return
+        self.last = now
+        elapsed = now - self.start
+        eta = elapsed / done * (total - done) if done else math.nan
+        if self.tty:
+            width = 30
+            fill = int(width * done / total)
+            bar = "#" * fill + "-" * (width - fill)
+            self.stream.write(f"\r[{bar}] {done}/{total} {self.label}, "
+                              f"{_clock(elapsed)} elapsed, ETA {_clock(eta)}  ")
+            if finished:
+                self.stream.write("\n")
+        else:
+            self.stream.write(f"{done}/{total} {self.label} ({100 * done // total}%), "
+                              f"{_clock(elapsed)} elapsed, ETA {_clock(eta)}\n")
+        self.stream.flush()
+
+
+def _clock(seconds: float) -> str:
+    if math.isnan(seconds):
+        return "--:--"
+    s = int(seconds + 0.5)
+    if s >= 3600:
+        return f"{s // 3600}:{s // 60 % 60:02d}:{s % 60:02d}"
+    return f"{s // 60}:{s % 60:02d}"
+
+
+def format_table(summary: Mapping[str, Any]) -> str:
+    """The text table ``golf simulate`` prints."""
+    lines = [
+        f"{summary['variant']}, {summary['players']} players, {summary['matches']} matches, "
+        f"seed {summary['seed']}",
+        "",
+        f"{'seat':<5}{'bot':<28}{'mean hole score (95% CI)':<28}"
+        f"{'match wins (95% CI)':<26}{'turns/hole':>10}",
+    ]
+
+    def row(label: str, bot: str, r: Mapping[str, Any]) -> str:
+        lo, hi = r["mean_hole_score_ci95"]
+        wlo, whi = r["win_rate_ci95"]
+        score = f"{r['mean_hole_score']:.2f} ({lo:.2f} to {hi:.2f})"
+        wins = f"{100 * r['win_rate']:.1f}% ({100 * wlo:.1f} to {100 * whi:.1f})"
+        return f"{label:<5}{bot:<28}{score:<28}{wins:<26}{r['mean_turns_per_hole']:>10.2f}"
+
+    for r in summary["seats"]:
+        lines.append(row(str(r["seat"] + 1), r["bot"], r))
+    if len(summary["by_bot"]) < len(summary["seats"]):
+        lines.append("")
+        for r in summary["by_bot"]:
+            lines.append(row("all", r["bot"], r))
+    fp = summary["first_player"]
+    if fp["holes"]:
+        lo, hi = fp["score_difference_ci95"]
+        wlo, whi = fp["hole_win_rate_ci95"]
+        lines += [
+            "",
+            f"first player: scores {fp['score_difference']:+.2f} ({lo:+.2f} to {hi:+.2f}) "
+            "against the others' mean per hole; wins "
+            f"{100 * fp['hole_win_rate']:.1f}% ({100 * wlo:.1f} to {100 * whi:.1f}) of holes "
+            f"(fair share {100 * fp['fair_share']:.1f}%)",
+        ]
+    lines.append("shared match wins count fractionally (1/k each for k joint winners)")
+    return "\n".join(lines)

@@ -1,0 +1,31 @@
+"""Playing Golf at a terminal: people (hot-seat) and bots, hints from the expert bot,
+save, resume and replay.
+
+The modules, each small: :mod:`~golf.terminal.style` (colour, suits, ASCII),
+:mod:`~golf.terminal.board` (drawing the table from a view),
+:mod:`~golf.terminal.entry` (what a player types), :mod:`~golf.terminal.narrate`
+(sentences about moves), :mod:`~golf.terminal.summary` (the rules in a dozen lines),
+:mod:`~golf.terminal.seats` (who plays), :mod:`~golf.terminal.savefile`,
+:mod:`~golf.terminal.console`, :mod:`~golf.terminal.session` (the loop) and
+:mod:`~golf.terminal.replay`.
+"""
+
+from .console import Console
+from .replay import replay
+from .savefile import Saved, restore
+from .seats import Seat, seat_table
+from .session import Options, Session
+from .style import Style, detect
+
+__all__ = [
+    "Console",
+    "Options",
+    "Saved",
+    "Seat",
+    "Session",
+    "Style",
+    "detect",
+    "replay",
+    "restore",
+    "seat_table",
+]

@@ -1,0 +1,82 @@
+"""The terminal itself: writing, asking, pausing, clearing the screen and waiting.
+
+A :class:`Console` wraps an input and an output stream. Pauses ("press Enter") and
+the pass-the-terminal screens wait only when a person can answer, that is when the
+input is a terminal; piped input carries moves and commands alone.
+
+>>> import io
+>>> out = io.StringIO()
+>>> c = Console(io.StringIO("draw\\n"), out)
+>>> c.ask("Ann> "), c.ask("Ann> ")
+('draw', None)
+>>> out.getvalue()
+'Ann> draw\\nAnn> \\n'
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import time
+from typing import TextIO
+
+from .style import Style, detect, isatty
+
+_CLEAR = "\x1b[H\x1b[2J\x1b[3J"
+
+
+class Console:
+    """Input and output of one terminal session."""
+
+    def __init__(
+        self, stdin: TextIO, stdout: TextIO, style: Style | None = None,
+        width: int | None = None,
+    ) -> None:
+        self.stdin = stdin
+        self.stdout = stdout
+        self.style = style or detect(stdout)
+        self.input_is_terminal = isatty(stdin)
+        self.output_is_terminal = isatty(stdout)
+        self.width = width or shutil.get_terminal_size((80, 24)).columns
+
+    def say(self, text: str = "") -> None:
+        self.stdout.write(text + "\n")
+        self.stdout.flush()
+
+    def ask(self, prompt: str) -> str | None:
+        """One line of input (without its newline), or None at the end of input.
+
+        Piped input is echoed after the prompt, so a transcript reads like a session.
+        """
+        self.stdout.write(prompt)
+        self.stdout.flush()
+        line = self.stdin.readline()
+        if not line:
+            self.stdout.write("\n")
+            self.stdout.flush()
+            return None
+        line = line.rstrip("\r\n")
+        if not self.input_is_terminal:
+            self.stdout.write(line + "\n")
+            self.stdout.flush()
+        return line
+
+    def pause(self, prompt: str) -> bool:
+        """Wait for Enter where a person can press it; False at the end of input."""
+        if not self.input_is_terminal:
+            return True
+        return self.ask(self.style.paint(prompt, "dim")) is not None
+
+    def clear(self) -> None:
+        """Clear the screen and its scrollback, hiding what the last player saw."""
+        if not self.output_is_terminal:
+            return
+        if os.environ.get("TERM", "") in ("", "dumb"):
+            self.stdout.write("\n" * 60)
+        else:
+            self.stdout.write(_CLEAR)
+        self.stdout.flush()
+
+    def sleep(self, seconds: float) -> None:
+        if seconds > 0:
+            time.sleep(seconds)

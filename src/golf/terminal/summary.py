@@ -1,0 +1,131 @@
+"""A short summary of the rules being played, written from the :class:`~golf.Rules`
+settings so it always says what the engine does.
+
+>>> from golf import load_rules
+>>> text = rules_summary(load_rules("six-card"), players=3)
+>>> "2 rows of 3" in text and "one deck" in text and "9 holes" in text
+True
+"""
+
+from __future__ import annotations
+
+from ..cards import JOKER, rank_name
+from ..rules import Rules
+
+_NUMBERS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine")
+
+
+def _n(k: int) -> str:
+    return _NUMBERS[k] if 0 <= k < len(_NUMBERS) else str(k)
+
+
+def _cards(k: int) -> str:
+    return f"{_n(k)} card" + ("" if k == 1 else "s")
+
+
+def _points(r: Rules) -> str:
+    groups: dict[int, list[str]] = {}
+    for rank in range(1, 14):
+        groups.setdefault(r.points[rank], []).append(rank_name(rank))
+    parts = []
+    for pts, names in groups.items():
+        parts.append(f"{'/'.join(names)}={pts}")
+    if r.jokers_per_deck:
+        joker = f"joker={r.points[JOKER]}"
+        if r.jokers_wild:
+            joker += " (wild)"
+        parts.append(joker)
+    return ", ".join(parts)
+
+
+def _matching(r: Rules) -> list[str]:
+    equal = "equal" if r.match_by == "rank" else "equal-points (10, J and Q alike)"
+    out = []
+    for pattern in r.match:
+        if pattern == "columns":
+            out.append(f"a column of {r.rows} {equal} cards scores 0")
+        elif pattern == "rows":
+            out.append(f"a row of {r.cols} {equal} cards scores 0")
+        elif pattern == "diagonals":
+            out.append(f"a diagonal of {r.rows} {equal} cards scores 0")
+        elif pattern == "adjacent":
+            out.append(f"two {equal} cards side by side or one above the other score 0")
+        elif pattern == "pairs":
+            out.append(f"any two {equal} cards in the grid score 0 (each card in one pair)")
+        elif pattern == "blocks":
+            out.append(f"four {equal} cards in a 2x2 block score {r.block_points} together")
+    if r.jokers_wild:
+        out.append("a joker matches any card")
+    return out
+
+
+def rules_summary(r: Rules, players: int) -> str:
+    """The rules of ``r`` for a game of ``players`` players, in a dozen lines."""
+    decks = r.decks_for(players)
+    deck = "one deck" if decks == 1 else f"{_n(decks)} decks"
+    jokers = f" with {_n(r.jokers_per_deck * decks)} jokers" if r.jokers_per_deck else ""
+    lines = [f"{r.name}: {r.description}" if r.description else r.name, ""]
+    lines.append(f"Deal: {_cards(r.cells)} each in {r.rows} rows of {r.cols}, face down; "
+                 f"{deck}{jokers} for {players} players.")
+    where = " of the bottom row" if r.setup_cells == "bottom-row" else ""
+    if r.setup == "reveal" and r.setup_count:
+        lines.append(f"Start: each player turns up {_cards(r.setup_count)}{where}.")
+    elif r.setup_count:
+        lines.append(f"Start: each player looks at {_cards(r.setup_count)}{where} in secret "
+                     "and must remember them (they hide again after your first draw).")
+    turn = "Turn: draw from the stock or take the top discard"
+    if r.flip_instead_of_draw:
+        turn += ", or turn up a face-down card instead"
+    if r.knock:
+        turn += ", or knock" + ("" if r.knock_first_turn else " (not on your first turn)")
+    lines.append(turn + ".")
+    target = "any card of your grid" if r.replace == "any" else "one of your face-down cards"
+    lines.append(f"Swap the card for {target}; the new card lies face up and the old one "
+                 "goes to the discard pile.")
+    if not r.return_taken:
+        lines.append("A card taken from the discard pile must be swapped in.")
+    discard = "Or discard a drawn card"
+    if r.flip_after_discard == "must":
+        discard += ", then turn up one face-down card."
+    elif r.flip_after_discard == "may":
+        discard += ", then you may turn up one face-down card."
+    else:
+        discard += " and leave your grid as it is."
+    lines.append(discard)
+    lines.append("Round end: " + _round_end(r))
+    lines.append(f"Points: {_points(r)}.")
+    matches = _matching(r)
+    if matches:
+        lines.append("Matches: " + "; ".join(matches) + ".")
+    if r.reshuffle:
+        lines.append("An empty stock is refilled with the discard pile but its top card.")
+    lines.append("Match: " + _match_end(r))
+    return "\n".join(lines)
+
+
+def _round_end(r: Rules) -> str:
+    if r.end_on_complete == "all":
+        return "when every player has all cards face up."
+    if r.end_on_complete == "never":
+        return "a knock gives every other player one more turn, then all cards are shown."
+    text = "when a player has every card face up"
+    text += ", every other player has one last turn." if r.final_turns else \
+        ", at once (no further turns)."
+    if r.knock:
+        text += " A knock also ends it after one more turn each."
+    return text
+
+
+def _match_end(r: Rules) -> str:
+    parts = []
+    if r.holes:
+        parts.append(f"{r.holes} hole" + ("" if r.holes == 1 else "s"))
+    if r.target:
+        verb = "reaches" if r.target_ends == "reach" else "passes"
+        parts.append(f"until a total {verb} {r.target}")
+    text = " or ".join(parts) + "; the lowest total wins"
+    if r.tie_break == "playoff":
+        text += ", a tie for the lowest is settled by extra holes between the tied players."
+    else:
+        text += ", tied players share the win."
+    return text
