@@ -18,15 +18,16 @@ from __future__ import annotations
 
 import difflib
 import tomllib
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, fields
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from .cards import JOKER, RANK_NAMES, rank_name
 from .errors import RulesError
 
+_T = TypeVar("_T")
 #: Matching patterns a grid can score zero (or a bonus) with.
 PATTERNS = ("columns", "rows", "diagonals", "adjacent", "pairs", "blocks")
 _CHOICES: dict[str, tuple[str, ...]] = {
@@ -107,6 +108,28 @@ class Rules:
         if self.setup_cells == "bottom-row":
             return tuple(range(self.cells - self.cols, self.cells))
         return tuple(range(self.cells))
+
+    def replaceable(self, face_up: Sequence[bool]) -> tuple[int, ...]:
+        """Cells (0-based) a held card may be swapped into, given which cells are face up.
+
+        Clients that plan ahead (bots deciding whether to take the discard) ask this
+        instead of reading ``replace`` themselves.
+
+        >>> load_rules("four-card-wild").replaceable([True, False, True, False])
+        (1, 3)
+        """
+        if self.replace == "any":
+            return tuple(range(len(face_up)))
+        return tuple(i for i, up in enumerate(face_up) if not up)
+
+    def cached(self, key: str, build: Callable[[Rules], _T]) -> _T:
+        """Data compiled from these rules (a scorer, a bot's tables), built once per
+        rules object: Rules is immutable, so what is derived from it never goes stale."""
+        hit: _T | None = self.__dict__.get(key)
+        if hit is None:
+            hit = build(self)
+            object.__setattr__(self, key, hit)
+        return hit
 
     def source(self, key: str) -> str:
         return dict(self.sources).get(key, "")

@@ -251,11 +251,7 @@ class Scorer:
 
 def scorer(rules: Rules) -> Scorer:
     """The compiled scorer of ``rules`` (built once and kept on the rules object)."""
-    s: Scorer | None = rules.__dict__.get("_scorer")
-    if s is None:
-        s = Scorer(rules)
-        object.__setattr__(rules, "_scorer", s)
-    return s
+    return rules.cached("_scorer", Scorer)
 
 
 def parse_grid(text: str, rules: Rules) -> list[int]:

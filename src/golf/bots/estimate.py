@@ -616,8 +616,4 @@ def _components(rules: Rules) -> tuple[tuple[int, ...], ...]:
 
 def estimator(rules: Rules) -> Estimator:
     """The estimator of ``rules`` (built once and kept on the rules object)."""
-    e: Estimator | None = rules.__dict__.get("_estimator")
-    if e is None:
-        e = Estimator(rules)
-        object.__setattr__(rules, "_estimator", e)
-    return e
+    return rules.cached("_estimator", Estimator)

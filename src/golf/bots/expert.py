@@ -123,8 +123,6 @@ class ExpertBot(Bot):
         r = rules
         self._end_first = r.end_on_complete == "first"
         self._final_turns = r.final_turns
-        self._any_cell = tuple(range(r.cells))
-        self._replace_any = r.replace == "any"
         self._must_flip = r.flip_after_discard == "must"
         self._no_flip = r.flip_after_discard == "never"
         self._peeks = r.setup_count if r.setup == "peek" else 0
@@ -270,7 +268,6 @@ class ExpertBot(Bot):
         me: _Seat | None = None
         opps: list[tuple[int, _Seat]] = []
         players = view["players"]
-        any_cell = self._any_cell
         for s, grid in enumerate(view["grids"]):
             if grid is None:
                 continue
@@ -281,7 +278,7 @@ class ExpertBot(Bot):
                 for i in down:
                     if ranks[i] and not remembers(memory, seed, hole, PEEK, i, grid[i]):
                         ranks[i] = 0
-            replace = any_cell if self._replace_any else down
+            replace = self.rules.replaceable(up)
             if s == seat:
                 me = _Seat(ranks, down, replace)
             else:

@@ -64,8 +64,7 @@ class GreedyBot(Bot):
                 return KNOCK
             top = view["discard_top"]
             if top is not None and TAKE in legal:
-                down = [i for i, u in enumerate(view["face_up"][seat]) if not u]
-                cells = range(len(ranks)) if self.rules.replace == "any" else down
+                cells = self.rules.replaceable(view["face_up"][seat])
                 best = min((ev.placements(ranks, i, False)[top & 15] for i in cells),
                            default=total)
                 if total - best >= self.take_gain:
