@@ -1,5 +1,5 @@
 """The shared RL encoding: the action table, the legal-action mask, the observation
-vector and the stock memory, in every preset and player count."""
+vector (with the stock's cards the view makes public), in every preset and player count."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 import golf
 from golf import Game, GolfError
 from golf.actions import KINDS, Action
-from golf.envs.encoding import Encoding, StockMemory, describe
+from golf.envs.encoding import Encoding, describe
 
 CASES = [(name, players) for name in golf.preset_names()
          for players in range(golf.load_rules(name).players[0],
@@ -54,9 +54,10 @@ def test_bad_action_ids_are_clear_errors() -> None:
     assert enc.action(np.int64(12)) == Action.parse("draw")  # numpy ints are welcome
 
 
-def reference(enc: Encoding, view: dict[str, Any], stock: list[int] | None) -> np.ndarray:
+def reference(enc: Encoding, view: dict[str, Any]) -> np.ndarray:
     """The documented layout, written plainly section by section (docs/rl.md)."""
     p, n, me = enc.players, enc.cells, view["seat"]
+    stock = view["stock_cards"]
     out: dict[str, list[float]] = {}
 
     def one_hot(size: int, index: int) -> list[float]:
@@ -85,8 +86,8 @@ def reference(enc: Encoding, view: dict[str, Any], stock: list[int] | None) -> n
     out["discard_counts"] = counts(pile)
     out["stock_counts"] = counts(stock or [])
     shown = [c for g in view["grids"] if g for c in g if c is not None] + pile + (stock or [])
-    if view["held"] is not None:
-        shown.append(view["held"])
+    if view["held"] is not None and (stock is None or view["held_from"] != "stock"):
+        shown.append(view["held"])  # a card held from a known stock is among its cards
     deck = Counter(c & 15 for c in golf.cards.build_deck(
         enc.rules.decks_for(p), enc.rules.jokers_per_deck))
     seen = Counter(c & 15 for c in shown)
@@ -115,15 +116,16 @@ def reference(enc: Encoding, view: dict[str, Any], stock: list[int] | None) -> n
     return np.array([x for s in enc.sections for x in out[s.name]], np.float32)
 
 
-def hidden_truth(g: Game, seat: int, memory: StockMemory) -> Counter[int]:
-    """Test-only, from the full position: the ranks of every card ``seat`` cannot see."""
+def hidden_truth(g: Game, seat: int) -> Counter[int]:
+    """Test-only, from the full position: the ranks of every card ``seat`` cannot see
+    (after a reshuffle the stock's cards, and a card drawn from it, are public)."""
     pos, v = g.position(), g.view(seat, codes=True)
     cards = [pos["grids"][s][i] for s in g.active
              for i, c in enumerate(v["grids"][s]) if c is None]
-    if memory.known(v) is None:
+    if pos["reshuffles"] == 0:
         cards += pos["stock"]
-    if pos["held"] is not None and v["held"] is None and memory.known(v) is None:
-        cards.append(pos["held"])
+        if pos["held"] is not None and v["held"] is None:
+            cards.append(pos["held"])
     return Counter(c & 15 for c in cards)
 
 
@@ -135,7 +137,6 @@ def test_observations_and_masks_through_random_play(variant: str, players: int,
     rng = random.Random(seed)
     g = Game(variant, players=players, seed=seed)
     enc = Encoding(g.rules, players)
-    memory = StockMemory()
     steps = 0
     while not g.is_over and steps < 600:
         legal = g.legal_actions()
@@ -145,23 +146,20 @@ def test_observations_and_masks_through_random_play(variant: str, players: int,
         if steps % 7 == 0 or g.stock_size < 3:
             for seat in range(players):
                 v = g.view(seat, codes=True)
-                known = memory.known(v)
-                obs = enc.encode(v, known)
+                known = v["stock_cards"]
+                obs = enc.encode(v)
                 assert obs.dtype == np.float32 and obs.shape == (enc.size,)
                 assert np.all(obs >= enc.low) and np.all(obs <= enc.high)
-                np.testing.assert_array_equal(obs, reference(enc, v, known))
+                np.testing.assert_array_equal(obs, reference(enc, v))
                 unseen = enc.observation("unseen_counts", obs)
-                truth = hidden_truth(g, seat, memory)
+                truth = hidden_truth(g, seat)
                 assert unseen.tolist() == [float(truth[r]) for r in range(1, 15)]
-                if known is not None:  # the memory is right about the stock
+                if known is not None:  # the view is right about the stock
                     pos = g.position()
-                    real = pos["stock"] + ([pos["held"]] if v["held"] is None
+                    real = pos["stock"] + ([pos["held"]] if pos["held"] is not None
                                            and pos["held_from"] == "stock" else [])
                     assert Counter(known) == Counter(real)
-        a = rng.choice(legal)
-        memory.before(g, a)
-        g.apply(a)
-        memory.after(g, a)
+        g.apply(rng.choice(legal))
         steps += 1
 
 
@@ -204,38 +202,37 @@ def test_the_layout_is_fixed_per_rules_and_players() -> None:
         Encoding(golf.load_rules("four-card"), 2)
 
 
-def test_stock_memory_after_a_reshuffle() -> None:
+def test_the_stock_counts_follow_a_reshuffle() -> None:
+    """Before a reshuffle the stock counts are 0 and its cards count as unseen; after
+    one every seat, the drawer included, sees the same counts: the stock's cards and
+    the card drawn from it."""
     g = Game("german", players=6, seed=3)
-    memory, rng = StockMemory(), random.Random(0)
+    enc, rng = Encoding(g.rules, 6), random.Random(0)
     while g.stock_size or g.phase != "turn":
-        a = rng.choice(g.legal_actions())
-        memory.before(g, a)
-        g.apply(a)
-        memory.after(g, a)
-    assert memory.known(g.view(0, codes=True)) is None  # nobody has seen the stock yet
+        g.apply(rng.choice(g.legal_actions()))
+    obs = enc.encode(g.view(0, codes=True))
+    assert enc.observation("stock", obs).tolist() == [0.0, 0.0]
+    assert not enc.observation("stock_counts", obs).any()
     pile = g.view(0, codes=True)["discard"]
-    memory.before(g, golf.actions.DRAW)
     g.apply("draw")
-    memory.after(g, golf.actions.DRAW)
     holder = g.current_player
     assert holder is not None
-    held = g.view(holder, codes=True)["held"]
+    expected = Counter(c & 15 for c in pile[:-1])
+    want = [float(expected[r]) for r in range(1, 15)]
     for seat in range(6):
-        known = memory.known(g.view(seat, codes=True))
-        assert known is not None
-        expected = Counter(pile[:-1])
-        if seat == holder:
-            expected[held] -= 1
-        assert Counter(known) == +expected
+        obs = enc.encode(g.view(seat, codes=True))
+        assert enc.observation("stock_counts", obs).tolist() == want
+        assert enc.observation("stock", obs).tolist() == [float(len(pile) - 2), 1.0]
+        hidden = hidden_truth(g, seat)
+        assert enc.observation("unseen_counts", obs).tolist() == [
+            float(hidden[r]) for r in range(1, 15)]
     # The next hole starts with an unseen stock again.
     hole = g.hole
     while g.hole == hole and not g.is_over:
-        a = rng.choice(g.legal_actions())
-        memory.before(g, a)
-        g.apply(a)
-        memory.after(g, a)
+        g.apply(rng.choice(g.legal_actions()))
     if not g.is_over:
-        assert memory.known(g.view(0, codes=True)) is None
+        obs = enc.encode(g.view(0, codes=True))
+        assert enc.observation("stock", obs)[1] == 0.0
 
 
 def test_describe_shows_the_view_as_text() -> None:

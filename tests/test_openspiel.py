@@ -50,7 +50,7 @@ def test_random_sim_test_through_reshuffles_and_playoffs() -> None:
 
     def check(state: pyspiel.State) -> None:
         c = state._core
-        if c.dealing is None and not c.drawing and c.memory.known(state.view(0)) is not None:
+        if c.dealing is None and not c.drawing and state.view(0)["stock_cards"] is not None:
             seen["reshuffle"] = True
         seen["playoff"] |= c.g.is_playoff
 
@@ -192,7 +192,8 @@ def test_resampling_after_a_reshuffle_keeps_the_stock_known() -> None:
     game = load(preset="german", players=6, rules="holes:1;target:0")
     rng = random.Random(3)
     state = random_state(game, rng, 0)
-    while state._core.memory.known(state.view(0)) is None:
+    while (state.is_terminal() or state.is_chance_node()
+           or state.view(0)["stock_cards"] is None):
         state = random_state(game, rng, 0) if state.is_terminal() else state
         if state.is_chance_node():
             actions, probs = zip(*state.chance_outcomes(), strict=True)

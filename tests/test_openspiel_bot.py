@@ -11,7 +11,7 @@ import pytest
 import golf
 from golf import Game
 from golf.bots import bot_names, make_bot
-from golf.openspiel_bot import OpenSpielISMCTSBot, Sightings, hole_game, world
+from golf.openspiel_bot import OpenSpielISMCTSBot, hole_game, in_stock, world
 from golf.simulate import play_match
 
 
@@ -60,11 +60,12 @@ def test_worlds_agree_with_the_view() -> None:
         game = hole_game(g.rules, players)
         seen = []
         for _ in range(6):
-            state = world(game, view, [], rng)
+            state = world(game, view, in_stock(view), rng)
             w = state._core.g
             mine = w.view(seat, codes=True)
-            for key in ("grids", "face_up", "peeked", "discard", "held", "phase",
-                        "current_player", "stock_size", "turns", "knocked_by"):
+            for key in ("grids", "face_up", "peeked", "peeked_cells", "discard", "held",
+                        "phase", "current_player", "stock_size", "stock_cards", "turns",
+                        "knocked_by"):
                 assert mine[key] == view[key], key
             assert sorted(w.legal_actions()) == sorted(g.legal_actions())
             assert Counter(w.census()) == Counter(g.census())
@@ -72,21 +73,30 @@ def test_worlds_agree_with_the_view() -> None:
         assert any(s != seen[0] for s in seen)  # hidden cards are dealt afresh
 
 
-def test_sightings_know_the_reshuffled_stock() -> None:
+def test_worlds_keep_the_reshuffled_stock() -> None:
+    """After a reshuffle the view lists the stock's cards: every world keeps exactly
+    those in its stock (the drawer's card in its hand) and deals only the rest."""
     g = Game("german", players=6, seed=3)
     rng = random.Random(0)
-    sight = Sightings()
     while g.stock_size or g.phase != "turn":
-        sight.see(g.view(0, codes=True))  # seat 0 watches every move
         g.apply(rng.choice(g.legal_actions()))
-    sight.see(g.view(0, codes=True))
+    assert in_stock(g.view(0, codes=True)) == []  # nobody has seen the stock yet
     pile = g.view(0, codes=True)["discard"]
-    assert sight.in_stock(g.view(0, codes=True)) == []
     g.apply("draw")
-    g.apply("discard")  # the drawn card is on the pile again: everything else is the stock
-    view = g.view(0, codes=True)
-    assert Counter(sight.in_stock(view)) == Counter(g.position()["stock"])
-    assert Counter(sight.in_stock(view)) + Counter([view["discard"][-1]]) == Counter(pile[:-1])
+    seat = g.current_player
+    assert seat is not None
+    view = g.view(seat, codes=True)
+    known = in_stock(view)
+    assert Counter(known) == Counter(g.position()["stock"])
+    assert Counter(known) + Counter([view["held"]]) == Counter(pile[:-1])
+    game = hole_game(g.rules, 6)
+    for _ in range(4):
+        w = world(game, view, known, rng)._core.g
+        assert Counter(w.position()["stock"]) == Counter(known)
+        mine = w.view(seat, codes=True)
+        for key in ("grids", "held", "stock_cards", "peeked_cells", "stock_size"):
+            assert mine[key] == view[key], key
+        assert Counter(w.census()) == Counter(g.census())
 
 
 def test_the_bot_plays_a_playoff_with_a_seat_sitting_out() -> None:

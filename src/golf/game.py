@@ -43,12 +43,13 @@ from .actions import (
 )
 from .cards import build_deck
 from .errors import GolfError, IllegalAction, NotationError
+from .phases import FLIP, FROM_DISCARD, FROM_STOCK, HOLD, OVER, PHASES, SETUP, TURN
 from .rules import Rules, load_rules, rules_from_dict
 from .scoring import Score, Scorer, scorer
+from .view import view as _view
 
-SETUP, TURN, HOLD, FLIP, OVER = range(5)
-PHASES = ("setup", "turn", "hold", "flip", "over")
-FROM_STOCK, FROM_DISCARD = 0, 1
+__all__ = ["FLIP", "FROM_DISCARD", "FROM_STOCK", "HOLD", "OVER", "PHASES", "SETUP", "TURN",
+           "Game", "HoleResult"]
 RECORD_FORMAT = "golf-record/1"
 MAX_PLAYOFFS = 20
 
@@ -624,9 +625,7 @@ class Game:
 
     def view(self, player: int, codes: bool = False) -> dict[str, Any]:
         """What ``player`` may know, as JSON-ready data (see :func:`golf.view.view`)."""
-        from .view import view
-
-        return view(self, player, codes=codes)
+        return _view(self, player, codes=codes)
 
     def score_hole(self, seat: int, number: int | None = None) -> Score:
         """The explained score of ``seat``'s grid at the end of a finished hole."""

@@ -43,7 +43,7 @@ import pyspiel  # type: ignore[import-not-found]
 
 from .actions import DRAW
 from .cards import JOKER, build_deck, card_str
-from .envs.encoding import Encoding, StockMemory, describe
+from .envs.encoding import Encoding, describe
 from .errors import GolfError
 from .game import MAX_PLAYOFFS, Game
 from .position import draw_pool, redraw
@@ -182,12 +182,11 @@ class _Core:
     """A state's data; pyspiel clones states by deep-copying their attributes, so this
     copies itself the cheap way (Game.clone) and pickles itself as a position."""
 
-    __slots__ = ("dealing", "drawing", "g", "memory", "public", "rules")
+    __slots__ = ("dealing", "drawing", "g", "public", "rules")
 
     def __init__(self, rules: Rules, g: Game) -> None:
         self.rules = rules
         self.g = g
-        self.memory = StockMemory()
         self.dealing: list[int] | None = []  # cards dealt so far while a deal is open
         self.drawing = False  # a draw awaits the chance node that picks its card
         self.public: list[str] = []  # this hole's actions, as every seat saw them
@@ -196,7 +195,6 @@ class _Core:
         c = _Core.__new__(_Core)
         c.rules = self.rules
         c.g = self.g.clone()
-        c.memory = self.memory.copy()
         c.dealing = None if self.dealing is None else self.dealing[:]
         c.drawing = self.drawing
         c.public = self.public[:]
@@ -205,7 +203,7 @@ class _Core:
     def __getstate__(self) -> dict[str, Any]:
         rules = {k: v for k, v in self.rules.to_dict().items() if k != "sources"}
         return {"rules": rules, "position": self.g.position(),
-                "memory": self.memory.copy(), "dealing": self.dealing,
+                "dealing": self.dealing,
                 "drawing": self.drawing, "public": self.public}
 
     def __setstate__(self, data: dict[str, Any]) -> None:
@@ -213,7 +211,6 @@ class _Core:
 
         self.rules = rules_from_dict(data["rules"])
         self.g = Game.from_position(self.rules, data["position"])
-        self.memory = data["memory"]
         self.dealing = data["dealing"]
         self.drawing = data["drawing"]
         self.public = data["public"]
@@ -262,18 +259,15 @@ class GolfState(pyspiel.State):  # type: ignore[misc]
             return
         if c.drawing:
             redraw(g, id_card(action))
-            c.memory.after(g, DRAW)
             c.drawing = False
             return
         a = self.get_game().encoding.action(action)
         hole = g.hole
         c.public.append(str(a))
-        c.memory.before(g, a)
         g.apply(a)
         if a == DRAW:
             c.drawing = True  # the engine drew a stand-in; the chance node picks the card
             return
-        c.memory.after(g, a)
         if not g.is_over and g.hole != hole:
             c.dealing = []
             c.public = []
@@ -373,7 +367,7 @@ def resample(state: GolfState, player: int, rng: random.Random) -> GolfState:
         raise GolfError("resample a decision node, not a chance node")
     g = c.g
     view = g.view(player, codes=True)
-    known_stock = c.memory.known(view)
+    known_stock = view["stock_cards"]
     pos = g.position()
     grids = pos["grids"]
     cells: list[tuple[int, int]] = [
@@ -401,8 +395,6 @@ def resample(state: GolfState, player: int, rng: random.Random) -> GolfState:
     new = state.clone()
     core = new._core
     core.g = Game.from_position(g.rules, pos)
-    if held_hidden and pos["held_from"] == "stock":
-        core.memory.replace_drawn(pos["held"])
     return new  # type: ignore[no-any-return]
 
 
@@ -452,14 +444,14 @@ class GolfObserver:
 
     def set_from(self, state: GolfState, player: int) -> None:
         v = self._view(state, player)
-        self.tensor[:] = self.encoding.encode(v, state._core.memory.known(v))
+        self.tensor[:] = self.encoding.encode(v)
 
     def string_from(self, state: GolfState, player: int) -> str:
         v = self._view(state, player)
         text = describe(v)
-        known = state._core.memory.known(v)
+        known = v["stock_cards"]
         if known is not None:
-            text += "\nstock holds " + " ".join(card_str(x) for x in sorted(known))
+            text += "\nstock holds " + " ".join(card_str(x) for x in known)
         if self.perfect_recall:
             text += "\nactions: " + " ".join(state._core.public)
         return text

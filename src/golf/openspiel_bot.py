@@ -5,9 +5,8 @@ builds ``python_golf`` worlds for the current hole (a one-hole match: the search
 minimises the bot's own hole score) in which every card it cannot see is dealt at
 random from the cards it has not seen, and runs
 ``open_spiel.python.algorithms.ismcts.ISMCTSBot`` over them with random rollouts.
-Between its turns it remembers the cards it saw: after a reshuffle the cards that
-vanished from the table are known to be in the stock (with a double deck it may
-miss a second copy of a card; the view does not say which copy it sees).
+After a reshuffle the view says which cards the stock holds (``stock_cards``), and
+the worlds keep exactly those cards in the stock.
 
 Options: ``simulations`` (per decision, default 100), ``uct`` (the exploration
 constant, in points of score, default 10), ``worlds`` (how many worlds to sample,
@@ -59,30 +58,24 @@ def hole_game(rules: Rules, players: int) -> GolfGame:
     return game
 
 
-class Sightings:
-    """The cards a seat has seen this hole, from its own views: once a reshuffle has
-    taken cards off the table, those cards are in the stock."""
+def in_stock(view: Mapping[str, Any]) -> list[int]:
+    """The cards the view's seat knows to be in the stock: after a reshuffle, the view's
+    ``stock_cards`` less the card the seat holds from it (it is in its hand, not the
+    stock); none before.
 
-    __slots__ = ("_hole", "_most")
-
-    def __init__(self) -> None:
-        self._hole = (-1, -1)
-        self._most: Counter[int] = Counter()
-
-    def see(self, view: Mapping[str, Any]) -> None:
-        key = (view["hole"], len(view["hole_scores"]) + len(view["playoff_scores"]))
-        if key != self._hole:
-            self._hole, self._most = key, Counter()
-        now = _visible(view)
-        for card, n in now.items():
-            if n > self._most[card]:
-                self._most[card] = n
-
-    def in_stock(self, view: Mapping[str, Any]) -> list[int]:
-        """Cards seen this hole that are no longer on the table: the stock holds them."""
-        gone = self._most - _visible(view)
-        cards = sorted(gone.elements())
-        return cards[:view["stock_size"]]
+    >>> in_stock({"stock_cards": [1, 5, 5], "held": 5, "held_from": "stock"})
+    [1, 5]
+    >>> in_stock({"stock_cards": None, "held": None, "held_from": None})
+    []
+    """
+    cards = view["stock_cards"]
+    if cards is None:
+        return []
+    cards = list(cards)
+    held = view["held"]
+    if held is not None and view["held_from"] == "stock":
+        cards.remove(held)
+    return cards
 
 
 def _visible(view: Mapping[str, Any]) -> Counter[int]:
@@ -124,7 +117,8 @@ def world(game: GolfGame, view: Mapping[str, Any], in_stock: Sequence[int],
         "current_player": view["current_player"],
         "grids": grids,
         "face_up": view["face_up"],
-        "peeked": [list(view["peeked"]) if s == me else [] for s in range(players)],
+        "peeked": [list(view["peeked"]) if s == me else (view["peeked_cells"][s] or [])
+                   for s in range(players)],
         "setup_chosen": chosen,
         "stock": stock,
         "discard": view["discard"],
@@ -133,7 +127,7 @@ def world(game: GolfGame, view: Mapping[str, Any], in_stock: Sequence[int],
         "turns": view["turns"],
         "knocked_by": view["knocked_by"],
         "final_turns_from": view["final_turns_from"],
-        "reshuffles": 1 if in_stock else 0,
+        "reshuffles": 0 if view["stock_cards"] is None else 1,
     }
     state = game.new_initial_state()
     core = state._core
@@ -185,14 +179,12 @@ class OpenSpielISMCTSBot(Bot):
     def reset(self) -> None:
         self._rng = random.Random(self.seed)
         self._np = np.random.RandomState(self.seed % 2**32)
-        self._sightings = Sightings()
 
     def choose(self, view: Mapping[str, Any], legal: Sequence[Action]) -> Action:
-        self._sightings.see(view)
         if len(legal) == 1:
             return legal[0]
         game = hole_game(self.rules, view["players"])
-        in_stock = self._sightings.in_stock(view)
+        known = in_stock(view)
         rng = self._rng
         rollouts, policy = int(self.options["rollouts"]), str(self.options["rollout"])
         evaluator = (mcts.RandomRolloutEvaluator(rollouts, self._np) if policy == "random"
@@ -206,8 +198,8 @@ class OpenSpielISMCTSBot(Bot):
             random_state=self._np,
             use_observation_string=True,
         )
-        search.set_resampler(lambda state, player: world(game, view, in_stock, rng))
-        action = game.encoding.action(search.step(world(game, view, in_stock, rng)))
+        search.set_resampler(lambda state, player: world(game, view, known, rng))
+        action = game.encoding.action(search.step(world(game, view, known, rng)))
         if action not in legal:  # pragma: no cover - the worlds share the real legal moves
             raise AssertionError(f"IS-MCTS chose {action}, which is not legal here")
         return action

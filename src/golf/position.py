@@ -37,13 +37,13 @@ from typing import TYPE_CHECKING, Any
 
 from .cards import JOKER, card_str
 from .errors import GolfError
+from .phases import PHASES
 from .rules import Rules, load_rules
 
 if TYPE_CHECKING:
     from .game import Game
 
 POSITION_FORMAT = "golf-position/1"
-_PHASES = ("setup", "turn", "hold", "flip", "over")
 _SOURCES = ("stock", "discard")
 
 
@@ -59,7 +59,7 @@ def position(g: Game) -> dict[str, Any]:
         "playoff": g._playoff,
         "active": list(active),
         "dealer": g._dealer,
-        "phase": _PHASES[g._phase],
+        "phase": PHASES[g._phase],
         "current_player": g._current,
         "grids": [list(g._grids[s]) if s in active else None for s in range(n)],
         "face_up": [[bool(g._up[s] >> i & 1) for i in range(cells)] if s in active else None
@@ -197,9 +197,9 @@ def from_position(
         raise _fail("stock", "stock and discard must be lists of card codes, top last")
 
     phase_name = pos["phase"]
-    if phase_name not in _PHASES:
-        raise _fail("phase", f"must be one of {', '.join(_PHASES)}, got {phase_name!r}")
-    phase = _PHASES.index(phase_name)
+    if phase_name not in PHASES:
+        raise _fail("phase", f"must be one of {', '.join(PHASES)}, got {phase_name!r}")
+    phase = PHASES.index(phase_name)
     held_raw = pos.get("held")
     if (held_raw is not None) != (phase == HOLD):
         raise _fail("held", "a card is held exactly in the 'hold' phase")

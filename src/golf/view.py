@@ -3,7 +3,9 @@
 Every client (terminal, web, bots, RL adapters) reads the game through :func:`view`.
 Face-down cards appear only to their owner, and only if that owner peeked at them;
 the stock's order never appears; a card held after drawing from the stock is shown
-to its holder alone.
+to its holder alone. What the whole table knows is shown to every seat alike: where
+each player peeked (never the cards), and, once the discard pile has been shuffled
+into the stock, which cards the stock holds.
 
 >>> from golf import Game
 >>> g = Game("german", players=2, seed=1)
@@ -18,7 +20,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from .cards import card_str
-from .game import PHASES
+from .phases import PHASES
 
 if TYPE_CHECKING:
     from .game import Game
@@ -29,6 +31,25 @@ def view(game: Game, player: int, codes: bool = False) -> dict[str, Any]:
 
     Cards are notation strings (``"10H"``), or card codes (ints) when ``codes`` is
     true, which bots use to skip parsing. Unknown cards are ``None``.
+
+    Two fields carry what every seat knows without seeing it on the table now:
+
+    * ``"stock_cards"``: None until the stock has been reshuffled this hole; then the
+      sorted cards of the stock, plus a card drawn from it that is being held now.
+      Everyone saw the pile that became the stock, and each card drawn from it is
+      shown by the end of the turn, so its cards (not their order) stay public;
+      the drawn card is listed among them because only its holder knows which one
+      it is (the holder also sees it in ``"held"``). The list is the same for every seat.
+    * ``"peeked_cells"``: per seat (None for a seat not dealt in), the sorted 1-based
+      positions it peeked at that are still face down: everyone sees where a player
+      looks, never the card. ``"peeked"`` is the viewer's own list.
+
+    >>> from golf import Game
+    >>> g = Game("german", players=2, seed=1)
+    >>> g.apply("peek 4"); g.apply("peek 2")
+    >>> v = g.view(1)
+    >>> v["peeked_cells"], v["grids"][0][1], v["stock_cards"]
+    ([[2, 4], []], None, None)
     """
     g = game
     if not isinstance(player, int) or not 0 <= player < g.players:
@@ -67,6 +88,16 @@ def view(game: Game, player: int, codes: bool = False) -> dict[str, Any]:
         holder = g._current
         if holder == player or g._held_from == 1:
             held = g._held if codes else card_str(g._held)
+    stock_cards: list[Any] | None = None
+    if g._reshuffles:
+        # Public since the reshuffle; a card held from the stock stays among them, so
+        # the list never tells the others which card was drawn.
+        pool = sorted([*g._stock, g._held] if holder is not None and g._held_from == 0
+                      else g._stock)
+        stock_cards = pool if codes else [card_str(c) for c in pool]
+    peeked_cells: list[list[int] | None] = [
+        list(bits.positions(g._peeked[s] & ~g._up[s])) if s in active else None
+        for s in range(g.players)]
     discard = g._discard
     if codes:
         pile: list[Any] = discard[:]
@@ -94,7 +125,9 @@ def view(game: Game, player: int, codes: bool = False) -> dict[str, Any]:
         "grids": grids,
         "face_up": face_up,
         "peeked": list(bits.positions(g._peeked[player])) if player in active else [],
+        "peeked_cells": peeked_cells,
         "stock_size": len(g._stock),
+        "stock_cards": stock_cards,
         "discard": pile,
         "discard_top": top,
         "held": held,

@@ -15,9 +15,9 @@ from __future__ import annotations
 import importlib
 from typing import Any
 
-from .encoding import Encoding, Section, StockMemory, describe
+from .encoding import Encoding, Section, describe
 
-__all__ = ["Encoding", "GolfAECEnv", "GolfEnv", "Section", "StockMemory", "describe"]
+__all__ = ["Encoding", "GolfAECEnv", "GolfEnv", "Section", "describe"]
 
 _LAZY = {"GolfAECEnv": "pettingzoo_env", "GolfEnv": "gymnasium_env"}
 GYM_ID = "golf/Golf-v0"

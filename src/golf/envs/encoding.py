@@ -9,8 +9,8 @@ built for a rules object and a player count:
   Ids a variant never uses are simply never legal; :meth:`Encoding.mask` marks the
   legal ones.
 * **observations** are built from a seat's view (:func:`golf.view.view` with card
-  codes) and nothing else, plus what the seat remembers (:class:`StockMemory`): the
-  layout is :attr:`Encoding.sections` and ``docs/rl.md``.
+  codes) and nothing else (the view already says which cards a reshuffled stock
+  holds): the layout is :attr:`Encoding.sections` and ``docs/rl.md``.
 
 >>> from golf import Game
 >>> g = Game("six-card", players=2, seed=1)
@@ -29,28 +29,24 @@ built for a rules object and a player count:
 
 from __future__ import annotations
 
-from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
-from ..actions import DRAW, KINDS, POSITIONAL, Action
+from ..actions import KINDS, POSITIONAL, Action
 from ..cards import JOKER, build_deck, card_str
 from ..errors import GolfError
+from ..phases import PHASES
 from ..rules import Rules
-
-if TYPE_CHECKING:
-    from ..game import Game
 
 Obs = npt.NDArray[np.float32]
 Mask = npt.NDArray[np.int8]
 
 RANKS = JOKER  # ranks 1..14 (A..K, joker) take one-hot slots 0..13
-_PHASES = ("setup", "turn", "hold", "flip", "over")
-_PHASE_INDEX = {name: i for i, name in enumerate(_PHASES)}
+_PHASE_INDEX = {name: i for i, name in enumerate(PHASES)}
 #: Loose but finite bounds for unbounded numbers (scores, hole numbers).
 BIG = 1_000_000.0
 
@@ -106,7 +102,8 @@ class Encoding:
             ("discard_top", 15, 0, 1, "rank one-hot of the discard top, or 'empty' (15th)"),
             ("discard_counts", RANKS, 0, dmax, "cards of each rank in the discard pile"),
             ("stock_counts", RANKS, 0, dmax,
-             "cards of each rank in the stock, when known (after a reshuffle); else 0"),
+             "cards of each rank in the stock (and a card being held from it), when known "
+             "(after a reshuffle); else 0"),
             ("unseen_counts", RANKS, 0, dmax,
              "cards of each rank this seat cannot see (face down, or in an unknown stock)"),
             ("stock", 2, 0, float(self.deck_size), "stock size; 1 if its cards are known"),
@@ -200,12 +197,8 @@ class Encoding:
         s = self._at[name]
         return obs[s.start:s.stop]
 
-    def encode(self, view: Mapping[str, Any], stock: Sequence[int] | None = None) -> Obs:
-        """The observation vector of a seat's view (``Game.view(seat, codes=True)``).
-
-        ``stock`` is the stock's cards when the seat knows them (see
-        :meth:`StockMemory.known`); None while they have never been seen.
-        """
+    def encode(self, view: Mapping[str, Any]) -> Obs:
+        """The observation vector of a seat's view (``Game.view(seat, codes=True)``)."""
         # Hot path (one call per environment step): gather the indices that hold 1 and
         # the numbers in encode order, then fill a zeroed array in two strokes.
         p, seat = self.players, view["seat"]
@@ -228,9 +221,11 @@ class Encoding:
         discard = view["discard"]
         hot.append(top + ((discard[-1] & 15) - 1 if discard else 14))
         held, source = view["held"], view["held_from"]
+        stock = view["stock_cards"]
         if held is not None:
             hot.append(held_at + (held & 15) - 1)
-            shown.append(held)
+            if stock is None or source != "stock":
+                shown.append(held)  # else it is one of the stock's cards, counted there
         else:
             hot.append(held_at + (14 if source is not None else 15))
         if source is not None:
@@ -269,91 +264,6 @@ class Encoding:
         counts += (view["stock_size"], view["hole"], view["holes"], self.rules.target)
         o[self._value_index] = counts
         return o
-
-
-class StockMemory:
-    """What every player knows about the stock, followed from the views as play goes.
-
-    The stock is unseen until the discard pile is shuffled into it; from then on every
-    player knows which cards it holds (not their order), because they all saw the pile.
-    The engine's view shows what is on the table now, so an adapter that steps the game
-    keeps this memory for its seats: call :meth:`before` and :meth:`after` around every
-    action, and :meth:`known` for a seat's view.
-
-    >>> from golf import Game
-    >>> g = Game("german", players=6, seed=3)
-    >>> memory, rng = StockMemory(), __import__("random").Random(0)
-    >>> while g.stock_size or g.phase != "turn":
-    ...     a = rng.choice(g.legal_actions()); memory.before(g, a); g.apply(a); memory.after(g, a)
-    >>> pile = g.view(0, codes=True)["discard"]
-    >>> memory.before(g, DRAW); g.apply(DRAW); memory.after(g, DRAW)
-    >>> holder, other = g.current_player, (g.current_player + 1) % 6
-    >>> sorted(memory.known(g.view(other, codes=True))) == sorted(pile[:-1])
-    True
-    >>> len(memory.known(g.view(holder, codes=True))) == len(pile) - 2 == g.stock_size
-    True
-    """
-
-    __slots__ = ("_drawn", "_hole", "_pile", "_pool")
-
-    def __init__(self) -> None:
-        self._hole = 0
-        self._pool: Counter[int] | None = None
-        self._drawn = -1  # a card drawn from a known stock, until it is played
-        self._pile: list[int] | None = None
-
-    def copy(self) -> StockMemory:
-        m = StockMemory()
-        m._hole = self._hole
-        m._pool = None if self._pool is None else self._pool.copy()
-        m._drawn = self._drawn
-        m._pile = None if self._pile is None else self._pile[:]
-        return m
-
-    def before(self, g: Game, action: Action) -> None:
-        """Note what is public before ``action``: a draw from an empty stock takes its
-        cards from the discard pile, so remember that pile."""
-        if action == DRAW and g.stock_size == 0:
-            seat = g.current_player
-            assert seat is not None
-            self._pile = list(g.view(seat, codes=True)["discard"])
-
-    def after(self, g: Game, action: Action) -> None:
-        """Update from the views after ``action``."""
-        if g.hole != self._hole:
-            self._hole, self._pool, self._drawn, self._pile = g.hole, None, -1, None
-        if action == DRAW and (self._pile is not None or self._pool is not None):
-            seat = g.current_player  # a draw never ends a hole: its drawer is still to act
-            assert seat is not None
-            v = g.view(seat, codes=True)
-            if self._pile is not None:
-                # The cards that left the pile are the new stock and the card drawn.
-                self._pool = Counter(self._pile) - Counter(v["discard"])
-                self._pile = None
-            if self._pool is not None:
-                self._drawn = v["held"]
-                self._pool[self._drawn] -= 1
-        elif action != DRAW:
-            self._pile = None  # noted for a draw that did not happen (it was illegal)
-            if self._drawn >= 0 and g.phase != "hold":
-                self._drawn = -1
-
-    def replace_drawn(self, card: int) -> None:
-        """A world resampled for a seat that cannot see the card drawn from a known
-        stock holds ``card`` there instead (the known cards are the same)."""
-        if self._drawn >= 0 and self._pool is not None:
-            self._pool[self._drawn] += 1
-            self._pool[card] -= 1
-            self._drawn = card
-
-    def known(self, view: Mapping[str, Any]) -> list[int] | None:
-        """The stock's cards as ``view``'s seat knows them, or None if never seen."""
-        if self._pool is None or view["hole"] != self._hole:
-            return None
-        cards = list(self._pool.elements())
-        if self._drawn >= 0 and view["held"] is None:
-            cards.append(self._drawn)  # held by another seat: still one of those cards
-        return cards
 
 
 def describe(view: Mapping[str, Any]) -> str:

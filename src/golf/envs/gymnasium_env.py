@@ -35,7 +35,7 @@ from ..bots import Bot, make_bot
 from ..errors import GolfError
 from ..game import Game
 from ..rules import Rules, load_rules
-from .encoding import Encoding, Mask, Obs, StockMemory, describe
+from .encoding import Encoding, Mask, Obs, describe
 
 REWARDS = ("hole", "match")
 
@@ -81,7 +81,6 @@ class GolfEnv(gymnasium.Env[Obs, np.int64]):
         self.action_space = gymnasium.spaces.Discrete(enc.num_actions)
         self._seeds = random.Random()
         self.game = Game(self.golf_rules, players=players, seed=0)
-        self.memory = StockMemory()
         self.bots: dict[int, Bot] = {}
         self._holes_seen = 0
 
@@ -97,7 +96,6 @@ class GolfEnv(gymnasium.Env[Obs, np.int64]):
         others = [s for s in range(self.players) if s != self.seat]
         self.bots = {s: make_bot(spec, self.golf_rules, seed=self._seeds.randrange(2**32))
                      for s, spec in zip(others, self.opponent_specs, strict=True)}
-        self.memory = StockMemory()
         self._holes_seen = 0
         self._play_bots()
         self._rewards()  # a hole cannot end before anyone acts, but keep the count right
@@ -139,9 +137,7 @@ class GolfEnv(gymnasium.Env[Obs, np.int64]):
 
     # --- inside ---------------------------------------------------------------------
     def _apply(self, a: Any) -> None:
-        self.memory.before(self.game, a)
         self.game.apply(a)
-        self.memory.after(self.game, a)
 
     def _play_bots(self) -> None:
         g = self.game
@@ -164,7 +160,7 @@ class GolfEnv(gymnasium.Env[Obs, np.int64]):
 
     def _observe(self) -> Obs:
         view = self.game.view(self.seat, codes=True)
-        return self.encoding.encode(view, self.memory.known(view))
+        return self.encoding.encode(view)
 
     def _info(self, illegal: bool = False) -> dict[str, Any]:
         info: dict[str, Any] = {"action_mask": self.action_masks()}

@@ -34,7 +34,7 @@ from pettingzoo.utils import wrappers  # type: ignore[import-untyped]
 from ..errors import GolfError
 from ..game import Game
 from ..rules import Rules, load_rules
-from .encoding import Encoding, Mask, Obs, StockMemory, describe
+from .encoding import Encoding, Mask, Obs, describe
 
 REWARDS = ("hole", "match")
 ObsDict = dict[str, Obs | Mask]
@@ -73,7 +73,6 @@ class GolfAECEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type hint
                               for a in self.possible_agents}
         self._seeds = random.Random()
         self.game = Game(self.golf_rules, players=players, seed=0)
-        self.memory = StockMemory()
         self._holes_seen = 0
         self.rewards: dict[str, float] = {}
         self._cumulative_rewards: dict[str, float] = {}
@@ -94,7 +93,6 @@ class GolfAECEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type hint
             self._seeds = random.Random(seed)
         self.game = Game(self.golf_rules, players=len(self.possible_agents),
                          seed=self._seeds.randrange(2**32))
-        self.memory = StockMemory()
         self._holes_seen = 0
         self.agents = self.possible_agents[:]
         self.rewards = {a: 0.0 for a in self.agents}
@@ -113,7 +111,7 @@ class GolfAECEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type hint
         g = self.game
         view = g.view(seat, codes=True)
         enc = self.encoding
-        obs = enc.encode(view, self.memory.known(view))
+        obs = enc.encode(view)
         if view["current_player"] == seat:
             mask = enc.mask(g.legal_actions())
         else:
@@ -129,9 +127,7 @@ class GolfAECEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type hint
             raise GolfError(f"{agent} must act: give an action id, not None")
         g = self.game
         a = self.encoding.action(action)
-        self.memory.before(g, a)
         g.apply(a)  # an illegal action raises IllegalAction saying why; nothing changes
-        self.memory.after(g, a)
         self._cumulative_rewards[agent] = 0.0
         self.rewards = dict.fromkeys(self.agents, 0.0)
         results = g.hole_results
