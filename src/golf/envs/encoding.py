@@ -31,6 +31,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -40,7 +41,7 @@ from ..actions import KINDS, POSITIONAL, Action
 from ..cards import JOKER, build_deck, card_str
 from ..errors import GolfError
 from ..phases import PHASES
-from ..rules import Rules
+from ..rules import Rules, load_rules
 
 Obs = npt.NDArray[np.float32]
 Mask = npt.NDArray[np.int8]
@@ -264,6 +265,27 @@ class Encoding:
         counts += (view["stock_size"], view["hole"], view["holes"], self.rules.target)
         o[self._value_index] = counts
         return o
+
+
+REWARDS = ("hole", "match")
+RENDER_MODES = ("human", "ansi")
+
+
+def env_rules(
+    variant: str | Path | Rules,
+    players: int,
+    rules: Mapping[str, Any] | None,
+    reward: str,
+    render_mode: str | None,
+) -> Rules:
+    """Check the options both environments share and load their rules."""
+    if reward not in REWARDS:
+        raise GolfError(f"reward must be 'hole' or 'match', got {reward!r}")
+    if render_mode is not None and render_mode not in RENDER_MODES:
+        raise GolfError(f"render_mode must be None, 'human' or 'ansi', got {render_mode!r}")
+    loaded = load_rules(variant, rules)
+    loaded.check_players(players)
+    return loaded
 
 
 def describe(view: Mapping[str, Any]) -> str:

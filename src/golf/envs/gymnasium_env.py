@@ -34,10 +34,8 @@ import numpy as np
 from ..bots import Bot, make_bot
 from ..errors import GolfError
 from ..game import Game
-from ..rules import Rules, load_rules
-from .encoding import Encoding, Mask, Obs, describe
-
-REWARDS = ("hole", "match")
+from ..rules import Rules
+from .encoding import Encoding, Mask, Obs, describe, env_rules
 
 
 class GolfEnv(gymnasium.Env[Obs, np.int64]):
@@ -56,12 +54,7 @@ class GolfEnv(gymnasium.Env[Obs, np.int64]):
         illegal_reward: float = -1.0,
         render_mode: str | None = None,
     ) -> None:
-        if reward not in REWARDS:
-            raise GolfError(f"reward must be 'hole' or 'match', got {reward!r}")
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise GolfError(f"render_mode must be None, 'human' or 'ansi', got {render_mode!r}")
-        self.golf_rules = load_rules(variant, rules)
-        self.golf_rules.check_players(players)
+        self.golf_rules = env_rules(variant, players, rules, reward, render_mode)
         if not isinstance(seat, int) or not 0 <= seat < players:
             raise GolfError(f"seat must be from 0 to {players - 1}, got {seat!r}")
         specs = [opponents] * (players - 1) if isinstance(opponents, str) else list(opponents)

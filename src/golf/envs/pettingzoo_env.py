@@ -33,10 +33,9 @@ from pettingzoo.utils import wrappers  # type: ignore[import-untyped]
 
 from ..errors import GolfError
 from ..game import Game
-from ..rules import Rules, load_rules
-from .encoding import Encoding, Mask, Obs, describe
+from ..rules import Rules
+from .encoding import Encoding, Mask, Obs, describe, env_rules
 
-REWARDS = ("hole", "match")
 ObsDict = dict[str, Obs | Mask]
 
 
@@ -55,12 +54,7 @@ class GolfAECEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type hint
         render_mode: str | None = None,
     ) -> None:
         super().__init__()
-        if reward not in REWARDS:
-            raise GolfError(f"reward must be 'hole' or 'match', got {reward!r}")
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise GolfError(f"render_mode must be None, 'human' or 'ansi', got {render_mode!r}")
-        self.golf_rules = load_rules(variant, rules)
-        self.golf_rules.check_players(players)
+        self.golf_rules = env_rules(variant, players, rules, reward, render_mode)
         self.reward_mode = reward
         self.render_mode = render_mode
         self.encoding = enc = Encoding(self.golf_rules, players)
