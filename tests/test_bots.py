@@ -20,6 +20,7 @@ from golf.bots.counting import deck_counts, unseen
 from golf.bots.estimate import Evaluation, estimator
 from golf.scoring import scorer
 from golf.view import view
+from helpers import scramble_hidden
 
 CASES = [
     (name, players)
@@ -92,29 +93,6 @@ def test_bots_handle_nine_card_options(overrides: dict[str, Any], seed: int) -> 
 
 # --- no cheating -----------------------------------------------------------------------
 
-def scramble(g: Game, seat: int, rng: random.Random, own_peeks: bool = False) -> Game:
-    """A clone in which every card ``seat`` cannot see trades places (test-only: it
-    rewrites private fields): the stock and its order, face-down cards of every grid
-    that ``seat`` has not peeked at (and, with ``own_peeks``, its peeked ones too), and
-    a card another player drew from the stock."""
-    c = g.clone()
-    cells = c.rules.cells
-    slots: list[tuple[list[int], int]] = [(c._stock, i) for i in range(len(c._stock))]
-    for s in c.active:
-        known = c._up[s] | (c._peeked[s] if s == seat and not own_peeks else 0)
-        slots += [(c._grids[s], i) for i in range(cells) if not known >> i & 1]
-    values = [lst[i] for lst, i in slots]
-    hidden_held = c._held >= 0 and c._current != seat and c._held_from == 0
-    if hidden_held:
-        values.append(c._held)
-    rng.shuffle(values)
-    if hidden_held:
-        c._held = values.pop()
-    for (lst, i), v in zip(slots, values, strict=True):
-        lst[i] = v
-    return c
-
-
 def random_state(variant: str, players: int, seed: int) -> Game:
     g = Game(variant, players=players, seed=seed)
     rng = random.Random(seed)
@@ -140,7 +118,7 @@ def test_decisions_ignore_cards_the_bot_cannot_see(variant: str, seed: int) -> N
     assert seat is not None
     rng = random.Random(seed)
     for trial in range(3):
-        other = scramble(g, seat, rng)
+        other = scramble_hidden(g, seat, rng)
         if trial == 0:
             # the scramble really moved hidden cards (else the test would prove nothing)
             assert other._stock != g._stock or other._grids != g._grids or len(g._stock) < 2
@@ -164,7 +142,7 @@ def test_a_bot_without_memory_ignores_its_own_peeked_cards(seed: int) -> None:
         return
     seat = g.current_player
     assert seat is not None
-    other = scramble(g, seat, random.Random(seed), own_peeks=True)
+    other = scramble_hidden(g, seat, random.Random(seed), own_peeks=True)
     legal = g.legal_actions()
     forgetful = make_bot("expert:memory=0", g.rules, seed=1)
     assert forgetful.choose(g.view(seat, codes=True), legal) == \

@@ -166,6 +166,8 @@ class Scorer:
         keys, wild = self.keys, self.wild
         for i in p.cells:
             r = ranks[i]
+            if not r:  # an unknown (face-down) card matches nothing
+                return False
             if wild[r]:
                 continue
             k = keys[r]
@@ -225,8 +227,22 @@ class Scorer:
             hit = self._cache[ranks] = self._solve(ranks)[0]
         return hit
 
+    def partial(self, cards: Sequence[int | None]) -> Score:
+        """The explained score of the known cards of a grid in play: unknown cards
+        (None) count nothing and match nothing, so only matches among known cards
+        show, as the table sees them mid-hole.
+
+        >>> from golf import load_rules, parse_card
+        >>> s = scorer(load_rules("six-card")).partial(
+        ...     [parse_card("5"), None, parse_card("K"), parse_card("5"), parse_card("7"), None])
+        >>> s.total, [m.label for m in s.matches]
+        (7, ['column 1'])
+        """
+        return self.score([0 if c is None else c for c in cards])
+
     def score(self, cards: Sequence[int]) -> Score:
-        """The explained score of a fully known grid of card codes."""
+        """The explained score of a fully known grid of card codes (code 0, used by
+        :meth:`partial`, is an unknown card)."""
         ranks = tuple(c & 15 for c in cards)
         total, zero, chosen = self._solve(ranks)
         pts = list(self.points[r] for r in ranks)

@@ -26,9 +26,6 @@ from ..scoring import Match, Score, scorer
 from .narrate import verb
 from .style import Style, pad, visible_len
 
-#: A card code of rank 0: no real card has it, so the scorer never matches it with a
-#: face-up card; it stands in for face-down cards when looking for visible matches.
-_UNKNOWN = 0
 _GAP = 4
 
 
@@ -58,32 +55,26 @@ def has_drawn(view: Mapping[str, Any]) -> bool:
     return view["current_player"] == seat and view["phase"] in ("hold", "flip")
 
 
-def visible_matches(
-    rules: Rules, cards: Sequence[str | None], face_up: Sequence[bool]
-) -> tuple[Match, ...]:
-    """The matches among a grid's face-up cards, as the engine's scorer finds them.
+def known_score(rules: Rules, cards: Sequence[str | None], face_up: Sequence[bool]) -> Score:
+    """The engine's score of a grid's face-up cards: what they score now and the
+    matches among them (face-down cards count nothing and match nothing).
 
     >>> from golf import load_rules
     >>> r = load_rules("six-card")
-    >>> [m.label for m in visible_matches(r, ["5H", None, "KS", "5C", "7D", None],
-    ...                                    [True, False, True, True, True, False])]
-    ['column 1']
+    >>> s = known_score(r, ["5H", None, "KS", "5C", "7D", None],
+    ...                 [True, False, True, True, True, False])
+    >>> s.total, [m.label for m in s.matches]
+    (7, ['column 1'])
     """
-    codes = [parse_card(c) if c is not None and up else _UNKNOWN
-             for c, up in zip(cards, face_up, strict=True)]
-    result = scorer(rules).score(codes)
-    return tuple(m for m in result.matches if all(face_up[i - 1] for i in m.cells))
+    return scorer(rules).partial([parse_card(c) if c is not None and up else None
+                                  for c, up in zip(cards, face_up, strict=True)])
 
 
-def _showing(rules: Rules, cards: Sequence[str | None], face_up: Sequence[bool],
-             matches: Sequence[Match]) -> int:
-    """What the face-up cards score now, face-down ones counted as nothing."""
-    codes = [parse_card(c) if c is not None and up else _UNKNOWN
-             for c, up in zip(cards, face_up, strict=True)]
-    result = scorer(rules).score(codes)
-    in_match = {i - 1 for m in matches for i in m.cells}
-    loose = sum(result.points[i] for i in range(len(codes)) if face_up[i] and i not in in_match)
-    return loose + sum(m.points for m in matches)
+def visible_matches(
+    rules: Rules, cards: Sequence[str | None], face_up: Sequence[bool]
+) -> tuple[Match, ...]:
+    """The matches among a grid's face-up cards, as the engine's scorer finds them."""
+    return known_score(rules, cards, face_up).matches
 
 
 def grid_lines(
@@ -170,11 +161,12 @@ def board(
             blocks.append([head, "  sits out this playoff", f"  total {v['totals'][seat]}"])
             continue
         up = v["face_up"][seat]
-        matches = visible_matches(rules, cards, up)
+        known = known_score(rules, cards, up)
+        matches = known.matches
         cancelled = {i - 1 for m in matches for i in m.cells}
         lines = [head]
         lines += ["  " + line for line in grid_lines(cards, rows, cols, style, cancelled)]
-        showing = _showing(rules, cards, up, matches)
+        showing = known.total
         lines.append(f"  total {v['totals'][seat]}{style.dot.rstrip()} showing {showing}")
         for m in matches:
             lines.append("  " + style.paint("*", "cancel") + f" {m.label} scores {m.points}")
