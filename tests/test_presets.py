@@ -379,8 +379,22 @@ def test_six_card_jokers_are_out_by_default_and_score_minus_two_if_added() -> No
 # ======================================================================================
 
 
-def test_six_card_knock_not_allowed_on_a_first_turn() -> None:
+def test_six_card_knock_allowed_on_a_first_turn() -> None:
+    # 000: a player knocks "instead of taking their turn", with no exception for the
+    # first turn of a hole (the old reading forbade it).
     g = Game("six-card-knock", players=2, seed=20)
+    setup(g)
+    assert names(g.legal_actions()) == ["draw", "take", "knock"]
+    g.apply("knock")
+    assert g.current_player == 1 and g.view(1)["knocked_by"] == 0
+    assert names(g.legal_actions()) == ["draw", "take"]
+    idle(g)  # seat 1's one final turn ends the hole
+    assert g.hole == 2 and g.hole_results[0].knocked_by == 0
+    check_hole_scored(g, 1)
+
+
+def test_six_card_knock_not_on_a_first_turn_by_setting() -> None:
+    g = Game("six-card-knock", players=2, seed=20, rules={"knock_first_turn": False})
     setup(g)
     assert names(g.legal_actions()) == ["draw", "take"]
     with pytest.raises(golf.IllegalAction, match="may not knock on your first turn"):
@@ -389,12 +403,6 @@ def test_six_card_knock_not_allowed_on_a_first_turn() -> None:
     assert names(g.legal_actions()) == ["draw", "take"]  # seat 1's first turn
     idle(g)
     assert names(g.legal_actions()) == ["draw", "take", "knock"]
-
-
-def test_six_card_knock_on_first_turn_by_setting() -> None:
-    g = Game("six-card-knock", players=2, seed=20, rules={"knock_first_turn": True})
-    setup(g)
-    assert "knock" in names(g.legal_actions())
 
 
 def test_six_card_knock_gives_each_other_player_one_turn_then_all_reveal() -> None:
@@ -485,8 +493,13 @@ def test_four_card_round_ends_by_knocking_with_one_final_turn_each() -> None:
     check_hole_scored(g, 1)
 
 
-def test_four_card_no_knock_on_first_turn() -> None:
+def test_four_card_knock_on_a_first_turn() -> None:
     g = Game("four-card", players=3, seed=34)
+    setup(g)
+    for _ in range(3):  # every player may knock on their first turn
+        assert "knock" in names(g.legal_actions())
+        idle(g)
+    g = Game("four-card", players=3, seed=34, rules={"knock_first_turn": False})
     setup(g)
     for _ in range(3):
         assert "knock" not in names(g.legal_actions())
@@ -607,6 +620,45 @@ def test_four_card_wild_a_player_all_face_up_is_skipped() -> None:
     assert g.current_player == 1 and g.hole == 1
     play(g, "draw", "swap 4")
     assert g.hole == 2
+
+
+def test_four_card_wild_every_player_finishes_on_their_fourth_turn() -> None:
+    # Decision 7: every turn turns exactly one card up, so the first players are all face
+    # up while the others play their fourth turn, but nobody all face up is ever to play.
+    waited = 0
+    for seed in range(15):
+        players = 2 + seed % 5
+        g = Game("four-card-wild", players=players, seed=seed)
+        rng = random.Random(seed)
+        setup(g)
+        turns = [0] * players
+        while g.hole == 1:
+            assert g.phase == "turn"
+            seat = g.current_player
+            assert seat == sum(turns) % players  # nobody is skipped
+            assert g.view(seat)["face_up"][seat].count(True) == turns[seat]
+            waited += seat != 0 and all(g.view(0)["face_up"][0])
+            turns[seat] += 1
+            g.apply(rng.choice(g.legal_actions()))
+            while g.hole == 1 and g.phase != "turn":
+                g.apply(rng.choice(g.legal_actions()))
+        assert turns == [4] * players
+    assert waited > 0
+
+
+def test_four_card_wild_each_player_looks_at_exactly_two_cards() -> None:
+    # Decision: 001's "only two" is the most a player may look at, and looking is
+    # free, so everyone looks at two; there is no way to stop after one.
+    g = Game("four-card-wild", players=2, seed=48)
+    g.apply("peek 3")
+    assert g.current_player == 0
+    assert names(g.legal_actions()) == ["peek 1", "peek 2", "peek 4"]
+    with pytest.raises(golf.IllegalAction):
+        g.apply("draw")
+    g.apply("peek 1")
+    assert g.current_player == 1 and g.phase == "setup"
+    setup(g)
+    assert g.phase == "turn" and g.view(0)["peeked"] == [1, 3]
 
 
 def test_four_card_wild_scoring_any_pair_and_wild_jokers() -> None:
@@ -846,9 +898,38 @@ def test_german_column_of_the_same_rank_scores_zero_and_twos_count_two() -> None
 
 
 def test_german_rows_by_agreement() -> None:
+    # The other reading of "waagerechte Spalten": a whole row of three equal cards.
     grid = "8 8 8 / 2 3 4"
     assert golf.score(grid, "german").total == 33
     assert golf.score(grid, "german", {"match": ["columns", "rows"]}).total == 9
+    assert golf.score("8 8 3 / 2 3 4", "german", {"match": ["columns", "rows"]}).total == 28
+
+
+def test_german_horizontal_columns_are_two_equal_cards_side_by_side() -> None:
+    # 004's column is two cards one above the other; a "waagerechte Spalte" is two
+    # cards side by side in a row, so a row of 2x3 holds two of them, overlapping.
+    pairs = {"match": ["columns", "row-pairs"]}
+    assert golf.score("8 8 3 / 2 3 4", "german").total == 28
+    s = golf.score("8 8 3 / 2 3 4", "german", pairs)
+    assert s.total == 3 + 2 + 3 + 4
+    assert [(m.label, m.cells) for m in s.matches] == [("row 1 cells 1+2", (1, 2))]
+    assert golf.score("8 8 8 / 2 3 4", "german", pairs).total == 9  # three equal: all 0
+    assert golf.score("8 3 8 / 2 4 5", "german", pairs).total == 30  # not side by side
+    # A card may be in a column and a horizontal pair at once: column 1 and row 1.
+    assert golf.score("8 8 3 / 8 4 5", "german", pairs).total == 3 + 4 + 5
+    g = full_match("german", 3, seed=67, match=["columns", "row-pairs"])
+    for number in range(1, len(g.hole_results) + 1):
+        check_hole_scored(g, number)
+
+
+def test_nine_card_block_is_four_cards_of_the_same_points() -> None:
+    # 000: a 2x2 block "of the same face-point value" (10 J / Q 10 is one), while a
+    # column still needs three of a kind (a 10/Q/J column is not zero).
+    rules = {"match": ["columns", "rows", "diagonals", "blocks"]}
+    assert golf.score("10 J 5 / Q 10 6 / 3 4 7", "nine-card", rules).total == -25 + 25
+    assert golf.score("10 5 6 / Q 7 8 / J 9 4", "nine-card", rules).total == 69
+    assert golf.score("10 J 5 / Q 10 6 / 3 4 7", "nine-card",
+                      {**rules, "block_match_by": "rank"}).total == 65
 
 
 def test_german_reshuffles_all_but_the_top_discard() -> None:

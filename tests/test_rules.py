@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 import re
+import typing
 from pathlib import Path
 from typing import Any
 
@@ -301,3 +302,102 @@ def test_rules_doc_covers_every_preset_and_setting() -> None:
     for key in SETTINGS:
         assert f"`{key}`" in settings, key
     assert "\n## Decisions\n" in doc
+
+
+# --- choice settings are typed --------------------------------------------------------------
+
+def test_every_choice_setting_is_a_literal_type_listing_exactly_its_values() -> None:
+    # A typo in a comparison (rules.replace == "face-dwon") then fails mypy --strict,
+    # and the values validation allows are the values the type allows.
+    hints = typing.get_type_hints(Rules)
+    choices = golf.rules._CHOICES
+    for key, allowed in choices.items():
+        assert typing.get_origin(hints[key]) is typing.Literal, key
+        assert typing.get_args(hints[key]) == allowed, key
+        with pytest.raises(golf.RulesError) as e:
+            load_rules("six-card", {key: "no-such-value"})
+        assert ", ".join(repr(a) for a in allowed) in str(e.value)
+    (pattern,) = typing.get_args(hints["match"])[:1]
+    assert typing.get_args(pattern) == golf.rules.PATTERNS
+    # Every setting that is a string but not free text is a choice.
+    text = {k for k, h in hints.items() if h is str}
+    assert text == {"name", "description"}
+
+
+# --- built rules are cached -----------------------------------------------------------------
+
+def test_a_preset_with_overrides_is_built_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    a = load_rules("six-card", {"holes": 1})
+    assert load_rules("six-card", {"holes": 1}) is a
+    assert load_rules("six-card", {"holes": 2}) is not a
+    assert golf.Game("six-card", players=2, seed=3, rules={"holes": 1}).rules is a
+    # Presets are parsed once: new overrides need no file.
+    for name in PRESETS:
+        load_rules(name)
+    reads: list[str] = []
+    real = golf.rules._read_toml
+    monkeypatch.setattr(golf.rules, "_read_toml", lambda text, where: reads.append(where)
+                        or real(text, where))
+    load_rules("six-card-knock", {"holes": 7, "points.2": 5})
+    load_rules("german", {"target": 50})
+    assert reads == []
+
+
+def test_the_cache_keeps_values_of_different_types_apart() -> None:
+    # True == 1 in Python, but only 1 is a valid 'holes'; 1.0 is not an integer.
+    assert load_rules("six-card", {"holes": 1}).holes == 1
+    for bad in (True, 1.0):
+        with pytest.raises(golf.RulesError, match="setting 'holes' must be an integer"):
+            load_rules("six-card", {"holes": bad})
+    assert load_rules("six-card", {"knock": True}).knock
+    with pytest.raises(golf.RulesError, match="must be true or false"):
+        load_rules("six-card", {"knock": 1})
+    # Override order matters (a later key overwrites an earlier one), so it is kept.
+    a = load_rules("six-card", {"points.2": 5, "points": {"2": 7}})
+    b = load_rules("six-card", {"points": {"2": 7}, "points.2": 5})
+    assert (a.points[2], b.points[2]) == (7, 5)
+
+
+def test_validation_errors_are_the_same_every_time() -> None:
+    for override in ({"holes": "x"}, {"hole": 3}, {"match": ["cols"]}, {"decks": 0}):
+        messages = set()
+        for _ in range(3):
+            with pytest.raises(golf.RulesError) as e:
+                load_rules("six-card", override)
+            messages.add(str(e.value))
+        assert len(messages) == 1, messages
+    with pytest.raises(golf.RulesError, match="unknown variant 'sevn-card'"):
+        load_rules("sevn-card", {"holes": 1})
+
+
+def test_cached_settings_are_never_shared_with_callers() -> None:
+    raw = golf.rules.raw_settings("nine-card")
+    raw["match"].append("rows")
+    raw["points"]["K"] = 99
+    raw["sources"].clear()
+    again = golf.rules.raw_settings("nine-card")
+    assert again["match"] == ["columns"] and again["points"]["K"] == 0 and again["sources"]
+    assert load_rules("nine-card", {"holes": 3}).match == ("columns",)
+    over = {"match": ["columns"], "points": {"K": 1}}
+    r = load_rules("nine-card", over)
+    over["match"].append("rows")
+    assert r.match == ("columns",) and load_rules("nine-card", over).match == ("columns", "rows")
+
+
+def test_the_rules_cache_is_bounded() -> None:
+    for n in range(golf.rules.RULES_CACHE_SIZE + 20):
+        load_rules("six-card", {"turn_limit": 1000 + n})
+    assert len(golf.rules._RESOLVED) <= golf.rules.RULES_CACHE_SIZE
+    # The least recently used went first; a recent one is still the same object.
+    last = load_rules("six-card", {"turn_limit": 1000 + golf.rules.RULES_CACHE_SIZE + 19})
+    assert load_rules("six-card", {"turn_limit": 1000 + golf.rules.RULES_CACHE_SIZE + 19}) \
+        is last
+
+
+def test_a_rules_file_is_read_again_so_edits_are_seen(tmp_path: Path) -> None:
+    f = tmp_path / "house.toml"
+    f.write_text('extends = "six-card"\nholes = 4\n', encoding="utf-8")
+    assert load_rules(f).holes == 4 and load_rules(str(f), {"target": 10}).holes == 4
+    f.write_text('extends = "six-card"\nholes = 5\n', encoding="utf-8")
+    assert load_rules(f).holes == 5 and load_rules(str(f), {"target": 10}).holes == 5
+    assert golf.Game(str(f), players=2, seed=1).rules.holes == 5

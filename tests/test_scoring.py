@@ -222,11 +222,35 @@ def test_adjacent_lines_and_a_block_together() -> None:
     assert total(grid, "nine-card", match=["adjacent", "blocks"]) == -25 + 10 + 3 + 4 + 6
 
 
-def test_block_compares_ranks_by_default_and_points_on_request() -> None:
+def test_block_compares_points_by_default_and_ranks_on_request() -> None:
+    # 000: a 2x2 block "of the same face-point value": 10, J and Q all score 10.
     grid = "10 J / Q 10"
     base = {"match": ["blocks"]}
-    assert golf.score(grid, "four-card", base).total == 40
-    assert golf.score(grid, "four-card", {**base, "match_by": "points"}).total == -25
+    assert golf.score(grid, "four-card", base).total == -25
+    assert golf.score(grid, "four-card", {**base, "block_match_by": "rank"}).total == 40
+    assert golf.score("10 10 / 10 10", "four-card", {**base, "block_match_by": "rank"}).total \
+        == -25
+
+
+def test_nine_card_block_by_points_while_columns_compare_ranks() -> None:
+    # The old reading (one match_by for every pattern) could not score this grid: by
+    # rank the block is missed, by points the 10/J/Q column wrongly scores 0.
+    rules = {"match": ["columns", "blocks"]}
+    s = golf.score("10 J 5 / Q 10 6 / J 4 7", "nine-card", rules)
+    assert s.total == -25 + 5 + 6 + 10 + 4 + 7
+    assert [m.rule for m in s.matches] == ["block"]
+    consistent(s)
+    # Column 1 is 10 Q J: equal points, different ranks, so it scores 30, not 0.
+    s = golf.score("10 5 6 / Q 7 8 / J 9 4", "nine-card", rules)
+    assert s.total == 10 + 5 + 6 + 10 + 7 + 8 + 10 + 9 + 4 and s.matches == ()
+
+
+def test_match_by_governs_lines_and_pairs_but_not_blocks() -> None:
+    blocks = {"match": ["blocks"], "block_match_by": "rank"}
+    assert total("10 J / Q 10", "four-card", **blocks, match_by="points") == 40
+    assert total("10 5 6 / J 7 8 / Q 9 4", "nine-card", match_by="points") == 5 + 6 + 7 + 8 \
+        + 9 + 4
+    assert total("10 J / 3 4", "four-card", match=["pairs"], match_by="points") == 7
 
 
 # --- match_by ---------------------------------------------------------------------------
@@ -345,6 +369,12 @@ def test_pattern_lists_per_preset() -> None:
               ("column", "row", "diagonal", "adjacent", "pair", "block")}
     assert counts == {"column": 3, "row": 3, "diagonal": 2, "adjacent": 12, "pair": 36,
                       "block": 4}
+    pairs = patterns(load_rules("german", {"match": ["row-pairs"]}))
+    assert [(p.kind, p.cells, p.label) for p in pairs] == [
+        ("row-pair", (0, 1), "row 1 cells 1+2"), ("row-pair", (1, 2), "row 1 cells 2+3"),
+        ("row-pair", (3, 4), "row 2 cells 4+5"), ("row-pair", (4, 5), "row 2 cells 5+6")]
+    assert {p.match_by for p in patterns(every) if p.kind == "block"} == {"points"}
+    assert {p.match_by for p in patterns(every) if p.kind != "block"} == {"rank"}
 
 
 # --- the scorer finds the lowest arrangement: brute-force cross-checks ---------------------
@@ -386,17 +416,20 @@ def test_six_card_pairs_brute_force(ranks: list[int]) -> None:
     assert golf.score([make_card(x) for x in ranks], r).total == brute_any_pairs(ranks, r.points)
 
 
-def brute_nine(ranks: Sequence[int], points: Sequence[int], block: int) -> int:
-    """Columns, rows and diagonals of three zero their cards; at most one 2x2 block (any
-    two blocks of a 3x3 grid share the centre) replaces its four cards by ``block``."""
+def brute_nine(ranks: Sequence[int], points: Sequence[int], block: int,
+               block_by_points: bool = True) -> int:
+    """Columns, rows and diagonals of three equal ranks zero their cards; at most one 2x2
+    block (any two blocks of a 3x3 grid share the centre) of equal points (or ranks)
+    replaces its four cards by ``block``."""
     lines = [(0, 3, 6), (1, 4, 7), (2, 5, 8), (0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 4, 8),
              (2, 4, 6)]
     zero = {i for line in lines if len({ranks[j] for j in line}) == 1 for i in line}
     own = [0 if i in zero else points[ranks[i]] for i in range(9)]
     best = sum(own)
+    key = (lambda r: points[r]) if block_by_points else (lambda r: r)
     for top in (0, 1, 3, 4):
         cells = (top, top + 1, top + 3, top + 4)
-        if len({ranks[i] for i in cells}) == 1:
+        if len({key(ranks[i]) for i in cells}) == 1:
             best = min(best, block + sum(own[i] for i in range(9) if i not in cells))
     return best
 
@@ -409,3 +442,134 @@ def test_lines_and_blocks_brute_force(ranks: list[int]) -> None:
     s = golf.score([make_card(x) for x in ranks], r)
     assert s.total == brute_nine(ranks, r.points, r.block_points)
     consistent(s)
+
+
+# Ranks where points and ranks disagree: 10, J and Q all score 10.
+TENS = st.sampled_from([5, 10, 11, 12, 13])
+NINE_GRID = st.lists(TENS, min_size=9, max_size=9)
+ALL_LINES_AND_BLOCKS = {"match": ["columns", "rows", "diagonals", "blocks"]}
+
+
+@settings(max_examples=300, deadline=None)
+@given(NINE_GRID, st.sampled_from(["points", "rank"]))
+def test_blocks_by_points_or_rank_brute_force(ranks: list[int], by: str) -> None:
+    r = load_rules("nine-card", {**ALL_LINES_AND_BLOCKS, "block_match_by": by})
+    s = golf.score([make_card(x) for x in ranks], r)
+    assert s.total == brute_nine(ranks, r.points, r.block_points, by == "points")
+    consistent(s)
+
+
+def _ten_block(ranks: Sequence[int], points: Sequence[int]) -> bool:
+    """Some 2x2 block has equal points but not equal ranks."""
+    return any(
+        len({points[ranks[i]] for i in cells}) == 1 and len({ranks[i] for i in cells}) > 1
+        for top in (0, 1, 3, 4)
+        for cells in [(top, top + 1, top + 3, top + 4)]
+    )
+
+
+@settings(max_examples=300, deadline=None)
+@given(NINE_GRID)
+def test_block_by_points_toggles_exactly_the_equal_points_blocks(ranks: list[int]) -> None:
+    # Comparing blocks by points only adds candidate blocks, so it never scores more,
+    # and it changes a score only where a block is equal in points but not in ranks.
+    cards = [make_card(x) for x in ranks]
+    by_points = golf.score(cards, "nine-card", ALL_LINES_AND_BLOCKS).total
+    by_rank = golf.score(cards, "nine-card", {**ALL_LINES_AND_BLOCKS,
+                                              "block_match_by": "rank"}).total
+    assert by_points <= by_rank
+    if by_points != by_rank:
+        assert _ten_block(ranks, load_rules("nine-card").points)
+
+
+# --- german row matches: pairs side by side, or whole rows --------------------------------
+
+def brute_german(ranks: Sequence[int], points: Sequence[int], row_pairs: bool) -> int:
+    """2x3 grid: equal columns zero their cards; so do two equal cards side by side in a
+    row (``row_pairs``), or else a row of three equal cards."""
+    lines = [(0, 3), (1, 4), (2, 5)]
+    lines += [(0, 1), (1, 2), (3, 4), (4, 5)] if row_pairs else [(0, 1, 2), (3, 4, 5)]
+    zero = {i for line in lines if len({ranks[j] for j in line}) == 1 for i in line}
+    return sum(points[ranks[i]] for i in range(6) if i not in zero)
+
+
+GERMAN_GRID = st.lists(st.integers(min_value=1, max_value=4), min_size=6, max_size=6)
+
+
+@settings(max_examples=300, deadline=None)
+@given(GERMAN_GRID, st.sampled_from(["row-pairs", "rows"]), st.sampled_from([2, -2]))
+def test_german_row_matches_brute_force(ranks: list[int], pattern: str, two: int) -> None:
+    r = load_rules("german", {"match": ["columns", pattern], "points.2": two})
+    s = golf.score([make_card(x) for x in ranks], r)
+    assert s.total == brute_german(ranks, r.points, pattern == "row-pairs")
+    consistent(s)
+
+
+@settings(max_examples=300, deadline=None)
+@given(GERMAN_GRID)
+def test_row_pairs_differ_from_whole_rows_exactly_where_documented(ranks: list[int]) -> None:
+    # Every whole row of equal cards is two equal pairs side by side, so with german's
+    # points (none below zero) the pair reading never scores more; the readings differ
+    # only on a row with two equal neighbours that is not all equal.
+    cards = [make_card(x) for x in ranks]
+    pairs = golf.score(cards, "german", {"match": ["columns", "row-pairs"]}).total
+    rows = golf.score(cards, "german", {"match": ["columns", "rows"]}).total
+    assert pairs <= rows
+    if pairs != rows:
+        assert any(
+            len(set(ranks[3 * r:3 * r + 3])) == 2 and (ranks[3 * r] == ranks[3 * r + 1]
+                                                     or ranks[3 * r + 1] == ranks[3 * r + 2])
+            for r in (0, 1)
+        )
+
+
+# --- properties of every preset and setting -----------------------------------------------
+
+SETTING_MIXES = [
+    ("six-card", {}),
+    ("german", {"match": ["columns", "row-pairs"]}),
+    ("nine-card", {"match": ["columns", "rows", "row-pairs", "diagonals", "adjacent", "blocks"]}),
+    ("nine-card", {**ALL_LINES_AND_BLOCKS, "block_match_by": "rank", "match_by": "points"}),
+    ("four-card-wild", {}),
+    ("four-card", {"match": ["pairs", "blocks"], "jokers_per_deck": 2, "jokers_wild": True}),
+]
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.sampled_from(SETTING_MIXES), st.data())
+def test_scoring_ignores_suits(mix: tuple[str, dict[str, object]], data: st.DataObject) -> None:
+    variant, rules = mix
+    r = load_rules(variant, rules)
+    top = 14 if r.jokers_per_deck else 13
+    ranks = data.draw(st.lists(st.sampled_from([1, 2, 10, 11, 12, 13, top]),
+                               min_size=r.cells, max_size=r.cells))
+    suits = data.draw(st.lists(st.integers(0, 3), min_size=r.cells, max_size=r.cells))
+    perm = data.draw(st.permutations(range(4)))
+    a = golf.score([make_card(x, s) for x, s in zip(ranks, suits, strict=True)], r)
+    b = golf.score([make_card(x, perm[s]) for x, s in zip(ranks, suits, strict=True)], r)
+    assert a.total == b.total and a.matches == b.matches
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.sampled_from(SETTING_MIXES), st.data())
+def test_partial_scores_only_matches_of_known_cards(
+    mix: tuple[str, dict[str, object]], data: st.DataObject
+) -> None:
+    variant, rules = mix
+    r = load_rules(variant, rules)
+    top = 14 if r.jokers_per_deck else 13
+    ranks = data.draw(st.lists(st.sampled_from([1, 2, 5, 10, 11, 12, 13, top]),
+                               min_size=r.cells, max_size=r.cells))
+    hidden = data.draw(st.sets(st.integers(0, r.cells - 1)))
+    cards = [make_card(x) for x in ranks]
+    sc = golf.scoring.scorer(r)
+    full = sc.score(cards)
+    part = sc.partial([None if i in hidden else c for i, c in enumerate(cards)])
+    assert sc.partial(cards) == full
+    for m in part.matches:
+        assert not hidden & {i - 1 for i in m.cells}
+    # Lines among known cards stay matched whatever the hidden cards turn out to be.
+    lines = {(m.rule, m.cells) for m in full.matches if m.rule not in ("pair", "block")}
+    assert {(m.rule, m.cells) for m in part.matches if m.rule not in ("pair", "block")} <= lines
+    assert all(part.points[i] == 0 for i in hidden)
+    consistent(part)

@@ -17,28 +17,51 @@ golf.errors.RulesError: unknown setting 'hole' (did you mean 'holes'?); ...
 from __future__ import annotations
 
 import difflib
+import functools
 import tomllib
-from collections.abc import Callable, Mapping, Sequence
+from collections import OrderedDict
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field, fields
 from importlib import resources
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, Literal, TypeVar, cast, get_args
 
 from .cards import JOKER, RANK_NAMES, rank_name
 from .errors import RulesError
 
 _T = TypeVar("_T")
+
+# The values of each choice setting. A comparison with a value not listed here
+# (``rules.replace == "face-dwon"``) is a type error under mypy --strict.
+#: How the cards of a pattern are compared: by rank, or by the points they score.
+MatchBy = Literal["rank", "points"]
+#: Whether the cards chosen at the start of a hole are turned up or looked at.
+Setup = Literal["reveal", "peek"]
+#: Which cards may be chosen at the start of a hole.
+SetupCells = Literal["any", "bottom-row"]
+#: Whether a card is turned up after the card in hand is thrown away.
+FlipAfterDiscard = Literal["must", "may", "never"]
+#: Which grid cards a card in hand may replace.
+Replace = Literal["any", "face-down"]
+#: Which all-face-up grid ends a hole: the first, every grid, or none.
+EndOnComplete = Literal["first", "all", "never"]
+#: Whether a points target is passed by going over it or by reaching it.
+TargetEnds = Literal["exceed", "reach"]
+#: What players tied for the lowest total do.
+TieBreak = Literal["share", "playoff"]
 #: Matching patterns a grid can score zero (or a bonus) with.
-PATTERNS = ("columns", "rows", "diagonals", "adjacent", "pairs", "blocks")
+PatternName = Literal["columns", "rows", "row-pairs", "diagonals", "adjacent", "pairs", "blocks"]
+PATTERNS: tuple[PatternName, ...] = get_args(PatternName)
 _CHOICES: dict[str, tuple[str, ...]] = {
-    "match_by": ("rank", "points"),
-    "setup": ("reveal", "peek"),
-    "setup_cells": ("any", "bottom-row"),
-    "flip_after_discard": ("must", "may", "never"),
-    "replace": ("any", "face-down"),
-    "end_on_complete": ("first", "all", "never"),
-    "target_ends": ("exceed", "reach"),
-    "tie_break": ("share", "playoff"),
+    "match_by": get_args(MatchBy),
+    "block_match_by": get_args(MatchBy),
+    "setup": get_args(Setup),
+    "setup_cells": get_args(SetupCells),
+    "flip_after_discard": get_args(FlipAfterDiscard),
+    "replace": get_args(Replace),
+    "end_on_complete": get_args(EndOnComplete),
+    "target_ends": get_args(TargetEnds),
+    "tie_break": get_args(TieBreak),
 }
 _POINT_KEYS = tuple(RANK_NAMES[1:])  # "A" .. "K", "JK"
 MAX_CELLS = 16  # actions encode a cell in four bits
@@ -58,26 +81,30 @@ class Rules:
     jokers_per_deck: int = 0
     #: Points of each rank, indexed by rank (index 0 unused, 14 is the joker).
     points: tuple[int, ...] = (0, 1, -2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 0, 0)
-    match: tuple[str, ...] = ("columns",)
-    match_by: str = "rank"
+    match: tuple[PatternName, ...] = ("columns",)
+    #: How lines and pairs compare cards (blocks have their own setting).
+    match_by: MatchBy = "rank"
     jokers_wild: bool = False
     block_points: int = -25
-    setup: str = "reveal"
+    #: How the four cards of a 2x2 block compare: 000's "same face-point value".
+    block_match_by: MatchBy = "points"
+    setup: Setup = "reveal"
     setup_count: int = 2
-    setup_cells: str = "any"
+    setup_cells: SetupCells = "any"
     return_taken: bool = False
-    flip_after_discard: str = "may"
-    replace: str = "any"
+    flip_after_discard: FlipAfterDiscard = "may"
+    replace: Replace = "any"
     flip_instead_of_draw: bool = False
     knock: bool = False
-    knock_first_turn: bool = False
-    end_on_complete: str = "first"
+    #: 000 lets a player knock "instead of taking their turn", any turn.
+    knock_first_turn: bool = True
+    end_on_complete: EndOnComplete = "first"
     final_turns: bool = True
     reshuffle: bool = True
     holes: int = 9
     target: int = 0
-    target_ends: str = "exceed"
-    tie_break: str = "share"
+    target_ends: TargetEnds = "exceed"
+    tie_break: TieBreak = "share"
     turn_limit: int = 500
     #: Where each setting comes from (setting -> the rule of the source text).
     sources: tuple[tuple[str, str], ...] = field(default=(), compare=False)
@@ -232,7 +259,7 @@ def _points(key: str, v: Any, base: tuple[int, ...]) -> tuple[int, ...]:
     return tuple(pts)
 
 
-def _match(key: str, v: Any) -> tuple[str, ...]:
+def _match(key: str, v: Any) -> tuple[PatternName, ...]:
     if isinstance(v, str):
         v = [v]
     if not isinstance(v, list | tuple):
@@ -242,7 +269,7 @@ def _match(key: str, v: Any) -> tuple[str, ...]:
             raise RulesError(
                 f"setting 'match' has unknown pattern {p!r}; patterns are {', '.join(PATTERNS)}"
             )
-    return tuple(dict.fromkeys(v))
+    return cast(tuple[PatternName, ...], tuple(dict.fromkeys(v)))
 
 
 def _sources(key: str, v: Any) -> tuple[tuple[str, str], ...]:
@@ -342,10 +369,15 @@ def _check_combination(r: Rules) -> None:
 
 # --- presets and files -----------------------------------------------------------------
 
+@functools.cache
+def _preset_list() -> tuple[str, ...]:
+    folder = resources.files("golf") / "presets"
+    return tuple(sorted(p.name[:-5] for p in folder.iterdir() if p.name.endswith(".toml")))
+
+
 def preset_names() -> list[str]:
     """Names of the shipped presets, in a stable order."""
-    folder = resources.files("golf") / "presets"
-    return sorted(p.name[:-5] for p in folder.iterdir() if p.name.endswith(".toml"))
+    return list(_preset_list())
 
 
 def _read_toml(text: str, where: str) -> dict[str, Any]:
@@ -355,16 +387,35 @@ def _read_toml(text: str, where: str) -> dict[str, Any]:
         raise RulesError(f"{where} is not valid TOML: {e}") from None
 
 
+def _copy(v: Any) -> Any:
+    """A copy of TOML data sharing no table or list with the original."""
+    if isinstance(v, dict):
+        return {k: _copy(x) for k, x in v.items()}
+    if isinstance(v, list):
+        return [_copy(x) for x in v]
+    return v
+
+
+# A preset's settings with its ``extends`` applied, by name. The shipped presets are
+# package data and never change while the program runs, so each file is read and
+# parsed once; callers get a copy (see _raw_preset), never the cached tables.
+_PRESET_SETTINGS: dict[str, dict[str, Any]] = {}
+
+
 def _raw_preset(name: str, seen: tuple[str, ...] = ()) -> dict[str, Any]:
     if name in seen:
         raise RulesError(f"presets extend each other in a loop: {' -> '.join((*seen, name))}")
-    res = resources.files("golf") / "presets" / f"{name}.toml"
-    if not res.is_file():
-        raise RulesError(
-            f"unknown variant {name!r}; presets are: {', '.join(preset_names())} "
-            "(or give the path of a .toml rules file)"
-        )
-    return _resolve(_read_toml(res.read_text(encoding="utf-8"), f"preset {name!r}"), (*seen, name))
+    hit = _PRESET_SETTINGS.get(name)
+    if hit is None:
+        res = resources.files("golf") / "presets" / f"{name}.toml"
+        if not res.is_file():
+            raise RulesError(
+                f"unknown variant {name!r}; presets are: {', '.join(preset_names())} "
+                "(or give the path of a .toml rules file)"
+            )
+        raw = _read_toml(res.read_text(encoding="utf-8"), f"preset {name!r}")
+        hit = _PRESET_SETTINGS[name] = _resolve(raw, (*seen, name))
+    return cast(dict[str, Any], _copy(hit))
 
 
 def _resolve(raw: dict[str, Any], seen: tuple[str, ...] = ()) -> dict[str, Any]:
@@ -390,14 +441,19 @@ def merge_settings(base: Mapping[str, Any], over: Mapping[str, Any]) -> dict[str
     return out
 
 
+def _is_path(variant: str | Path) -> bool:
+    return isinstance(variant, Path) or variant.endswith(".toml") or "/" in variant
+
+
 def raw_settings(variant: str | Path | Mapping[str, Any] | Rules) -> dict[str, Any]:
-    """The unvalidated settings of a preset name, TOML path, mapping or Rules."""
+    """The unvalidated settings of a preset name, TOML path, mapping or Rules (a new
+    dict each call: changing it changes nothing else)."""
     if isinstance(variant, Rules):
         return variant.to_dict()
     if isinstance(variant, Mapping):
-        return _resolve(dict(variant))
+        return _resolve(_copy(dict(variant)))
     text = str(variant)
-    if isinstance(variant, Path) or text.endswith(".toml") or "/" in text:
+    if _is_path(variant):
         path = Path(text)
         try:
             content = path.read_text(encoding="utf-8")
@@ -413,22 +469,65 @@ def load_rules(
     variant: str | Path | Mapping[str, Any] | Rules = "six-card",
     overrides: Mapping[str, Any] | None = None,
 ) -> Rules:
-    """Rules from a preset name, a TOML file, a mapping or Rules, with overrides on top."""
+    """Rules from a preset name, a TOML file, a mapping or Rules, with overrides on top.
+
+    Rules of a preset name (with or without overrides) are built once and handed out
+    again: a Rules is immutable, and a new Game per hole must not re-validate its
+    settings. Files are read every time, so edits to them are seen.
+
+    >>> load_rules("six-card", {"holes": 1}) is load_rules("six-card", {"holes": 1})
+    True
+    """
     if isinstance(variant, Rules) and not overrides:
         return variant
-    if isinstance(variant, str) and not overrides and variant in _PRESET_CACHE:
-        return _PRESET_CACHE[variant]
+    key = _cache_key(variant, overrides)
+    if key is not None:
+        hit = _RESOLVED.get(key)
+        if hit is not None:
+            _RESOLVED.move_to_end(key)
+            return hit
     raw = raw_settings(variant)
     if overrides:
         raw = merge_settings(raw, normalise_overrides(overrides))
     rules = rules_from_dict(raw)
-    if isinstance(variant, str) and not overrides and variant in preset_names():
-        # Presets are immutable and loaded often (every Game): parse each once.
-        _PRESET_CACHE[variant] = rules
+    if key is not None:
+        _RESOLVED[key] = rules
+        if len(_RESOLVED) > RULES_CACHE_SIZE:
+            _RESOLVED.popitem(last=False)
     return rules
 
 
-_PRESET_CACHE: dict[str, Rules] = {}
+#: How many (preset, overrides) combinations keep their built Rules (least recently
+#: used go first).
+RULES_CACHE_SIZE = 256
+_RESOLVED: OrderedDict[Hashable, Rules] = OrderedDict()
+
+
+def _cache_key(variant: object, overrides: Mapping[str, Any] | None) -> Hashable | None:
+    """The cache key of a preset name with overrides; None when not to be cached
+    (files may change, and mappings or odd override values are not worth freezing)."""
+    if not isinstance(variant, str) or _is_path(variant):
+        return None
+    if not overrides:
+        return variant
+    try:
+        return variant, _freeze(overrides)
+    except TypeError:
+        return None
+
+
+def _freeze(v: Any) -> Hashable:
+    """A hashable copy of override data that keeps types apart: ``True``, ``1`` and
+    ``1.0`` are equal in Python but are different settings (only ``1`` is a valid
+    ``holes``), so each value is keyed with its type. Order is kept, since a later
+    key may overwrite an earlier one (``points.2`` then ``points``)."""
+    if isinstance(v, Mapping):
+        return dict, tuple((_freeze(k), _freeze(x)) for k, x in v.items())
+    if isinstance(v, list | tuple):
+        return type(v), tuple(_freeze(x) for x in v)
+    if isinstance(v, str | int | float | type(None)):
+        return type(v), v
+    raise TypeError(f"cannot freeze {type(v).__name__}")
 
 
 def normalise_overrides(overrides: Mapping[str, Any]) -> dict[str, Any]:

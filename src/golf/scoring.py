@@ -1,10 +1,11 @@
 """Scoring a grid: the lowest-scoring arrangement of matches, with its explanation.
 
-Matches come in two kinds. *Lines* (columns, rows, diagonals, adjacent pairs) always
-apply when their cards are equal, and may share cards: every card in a matched line
-scores zero. *Sets* (any pair, 2x2 blocks) use each card at most once, so where
+Matches come in two kinds. *Lines* (columns, rows, pairs side by side in a row,
+diagonals, adjacent pairs) always apply when their cards are equal, and may share
+cards: every card in a matched line scores zero. *Sets* (any pair, 2x2 blocks) use each card at most once, so where
 several sets are possible the scorer picks those giving the lowest total. A card in
-a chosen block scores its share of the block's points instead of its own.
+a chosen block scores its share of the block's points instead of its own. Lines and
+pairs compare cards as ``match_by`` says, blocks as ``block_match_by`` says.
 
 >>> s = score("A 2 3 / A 5 K", "six-card")
 >>> s.total
@@ -22,30 +23,34 @@ from __future__ import annotations
 import itertools
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
 from .cards import JOKER, card_str, parse_card
 from .errors import NotationError
-from .rules import Rules, load_rules
+from .rules import MatchBy, Rules, load_rules
+
+#: The kind of one matched cell group (one per pattern of ``Rules.match``).
+Kind = Literal["column", "row", "row-pair", "diagonal", "adjacent", "pair", "block"]
 
 
 @dataclass(frozen=True)
 class Pattern:
     """One way cards of a grid can match: which cells, what kind, what it scores."""
 
-    kind: str  # column, row, diagonal, adjacent, pair, block
+    kind: Kind
     label: str  # "column 2", "row 1", "cells 1+4" ...
     cells: tuple[int, ...]
     mask: int
     exclusive: bool  # sets (pairs, blocks) use each card once; lines may share cards
     points: int  # what the matched cards score together (0, or the block's points)
+    match_by: MatchBy = "rank"  # its cards are equal by rank, or by points
 
 
 @dataclass(frozen=True)
 class Match:
     """A match applied to a scored grid."""
 
-    rule: str
+    rule: Kind
     label: str
     cells: tuple[int, ...]  # 1-based positions
     points: int
@@ -107,11 +112,12 @@ def patterns(rules: Rules) -> tuple[Pattern, ...]:
     R, C = rules.rows, rules.cols
     out: list[Pattern] = []
 
-    def add(kind: str, label: str, cells: Sequence[int], exclusive: bool, pts: int = 0) -> None:
+    def add(kind: Kind, label: str, cells: Sequence[int], exclusive: bool, pts: int = 0,
+            by: MatchBy = rules.match_by) -> None:
         mask = 0
         for i in cells:
             mask |= 1 << i
-        out.append(Pattern(kind, label, tuple(cells), mask, exclusive, pts))
+        out.append(Pattern(kind, label, tuple(cells), mask, exclusive, pts, by))
 
     for pat in rules.match:
         if pat == "columns" and R >= 2:
@@ -120,6 +126,11 @@ def patterns(rules: Rules) -> tuple[Pattern, ...]:
         elif pat == "rows" and C >= 2:
             for r in range(R):
                 add("row", f"row {r + 1}", [r * C + c for c in range(C)], False)
+        elif pat == "row-pairs":
+            for r in range(R):
+                for c in range(C - 1):
+                    i = r * C + c
+                    add("row-pair", f"row {r + 1} cells {i + 1}+{i + 2}", [i, i + 1], False)
         elif pat == "diagonals" and R >= 2:
             add("diagonal", "diagonal \\", [i * C + i for i in range(R)], False)
             add("diagonal", "diagonal /", [i * C + (C - 1 - i) for i in range(R)], False)
@@ -140,31 +151,35 @@ def patterns(rules: Rules) -> tuple[Pattern, ...]:
                     i = r * C + c
                     cells = [i, i + 1, i + C, i + C + 1]
                     add("block", f"block {'+'.join(str(x + 1) for x in cells)}", cells, True,
-                        rules.block_points)
+                        rules.block_points, rules.block_match_by)
     return tuple(out)
 
 
 class Scorer:
     """The scorer compiled for one rules object; :meth:`total` is cached by ranks."""
 
-    __slots__ = ("_cache", "cells", "keys", "lines", "points", "rules", "sets", "wild")
+    __slots__ = ("_cache", "_line_checks", "_set_checks", "cells", "lines", "points", "rules",
+                 "sets", "wild")
 
     def __init__(self, rules: Rules) -> None:
         self.rules = rules
         self.cells = rules.cells
         self.points = rules.points
-        by_points = rules.match_by == "points"
-        self.keys = tuple(rules.points[r] if by_points else r for r in range(15))
+        # What a rank is compared by: itself, or the points it scores.
+        keys: dict[MatchBy, tuple[int, ...]] = {"rank": tuple(range(15)), "points": rules.points}
         self.wild = tuple(rules.jokers_wild and r == JOKER for r in range(15))
         pats = patterns(rules)
         self.lines = tuple(p for p in pats if not p.exclusive)
         self.sets = tuple(p for p in pats if p.exclusive)
+        self._line_checks = tuple((p, keys[p.match_by]) for p in self.lines)
+        self._set_checks = tuple((p, keys[p.match_by]) for p in self.sets)
         self._cache: dict[tuple[int, ...], int] = {}
 
-    def _matches(self, p: Pattern, ranks: Sequence[int]) -> bool:
+    def _equal(self, cells: tuple[int, ...], keys: tuple[int, ...], ranks: Sequence[int]) -> bool:
+        """Whether the known cards on ``cells`` are all equal (a wild card equals any)."""
         key = -1_000_000
-        keys, wild = self.keys, self.wild
-        for i in p.cells:
+        wild = self.wild
+        for i in cells:
             r = ranks[i]
             if not r:  # an unknown (face-down) card matches nothing
                 return False
@@ -180,14 +195,15 @@ class Scorer:
     def _solve(self, ranks: Sequence[int]) -> tuple[int, int, tuple[Pattern, ...]]:
         """(total, mask of cells zeroed by lines, chosen sets) of the best arrangement."""
         zero = 0
-        for p in self.lines:
-            if self._matches(p, ranks):
+        equal = self._equal
+        for p, keys in self._line_checks:
+            if equal(p.cells, keys, ranks):
                 zero |= p.mask
         pts = self.points
         if not self.sets:
             total = sum(pts[r] for i, r in enumerate(ranks) if not zero >> i & 1)
             return total, zero, ()
-        candidates = [p for p in self.sets if self._matches(p, ranks)]
+        candidates = [p for p, keys in self._set_checks if equal(p.cells, keys, ranks)]
         by_first: dict[int, list[Pattern]] = {}
         for p in candidates:
             by_first.setdefault(p.cells[0], []).append(p)
@@ -249,8 +265,8 @@ class Scorer:
         matched = [bool(zero >> i & 1) for i in range(len(ranks))]
         matches = [
             Match(p.kind, p.label, tuple(i + 1 for i in p.cells), 0)
-            for p in self.lines
-            if self._matches(p, ranks)
+            for p, keys in self._line_checks
+            if self._equal(p.cells, keys, ranks)
         ]
         for p in chosen:
             matches.append(Match(p.kind, p.label, tuple(i + 1 for i in p.cells), p.points))
