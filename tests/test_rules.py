@@ -401,3 +401,12 @@ def test_a_rules_file_is_read_again_so_edits_are_seen(tmp_path: Path) -> None:
     f.write_text('extends = "six-card"\nholes = 5\n', encoding="utf-8")
     assert load_rules(f).holes == 5 and load_rules(str(f), {"target": 10}).holes == 5
     assert golf.Game(str(f), players=2, seed=1).rules.holes == 5
+
+
+@pytest.mark.parametrize("name", PRESETS)
+def test_every_setting_of_a_preset_says_where_it_comes_from(name: str) -> None:
+    # 'golf variants show' prints these next to each setting.
+    r = load_rules(name)
+    missing = [k for k in SETTINGS if k not in ("name", "description", "sources")
+               and not r.source(k)]
+    assert missing == []

@@ -2,10 +2,11 @@
 
 Matches come in two kinds. *Lines* (columns, rows, pairs side by side in a row,
 diagonals, adjacent pairs) always apply when their cards are equal, and may share
-cards: every card in a matched line scores zero. *Sets* (any pair, 2x2 blocks) use each card at most once, so where
-several sets are possible the scorer picks those giving the lowest total. A card in
-a chosen block scores its share of the block's points instead of its own. Lines and
-pairs compare cards as ``match_by`` says, blocks as ``block_match_by`` says.
+cards: every card in a matched line scores zero. *Sets* (any pair, 2x2 blocks) use
+each card at most once, so where several sets are possible the scorer picks those
+giving the lowest total. A card in a chosen block scores its share of the block's
+points instead of its own. Lines and pairs compare cards as ``match_by`` says,
+blocks as ``block_match_by`` says.
 
 >>> s = score("A 2 3 / A 5 K", "six-card")
 >>> s.total
