@@ -156,6 +156,25 @@ def patterns(rules: Rules) -> tuple[Pattern, ...]:
     return tuple(out)
 
 
+def _equal(cells: tuple[int, ...], keys: Sequence[int], wild: Sequence[bool],
+           ranks: Sequence[int]) -> bool:
+    """Whether the known cards on ``cells`` are all equal by ``keys`` (what each rank
+    is compared by); a wild card equals any card."""
+    key = -1_000_000
+    for i in cells:
+        r = ranks[i]
+        if not r:  # an unknown (face-down) card matches nothing
+            return False
+        if wild[r]:
+            continue
+        k = keys[r]
+        if key == -1_000_000:
+            key = k
+        elif k != key:
+            return False
+    return True
+
+
 class Scorer:
     """The scorer compiled for one rules object; :meth:`total` is cached by ranks."""
 
@@ -172,39 +191,23 @@ class Scorer:
         pats = patterns(rules)
         self.lines = tuple(p for p in pats if not p.exclusive)
         self.sets = tuple(p for p in pats if p.exclusive)
-        self._line_checks = tuple((p, keys[p.match_by]) for p in self.lines)
-        self._set_checks = tuple((p, keys[p.match_by]) for p in self.sets)
+        # Flat (cells, keys, mask or pattern) tuples: the hot loops read no attributes.
+        self._line_checks = tuple((p.cells, keys[p.match_by], p.mask) for p in self.lines)
+        self._set_checks = tuple((p.cells, keys[p.match_by], p) for p in self.sets)
         self._cache: dict[tuple[int, ...], int] = {}
-
-    def _equal(self, cells: tuple[int, ...], keys: tuple[int, ...], ranks: Sequence[int]) -> bool:
-        """Whether the known cards on ``cells`` are all equal (a wild card equals any)."""
-        key = -1_000_000
-        wild = self.wild
-        for i in cells:
-            r = ranks[i]
-            if not r:  # an unknown (face-down) card matches nothing
-                return False
-            if wild[r]:
-                continue
-            k = keys[r]
-            if key == -1_000_000:
-                key = k
-            elif k != key:
-                return False
-        return True
 
     def _solve(self, ranks: Sequence[int]) -> tuple[int, int, tuple[Pattern, ...]]:
         """(total, mask of cells zeroed by lines, chosen sets) of the best arrangement."""
         zero = 0
-        equal = self._equal
-        for p, keys in self._line_checks:
-            if equal(p.cells, keys, ranks):
-                zero |= p.mask
+        wild = self.wild
+        for cells, keys, mask in self._line_checks:
+            if _equal(cells, keys, wild, ranks):
+                zero |= mask
         pts = self.points
         if not self.sets:
             total = sum(pts[r] for i, r in enumerate(ranks) if not zero >> i & 1)
             return total, zero, ()
-        candidates = [p for p, keys in self._set_checks if equal(p.cells, keys, ranks)]
+        candidates = [p for cells, keys, p in self._set_checks if _equal(cells, keys, wild, ranks)]
         by_first: dict[int, list[Pattern]] = {}
         for p in candidates:
             by_first.setdefault(p.cells[0], []).append(p)
@@ -266,8 +269,8 @@ class Scorer:
         matched = [bool(zero >> i & 1) for i in range(len(ranks))]
         matches = [
             Match(p.kind, p.label, tuple(i + 1 for i in p.cells), 0)
-            for p, keys in self._line_checks
-            if self._equal(p.cells, keys, ranks)
+            for p, (cells, keys, _) in zip(self.lines, self._line_checks, strict=True)
+            if _equal(cells, keys, self.wild, ranks)
         ]
         for p in chosen:
             matches.append(Match(p.kind, p.label, tuple(i + 1 for i in p.cells), p.points))
