@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import difflib
 import functools
+import threading
 import tomllib
 from collections import OrderedDict
 from collections.abc import Callable, Hashable, Mapping, Sequence
@@ -482,18 +483,20 @@ def load_rules(
         return variant
     key = _cache_key(variant, overrides)
     if key is not None:
-        hit = _RESOLVED.get(key)
-        if hit is not None:
-            _RESOLVED.move_to_end(key)
-            return hit
+        with _RESOLVED_LOCK:
+            hit = _RESOLVED.get(key)
+            if hit is not None:
+                _RESOLVED.move_to_end(key)
+                return hit
     raw = raw_settings(variant)
     if overrides:
         raw = merge_settings(raw, normalise_overrides(overrides))
     rules = rules_from_dict(raw)
     if key is not None:
-        _RESOLVED[key] = rules
-        if len(_RESOLVED) > RULES_CACHE_SIZE:
-            _RESOLVED.popitem(last=False)
+        with _RESOLVED_LOCK:
+            _RESOLVED[key] = rules
+            if len(_RESOLVED) > RULES_CACHE_SIZE:
+                _RESOLVED.popitem(last=False)
     return rules
 
 
@@ -501,6 +504,8 @@ def load_rules(
 #: used go first).
 RULES_CACHE_SIZE = 256
 _RESOLVED: OrderedDict[Hashable, Rules] = OrderedDict()
+# Servers build games from several threads; the LRU bookkeeping must not race.
+_RESOLVED_LOCK = threading.Lock()
 
 
 def _cache_key(variant: object, overrides: Mapping[str, Any] | None) -> Hashable | None:
