@@ -124,7 +124,7 @@ def test_legal_actions_is_a_fresh_list() -> None:
     ("six-card", "setup+draw+discard", "flip 1", "position 1 is already face up"),
     ("six-card", "setup+draw+discard", "draw", "you discarded: now flip a face-down card"),
     ("four-card-wild", "setup+draw+discard", "pass", "you must turn one face-down card up"),
-    ("four-card", "setup", "knock", "you may not knock on your first turn"),
+    ("four-card", "setup+knock", "knock", "the round is already ending"),
     ("four-card", "setup", "flip 5", "position 5 is off the grid, which has positions 1 to 4"),
 ])
 def test_illegal_action_changes_nothing_and_says_why_and_what_is_legal(
