@@ -7,8 +7,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from ..cli import UsageError
-from ..errors import GolfError
+from ..errors import GolfError, UsageError
 from ..game import Game
 from ..terminal import savefile
 from ..terminal.console import Console

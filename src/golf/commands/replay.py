@@ -6,7 +6,7 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from ..cli import UsageError
+from ..errors import UsageError
 from ..terminal import savefile
 from ..terminal.replay import replay
 from .play import add_display_options, console_for

@@ -16,7 +16,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ..bots import bot_names, make_bot
+from ..bots import bot_available, make_bot
 from ..bots.base import Bot, parse_spec
 from ..errors import GolfError
 from ..rules import Rules
@@ -56,14 +56,13 @@ class Seat:
 
 
 def available_bot(preferred: str = PREFERRED_BOT) -> str:
-    """``preferred`` if it is registered, otherwise the strongest bot that is."""
-    names = bot_names()
-    if parse_spec(preferred)[0] in names:
+    """``preferred`` if it can be loaded here, otherwise the strongest bot that can."""
+    if bot_available(parse_spec(preferred)[0]):
         return preferred
     for name in _FALLBACKS:
-        if name in names:
+        if bot_available(name):
             return name
-    return names[0]
+    raise GolfError("no bot can be loaded; reinstall golf-cards")  # pragma: no cover
 
 
 def bot_seed(game_seed: int, seat: int) -> int:
