@@ -129,6 +129,8 @@ def test_no_import_cycles_outside_the_engine_core() -> None:
     ("golf.bots.base", "golf.bots.openspiel_bot"),
     ("golf.cli", "golf.commands.play"),
     ("golf.cli", "golf.commands.replay"),
+    ("golf.table", "golf.terminal.session"),
+    ("golf.table", "golf.bots.openspiel_bot"),
 ])
 def test_pairs_that_once_formed_cycles_do_not(a: str, b: str) -> None:
     assert not any({a, b} <= comp for comp in cycles())
@@ -137,7 +139,7 @@ def test_pairs_that_once_formed_cycles_do_not(a: str, b: str) -> None:
 
 @pytest.mark.parametrize("module", [
     "golf.bots.openspiel_bot", "golf.commands.play", "golf.commands.replay", "golf.cli",
-    "golf.envs.openspiel", "golf.bots.base",
+    "golf.table", "golf.envs.openspiel", "golf.bots.base",
 ])
 def test_each_imports_first_in_a_fresh_interpreter(module: str) -> None:
     done = subprocess.run([sys.executable, "-c", f"import {module}"], capture_output=True,
