@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import importlib
 import itertools
 import random
 from collections import Counter
@@ -14,8 +15,8 @@ from hypothesis import strategies as st
 
 import golf
 from golf import Game, GolfError, load_rules
-from golf.bots import ExpertBot, make_bot
-from golf.bots.base import Bot, bot_names, parse_spec
+from golf.bots import ExpertBot, base, make_bot
+from golf.bots.base import Bot, bot_available, bot_class, bot_names, parse_spec
 from golf.bots.counting import deck_counts, unseen
 from golf.bots.estimate import Evaluation, estimator
 from golf.scoring import scorer
@@ -202,10 +203,46 @@ def test_registry_names_and_specs() -> None:
     ("expert:speed=3", "has no option 'speed'"),
     ("greedy:memory=1", "has no option 'memory'"),
     ("grandmaster", "unknown bot 'grandmaster'"),
+    ("expret", r"unknown bot 'expret' \(did you mean 'expert'\?\); bots are: expert, greedy"),
+    ("randon:x=1", "did you mean 'random'"),
 ])
 def test_bad_specs_raise_clear_errors(spec: str, message: str) -> None:
     with pytest.raises(GolfError, match=message):
         make_bot(spec, load_rules("six-card"))
+
+
+def test_the_registry_is_a_table_loaded_on_first_use() -> None:
+    assert set(base.BUILTIN) <= set(bot_names())
+    for name, target in base.BUILTIN.items():
+        module, _, cls = target.partition(":")
+        if name not in base.EXTRAS:
+            assert bot_class(name).__name__ == cls and bot_class(name).__module__ == module
+            assert bot_available(name)
+
+
+def test_a_missing_extra_is_named_and_its_import_is_tried_once(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setitem(base.BUILTIN, "needs-extra", "golf_no_such_module_x:Bot")
+    monkeypatch.setitem(base.EXTRAS, "needs-extra", "fancy")
+    monkeypatch.delitem(base._FAILED, "needs-extra", raising=False)
+    tries: list[str] = []
+    real = importlib.import_module
+
+    def counting(name: str, package: str | None = None) -> Any:
+        tries.append(name)
+        return real(name, package)
+
+    monkeypatch.setattr(base.importlib, "import_module", counting)
+    rules = load_rules("six-card")
+    for _ in range(3):
+        with pytest.raises(GolfError, match=r"bot 'needs-extra' needs the optional package "
+                           r"golf_no_such_module_x.*install the extra golf-cards\[fancy\]"):
+            make_bot("needs-extra", rules)
+    assert tries == ["golf_no_such_module_x"]
+    assert not bot_available("needs-extra")
+    assert "needs-extra" in bot_names()
+    base._FAILED.pop("needs-extra")
 
 
 # --- explanations --------------------------------------------------------------------------

@@ -177,6 +177,21 @@ def test_demo_errors(capsys: pytest.CaptureFixture[str]) -> None:
 # --- the command itself ----------------------------------------------------------------
 
 
+def test_a_mistyped_bot_name_gets_a_suggestion(capsys: pytest.CaptureFixture[str]) -> None:
+    err = fails_cleanly(["simulate", "--bots", "expret,greedy", "--games", "1"], capsys,
+                        "unknown bot 'expret' (did you mean 'expert'?)")
+    assert "bots are: expert, greedy" in err
+    fails_cleanly(["play", "--bots", "gredy,random", "--humans", ""], capsys,
+                  "unknown bot 'gredy' (did you mean 'greedy'?)")
+
+
+def test_usage_errors_are_golf_errors_from_golf_errors() -> None:
+    # UsageError lives with the other errors; the command line re-exports it.
+    from golf import cli, errors
+    assert cli.UsageError is errors.UsageError
+    assert issubclass(errors.UsageError, golf.GolfError)
+
+
 def test_no_command_prints_help_and_exits_2(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run([], capsys)
     assert code == 2 and "variants" in out and "score" in out and "demo" in out

@@ -232,3 +232,28 @@ def test_progress_goes_to_stderr(capsys: pytest.CaptureFixture[str]) -> None:
     out, err = capsys.readouterr()
     assert code == 0
     assert "2/2 matches" in err and "2/2 matches" not in out
+
+
+# Computed on the code before the table refactor (commit 39db536), with
+# run_matches(load_rules(preset), players, bots, 3, seed=2026): each match's totals,
+# number of regular holes and number of turns. A change to how matches are driven or
+# bots seeded that alters play fails here.
+PINNED = [
+    ("six-card", 2, ["expert", "greedy"],
+     [((23, 113), 9, 111), ((85, 53), 9, 125), ((17, 99), 9, 132)]),
+    ("four-card-wild", 3, ["random", "greedy", "expert"],
+     [((147, 25, 47), 9, 108), ((178, 57, 54), 9, 108), ((164, 70, 44), 9, 108)]),
+    ("nine-card", 4, ["expert", "random", "greedy", "expert"],
+     [((17, 59, 15, 10), 1, 40), ((19, 56, 15, 26), 1, 31), ((9, 57, 15, 10), 1, 43)]),
+    ("german", 2, ["greedy", "expert"],
+     [((104, 81), 45, 2430), ((102, 79), 34, 1529), ((100, 95), 27, 805)]),
+]
+
+
+@pytest.mark.parametrize(("preset", "players", "bots", "expected"), PINNED)
+def test_seeded_matches_play_as_they_did_before_the_table(
+    preset: str, players: int, bots: list[str], expected: list[Any],
+) -> None:
+    results = run_matches(load_rules(preset), players, bots, 3, seed=2026)
+    got = [(r.totals, len(r.hole_scores), sum(map(sum, r.turns))) for r in results]
+    assert got == expected

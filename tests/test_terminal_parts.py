@@ -20,13 +20,13 @@ from golf.cards import build_deck
 from golf.cli import build_parser, main
 from golf.commands.play import seats_wanted
 from golf.scoring import scorer
+from golf.table import Saved, SeatSpec, build_bots, read_save, restore, save_json, write_save
 from golf.terminal import board as boards
-from golf.terminal import savefile
 from golf.terminal.console import Console
 from golf.terminal.entry import Command, EntryError, legal_text, read
 from golf.terminal.narrate import describe
 from golf.terminal.replay import replay
-from golf.terminal.seats import Seat, build_bots, seat_table
+from golf.terminal.seats import seat_table
 from golf.terminal.session import Options, Session
 from golf.terminal.style import Style, detect, visible_len
 from golf.terminal.summary import rules_summary
@@ -307,8 +307,8 @@ def test_save_files_are_checked(tmp_path: Path, capsys: pytest.CaptureFixture[st
     assert main(["replay", str(bad)]) == 2
     assert "its format is 'something/9'" in capsys.readouterr().err
     g = Game("six-card", players=2, seed=1)
-    seats = [Seat("Ann"), Seat("Bot", "random", 3)]
-    data = json.loads(savefile.to_json(g, seats, {}))
+    seats = [SeatSpec("Ann"), SeatSpec("Bot", "random", 3)]
+    data = json.loads(save_json(g, seats, {}))
     data["record"]["actions"] = ["reveal 1", "knock"]
     bad.write_text(json.dumps(data))
     assert main(["resume", str(bad)]) == 2
@@ -319,7 +319,7 @@ def test_save_files_are_checked(tmp_path: Path, capsys: pytest.CaptureFixture[st
     assert "1 seats but the record has 2 players" in capsys.readouterr().err
     # An unfinished save is never overwritten by a new game.
     good = tmp_path / "good.json"
-    savefile.write(good, g, seats, {})
+    write_save(good, g, seats, {})
     assert main(["play", "--save", str(good)]) == 2
     assert "holds an unfinished game" in capsys.readouterr().err
     assert main(["replay", str(good), "--seat", "Zed"]) == 2
@@ -343,8 +343,8 @@ def test_restored_bots_go_on_as_if_never_interrupted(preset: str, seed: int, k: 
         seat = g.current_player
         assert seat is not None
         g.apply(bots[seat].choose(g.view(seat, codes=True), g.legal_actions()))
-    saved = savefile.Saved(json.loads(savefile.to_json(g, seats, {}))["record"], seats)
-    again, again_bots = savefile.restore(saved)
+    saved = Saved(json.loads(save_json(g, seats, {}))["record"], seats)
+    again, again_bots = restore(saved)
     assert again.record() == g.record()
     for _ in range(20):
         if g.is_over:
@@ -372,13 +372,13 @@ def test_bots_play_a_whole_match_of_every_preset(preset: str, tmp_path: Path) ->
     text = out.getvalue()
     assert text.count("End of ") == len(g.hole_results)
     assert "the match" in text or "share the win" in text
-    restored, _ = savefile.restore(savefile.read(save))
+    restored, _ = restore(read_save(save))
     assert restored.record() == g.record()
 
 
 def test_a_hint_only_uses_what_memory_mode_lets_the_player_know() -> None:
     g = Game("german", players=2, seed=5)
-    seats = [Seat("Ann"), Seat("Bot", "random", 1)]
+    seats = [SeatSpec("Ann"), SeatSpec("Bot", "random", 1)]
     session = Session(g, seats, build_bots(seats, g.rules),
                       Console(io.StringIO(), io.StringIO(), PLAIN))
     for a in ("peek 1", "peek 2"):
@@ -396,7 +396,7 @@ def test_a_bare_game_record_replays_with_numbered_players(tmp_path: Path) -> Non
     g = random_game("four-card", 4, 10_000, players=3)
     path = tmp_path / "record.json"
     path.write_text(json.dumps(g.record()))
-    saved = savefile.read(path)
+    saved = read_save(path)
     assert [s.name for s in saved.seats] == ["Player 1", "Player 2", "Player 3"]
     out = io.StringIO()
     assert replay(saved, Console(io.StringIO(), out, PLAIN), show_all=True) == 0

@@ -16,8 +16,9 @@ import pytest
 
 from golf import Game
 from golf.bots import bot_names
+from golf.table import build_bots
 from golf.terminal.console import Console
-from golf.terminal.seats import build_bots, seat_table
+from golf.terminal.seats import seat_table
 from golf.terminal.session import Session
 from golf.terminal.style import Style
 

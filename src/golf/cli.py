@@ -11,11 +11,9 @@ import sys
 from collections.abc import Sequence
 
 from . import __version__, commands
-from .errors import GolfError
+from .errors import GolfError, UsageError
 
-
-class UsageError(GolfError):
-    """A command-line mistake; printed as 'golf: error: ...' with exit status 2."""
+__all__ = ["UsageError", "build_parser", "main"]
 
 
 def build_parser() -> argparse.ArgumentParser:

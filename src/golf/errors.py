@@ -17,3 +17,8 @@ class RulesError(GolfError):
 
 class IllegalAction(GolfError):
     """A well-formed action that the rules do not allow now. The game state is unchanged."""
+
+
+class UsageError(GolfError):
+    """A command-line mistake; ``golf`` prints it as 'golf: error: ...' and exits with
+    status 2."""

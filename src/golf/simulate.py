@@ -36,6 +36,7 @@ from .bots.counting import mix
 from .errors import GolfError, IllegalAction
 from .game import Game
 from .rules import Rules, rules_from_dict
+from .table import Table, bot_seats
 
 Z95 = 1.959963984540054
 _SEED_MASK = (1 << 63) - 1
@@ -87,10 +88,10 @@ def match_seed(seed: int, index: int) -> int:
 def play_match(
     rules: Rules, players: int, bots: Sequence[str], seed: int, index: int = 0,
 ) -> MatchResult:
-    """Play one whole match; seat ``s`` is played by ``make_bot(bots[s])``."""
+    """Play one whole match at a :class:`~golf.table.Table`; seat ``s`` is played by
+    the registry bot ``bots[s]``, seeded by :func:`golf.table.bot_seed`."""
     g = Game(rules, players=players, seed=seed)
-    seats = [make_bot(spec, rules, seed=mix(seed, s + 1) & _SEED_MASK)
-             for s, spec in enumerate(bots)]
+    table = Table(g, bot_seats(bots, rules, seed))
     hole_turns: list[tuple[int, ...]] = []
     firsts: list[int] = []
     turns = [0] * players
@@ -98,20 +99,17 @@ def play_match(
     first = -1
     playoff = False
     while not g.is_over:
-        seat = g.current_player
-        assert seat is not None
-        if first < 0:
-            first = seat
-        view = g.view(seat, codes=True)
-        legal = g.legal_actions()
-        action = seats[seat].choose(view, legal)
-        if view["phase"] == "turn":
-            turns[seat] += 1
         try:
-            g.apply(action)
+            turn = table.step()
         except IllegalAction as e:  # a bot bug: say which bot and where
+            seat = g.current_player
+            assert seat is not None
             raise GolfError(f"bot {bots[seat]!r} (seat {seat}) chose an illegal action in "
                             f"match {index} (seed {seed}): {e}") from None
+        if first < 0:
+            first = turn.seat
+        if turn.phase == "turn":
+            turns[turn.seat] += 1
         if g.hole != hole or g.is_over:
             if not playoff:
                 hole_turns.append(tuple(turns))

@@ -9,11 +9,12 @@
 True
 """
 
-from .base import Bot, Option, bot_names, make_bot, register
+from .base import Bot, Option, bot_available, bot_class, bot_names, make_bot, register
 from .expert import ExpertBot
 from .greedy import GreedyBot
 from .random_bot import RandomBot
 
 __all__ = [
-    "Bot", "ExpertBot", "GreedyBot", "Option", "RandomBot", "bot_names", "make_bot", "register",
+    "Bot", "ExpertBot", "GreedyBot", "Option", "RandomBot", "bot_available", "bot_class",
+    "bot_names", "make_bot", "register",
 ]

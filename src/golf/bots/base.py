@@ -4,11 +4,15 @@ A bot is built from the public rules, a seed and options, and decides from what 
 seat may know: the engine's view (``Game.view(seat, codes=True)``) and the legal
 actions. It never receives the game object. A spec names a bot with options:
 ``"expert:memory=0.6,noise=0.1"``.
+
+The registry is an explicit table (:data:`BUILTIN`, name -> ``"module:class"``) whose
+modules are imported on first use; a bot whose optional package is missing gets one
+clear error naming the extra to install, and the import is not tried again.
 """
 
 from __future__ import annotations
 
-import contextlib
+import difflib
 import importlib
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -58,27 +62,79 @@ class Bot:
                             if changed else "")
 
 
-_REGISTRY: dict[str, type[Bot]] = {}
+#: The built-in bots: name -> "module:class", imported on first use, so that naming
+#: one bot never loads another bot's dependencies.
+BUILTIN: dict[str, str] = {
+    "random": "golf.bots.random_bot:RandomBot",
+    "greedy": "golf.bots.greedy:GreedyBot",
+    "expert": "golf.bots.expert:ExpertBot",
+    "openspiel-ismcts": "golf.bots.openspiel_bot:OpenSpielISMCTSBot",
+}
+#: The extra of ``golf-cards`` that installs a built-in bot's optional dependencies.
+EXTRAS: dict[str, str] = {"openspiel-ismcts": "openspiel"}
+
+_LOADED: dict[str, type[Bot]] = {}
+#: Why a built-in bot could not be loaded: the import is tried once, not on every call
+#: (retrying a missing package's import cost a fifth of a bot benchmark).
+_FAILED: dict[str, str] = {}
 
 
 def register(cls: type[Bot]) -> type[Bot]:
-    """Class decorator: make a bot available by its ``name``."""
-    _REGISTRY[cls.name] = cls
+    """Class decorator: make a bot available by its ``name`` (for bots outside the
+    built-in table; a built-in bot's class registering itself is harmless)."""
+    _LOADED[cls.name] = cls
+    _FAILED.pop(cls.name, None)
     return cls
 
 
 def bot_names() -> list[str]:
-    _load_builtin()
-    return sorted(_REGISTRY)
+    """Every bot name, built-in or registered, whether or not its extra is installed
+    (:func:`bot_available` says which load)."""
+    return sorted({*BUILTIN, *_LOADED})
 
 
-def _load_builtin() -> None:
-    # Importing the package registers the built-in bots; the OpenSpiel IS-MCTS bot
-    # registers itself only where the optional open_spiel package is installed.
-    from .. import bots  # noqa: F401
+def bot_available(name: str) -> bool:
+    """True if the bot called ``name`` is known and its dependencies are installed."""
+    try:
+        bot_class(name)
+    except GolfError:
+        return False
+    return True
 
-    with contextlib.suppress(ImportError):
-        importlib.import_module("golf.openspiel_bot")
+
+def bot_class(name: str) -> type[Bot]:
+    """The class of the bot called ``name``, imported on first use.
+
+    >>> bot_class("greedy").__name__
+    'GreedyBot'
+    >>> bot_class("gredy")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    golf.errors.GolfError: unknown bot 'gredy' (did you mean 'greedy'?); bots are: expert, ...
+    """
+    cls = _LOADED.get(name)
+    if cls is not None:
+        return cls
+    if name in _FAILED:
+        raise GolfError(_FAILED[name])
+    target = BUILTIN.get(name)
+    if target is None:
+        close = difflib.get_close_matches(name, bot_names(), n=3)
+        hint = f" (did you mean {' or '.join(repr(c) for c in close)}?)" if close else ""
+        raise GolfError(f"unknown bot {name!r}{hint}; bots are: {', '.join(bot_names())}")
+    module, _, attr = target.partition(":")
+    try:
+        loaded = getattr(importlib.import_module(module), attr)
+    except ImportError as e:
+        extra = EXTRAS.get(name)
+        how = f"install the extra golf-cards[{extra}]" if extra else "reinstall golf-cards"
+        _FAILED[name] = (f"bot {name!r} needs the optional package {e.name or e}, which is "
+                         f"not installed: {how}")
+        raise GolfError(_FAILED[name]) from None
+    if not (isinstance(loaded, type) and issubclass(loaded, Bot)):  # pragma: no cover
+        raise TypeError(f"{target} is not a Bot class")
+    _LOADED[name] = loaded
+    return loaded
 
 
 def _convert(name: str, key: str, text: str, default: Any) -> Any:
@@ -113,11 +169,8 @@ def parse_spec(spec: str) -> tuple[str, dict[str, str]]:
 
 def make_bot(spec: str, rules: Rules, seed: int = 0) -> Bot:
     """Build a registered bot from a spec such as ``"greedy"`` or ``"expert:memory=0.6"``."""
-    _load_builtin()
     name, raw = parse_spec(spec)
-    cls = _REGISTRY.get(name)
-    if cls is None:
-        raise GolfError(f"unknown bot {name!r}; bots are: {', '.join(sorted(_REGISTRY))}")
+    cls = bot_class(name)
     options: dict[str, Any] = {}
     for key, text in raw.items():
         if key not in cls.defaults:

@@ -8,6 +8,7 @@ from typing import Any
 
 from ..cards import card_str
 from ..game import Game
+from ..table import PersonSeat, Table
 from ._common import add_rule_options, rules_from_args
 
 
@@ -35,6 +36,8 @@ def run(args: argparse.Namespace) -> int:
     rules = rules_from_args(args)
     g = Game(rules, players=args.players, seed=args.seed)
     rng = random.Random(g.seed)
+    # Every seat is a "person" answering at random, through the one table driver.
+    table = Table(g, [PersonSeat(lambda view, legal: rng.choice(legal))] * g.players)
     noun = "random player" if g.players == 1 else "random players"
     print(f"{rules.name}, {g.players} {noun}, seed {g.seed}")
     hole = 0
@@ -45,9 +48,8 @@ def run(args: argparse.Namespace) -> int:
             print(f"\n== hole {hole}{tag}: dealer is player {g.dealer + 1} ==")
         seat = g.current_player
         assert seat is not None
-        action = rng.choice(g.legal_actions())
         top = g.view(seat)["discard_top"]
-        g.apply(action)
+        action = table.step().action
         line = f"player {seat + 1}: {action}"
         if action.kind in ("take",):
             line += f" ({top})"

@@ -7,12 +7,11 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from ..cli import UsageError
-from ..errors import GolfError
+from ..errors import GolfError, UsageError
 from ..game import Game
-from ..terminal import savefile
+from ..table import build_bots, read_save, restore
 from ..terminal.console import Console
-from ..terminal.seats import PREFERRED_BOT, available_bot, build_bots, seat_table, split_names
+from ..terminal.seats import PREFERRED_BOT, available_bot, seat_table, split_names
 from ..terminal.session import Options, Session
 from ..terminal.style import detect
 from ._common import add_rule_options, rules_from_args
@@ -81,7 +80,7 @@ def check_save_target(path: Path) -> None:
     if not path.exists():
         return
     try:
-        game, _ = savefile.restore(savefile.read(path))
+        game, _ = restore(read_save(path))
     except GolfError:
         raise UsageError(f"{str(path)!r} exists and is not a saved game; choose another "
                          "file for --save") from None

@@ -6,8 +6,8 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from ..cli import UsageError
-from ..terminal import savefile
+from ..errors import UsageError
+from ..table import read_save
 from ..terminal.replay import replay
 from .play import add_display_options, console_for
 
@@ -42,6 +42,6 @@ def _seat(text: str | None, names: list[str]) -> int | None:
 
 def run(args: argparse.Namespace) -> int:
     path = Path(args.file)
-    saved = savefile.read(path)
+    saved = read_save(path)
     seat = _seat(args.seat, [s.name for s in saved.seats])
     return replay(saved, console_for(args), args.all, seat, source=str(path))

@@ -6,7 +6,7 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from ..terminal import savefile
+from ..table import read_save, restore
 from ..terminal.session import Options, Session, match_result
 from .play import add_display_options, console_for, delay_for
 
@@ -26,8 +26,8 @@ def register(sub: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     path = Path(args.file)
-    saved = savefile.read(path)
-    game, bots = savefile.restore(saved)
+    saved = read_save(path)
+    game, bots = restore(saved)
     console = console_for(args)
     names = [s.name for s in saved.seats]
     if game.is_over:

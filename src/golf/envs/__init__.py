@@ -1,5 +1,5 @@
 """Game-AI toolkit adapters: PettingZoo, Gymnasium (extra ``golf-cards[rl]``) and the
-shared encoding. The OpenSpiel game is :mod:`golf.openspiel` (extra
+shared encoding. The OpenSpiel game is :mod:`golf.envs.openspiel` (extra
 ``golf-cards[openspiel]``). See ``docs/rl.md``.
 
 The environment classes load on first use, so ``golf.envs.Encoding`` needs only numpy:

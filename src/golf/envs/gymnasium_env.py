@@ -9,7 +9,10 @@ wins the match (alone or shared) and -1 otherwise. An illegal action changes not
 and costs ``illegal_reward`` (``info["illegal_action"]`` is then True).
 
 Opponents are named bots (``golf.bots.make_bot``), one spec for all or one per other
-seat, e.g. ``opponents=["random", "greedy"]``.
+seat, e.g. ``opponents=["random", "greedy"]``. They play at a :class:`golf.table.Table`
+where the learner's seat is :class:`~golf.table.Outside`; each bot's seed comes from
+the match's seed and its seat (:func:`golf.table.bot_seed`), the match's seed from the
+seed given to ``reset``.
 
 >>> from golf.envs.gymnasium_env import GolfEnv
 >>> env = GolfEnv(variant="six-card", players=3, rules={"holes": 1}, seat=1)
@@ -35,6 +38,7 @@ from ..bots import Bot, make_bot
 from ..errors import GolfError
 from ..game import Game
 from ..rules import Rules
+from ..table import BotSeat, Outside, Seat, Table, bot_seat
 from .encoding import Encoding, Mask, Obs, describe, env_rules
 
 
@@ -74,7 +78,7 @@ class GolfEnv(gymnasium.Env[Obs, np.int64]):
         self.action_space = gymnasium.spaces.Discrete(enc.num_actions)
         self._seeds = random.Random()
         self.game = Game(self.golf_rules, players=players, seed=0)
-        self.bots: dict[int, Bot] = {}
+        self.table = Table(self.game, [Outside() for _ in range(players)])
         self._holes_seen = 0
 
     # --- the Gymnasium API --------------------------------------------------------
@@ -85,10 +89,13 @@ class GolfEnv(gymnasium.Env[Obs, np.int64]):
         super().reset(seed=seed)
         if seed is not None:
             self._seeds = random.Random(seed)
-        self.game = Game(self.golf_rules, players=self.players, seed=self._seeds.randrange(2**32))
-        others = [s for s in range(self.players) if s != self.seat]
-        self.bots = {s: make_bot(spec, self.golf_rules, seed=self._seeds.randrange(2**32))
-                     for s, spec in zip(others, self.opponent_specs, strict=True)}
+        g = self.game = Game(self.golf_rules, players=self.players,
+                             seed=self._seeds.randrange(2**32))
+        specs = iter(self.opponent_specs)
+        seats: list[Seat] = [Outside() if s == self.seat
+                             else bot_seat(next(specs), self.golf_rules, g.seed, s)
+                             for s in range(self.players)]
+        self.table = Table(g, seats)
         self._holes_seen = 0
         self._play_bots()
         self._rewards()  # a hole cannot end before anyone acts, but keep the count right
@@ -102,7 +109,7 @@ class GolfEnv(gymnasium.Env[Obs, np.int64]):
         a = self.encoding.action(action)
         if a not in g.legal_actions():
             return self._observe(), self.illegal_reward, False, False, self._info(illegal=True)
-        self._apply(a)
+        self.table.play(a, self.seat)
         self._play_bots()
         reward = self._rewards()
         if self.render_mode == "human":
@@ -128,16 +135,15 @@ class GolfEnv(gymnasium.Env[Obs, np.int64]):
             return None
         return text
 
-    # --- inside ---------------------------------------------------------------------
-    def _apply(self, a: Any) -> None:
-        self.game.apply(a)
+    @property
+    def bots(self) -> dict[int, Bot]:
+        """The opponents of this episode, by seat."""
+        return {s: seat.bot for s, seat in enumerate(self.table.seats)
+                if isinstance(seat, BotSeat)}
 
+    # --- inside ---------------------------------------------------------------------
     def _play_bots(self) -> None:
-        g = self.game
-        while not g.is_over and g.current_player != self.seat:
-            seat = g.current_player
-            assert seat is not None
-            self._apply(self.bots[seat].choose(g.view(seat, codes=True), g.legal_actions()))
+        self.table.run()  # the bots play until the learner's turn or the match's end
 
     def _rewards(self) -> float:
         g, reward = self.game, 0.0

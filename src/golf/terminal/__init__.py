@@ -5,27 +5,23 @@ The modules, each small: :mod:`~golf.terminal.style` (colour, suits, ASCII),
 :mod:`~golf.terminal.board` (drawing the table from a view),
 :mod:`~golf.terminal.entry` (what a player types), :mod:`~golf.terminal.narrate`
 (sentences about moves), :mod:`~golf.terminal.summary` (the rules in a dozen lines),
-:mod:`~golf.terminal.seats` (who plays), :mod:`~golf.terminal.savefile`,
-:mod:`~golf.terminal.console`, :mod:`~golf.terminal.session` (the loop) and
-:mod:`~golf.terminal.replay`.
+:mod:`~golf.terminal.seats` (who plays), :mod:`~golf.terminal.console`,
+:mod:`~golf.terminal.session` (a :class:`golf.table.Table` with a screen) and
+:mod:`~golf.terminal.replay`. Save files are :mod:`golf.table`'s.
 """
 
 from .console import Console
 from .replay import replay
-from .savefile import Saved, restore
-from .seats import Seat, seat_table
+from .seats import seat_table
 from .session import Options, Session
 from .style import Style, detect
 
 __all__ = [
     "Console",
     "Options",
-    "Saved",
-    "Seat",
     "Session",
     "Style",
     "detect",
     "replay",
-    "restore",
     "seat_table",
 ]

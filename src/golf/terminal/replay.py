@@ -6,13 +6,12 @@ player's turn; a finished hole is revealed with its explained scores.
 
 >>> import io
 >>> from golf import Game
->>> from golf.terminal.savefile import Saved
->>> from golf.terminal.seats import Seat
+>>> from golf.table import Saved, SeatSpec
 >>> g = Game("six-card", players=2, seed=2, rules={"holes": 1})
 >>> while not g.is_over:
 ...     g.apply(g.legal_actions()[0])
 >>> out = io.StringIO()
->>> saved = Saved(g.record(), [Seat("Ann"), Seat("Bob")])
+>>> saved = Saved(g.record(), [SeatSpec("Ann"), SeatSpec("Bob")])
 >>> replay(saved, Console(io.StringIO(), out, width=80))
 0
 >>> "End of hole 1" in out.getvalue() and "the match" in out.getvalue()
@@ -24,10 +23,10 @@ from __future__ import annotations
 from typing import Any
 
 from ..game import Game
+from ..table import Saved
 from . import board as boards
 from .console import Console
 from .narrate import describe
-from .savefile import Saved
 from .session import hole_banner, hole_end, match_result
 
 

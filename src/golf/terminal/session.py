@@ -1,12 +1,17 @@
 """The session loop: people and bots play a match at one terminal.
 
-Each person's screen is drawn from ``Game.view(seat)`` alone; bots decide from the
-view of their own seat. With two or more people (hot-seat) the screen is cleared
-after each person's turn and a "pass to NAME" screen comes before the next one.
+The match is driven by a :class:`golf.table.Table`: bots sit in
+:class:`~golf.table.BotSeat` seats, each person in a :class:`~golf.table.PersonSeat` whose
+callback is this session's prompt, and the session watches the table to tell the
+moves and save after each one. Each person's screen is drawn from
+``Game.view(seat)`` alone; bots decide from the view of their own seat. With two or
+more people (hot-seat) the screen is cleared after each person's turn and a "pass to
+NAME" screen comes before the next one.
 
 >>> import io
 >>> from golf import Game
->>> from golf.terminal.seats import seat_table, build_bots
+>>> from golf.table import build_bots
+>>> from golf.terminal.seats import seat_table
 >>> g = Game("six-card", players=2, seed=4, rules={"holes": 1})
 >>> seats = seat_table([], ["random", "random"], g.seed)
 >>> out = io.StringIO()
@@ -17,7 +22,7 @@ after each person's turn and a "pass to NAME" screen comes before the next one.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -27,16 +32,22 @@ from ..bots import make_bot
 from ..bots.base import Bot
 from ..errors import GolfError, IllegalAction
 from ..game import Game
+from ..table import BotSeat, PersonSeat, Seat, SeatSpec, Table, Turn, bot_seed, write_save
 from . import board as boards
-from . import savefile
 from .console import Console
 from .entry import Command, EntryError, legal_text, read
 from .narrate import describe, verb
-from .seats import PREFERRED_BOT, Seat, available_bot, bot_seed
+from .seats import PREFERRED_BOT, available_bot
 from .style import Style
 from .summary import rules_summary
 
 _QUIT = "quit"
+#: The coach's seed comes from the game's seed like a bot's, from a seat no match has.
+_COACH_SEAT = 99
+
+
+class _Quit(Exception):
+    """A person stopped the match (quit, or the input ended)."""
 
 
 @dataclass
@@ -56,7 +67,7 @@ class Session:
     """One match at a terminal. :meth:`run` plays it to the end or until a quit."""
 
     def __init__(
-        self, game: Game, seats: Sequence[Seat], bots: Mapping[int, Bot], console: Console,
+        self, game: Game, seats: Sequence[SeatSpec], bots: Mapping[int, Bot], console: Console,
         options: Options | None = None,
     ) -> None:
         if len(seats) != game.players:
@@ -76,6 +87,17 @@ class Session:
         self.recent: list[str] = []
         self.last_actor: int | None = None
         self._coach: Bot | None = None
+        missing = [s.name for i, s in enumerate(seats) if s.bot and i not in self.bots]
+        if missing:
+            raise GolfError(f"no bot object for {', '.join(missing)}")
+        places: list[Seat] = [PersonSeat(self._asker(i)) if s.is_human else BotSeat(self.bots[i])
+                              for i, s in enumerate(seats)]
+        self.table = Table(game, places, observers=[self])
+        #: The person whose turn is on screen with its prompt (its board is drawn).
+        self._prompting: int | None = None
+        #: What the screen showed before the coming action: (whose eyes, public), and
+        #: how many holes had ended.
+        self._before: tuple[dict[str, Any], dict[str, Any], int] | None = None
 
     # --- what a seat sees ------------------------------------------------------------
     @property
@@ -129,11 +151,19 @@ class Session:
             seat = g.current_player
             assert seat is not None
             holes = len(g.hole_results)
-            if self.seats[seat].is_human:
-                if self.human_turn(seat) == _QUIT:
-                    return 0
-            else:
-                self.bot_move(seat)
+            person = self.seats[seat].is_human
+            if not person:
+                self.before_bot(seat)
+            try:
+                self.table.step()
+            except _Quit:
+                return 0
+            except IllegalAction as e:
+                if not person:
+                    raise
+                # A person's move the rules forbid: say why; nothing changed.
+                self.console.say(self.style.paint(f"Not allowed: {e}", "error"))
+                continue
             if len(g.hole_results) > holes:
                 if self.end_of_hole() == _QUIT:
                     return 0
@@ -144,7 +174,7 @@ class Session:
 
     def save(self) -> None:
         if self.options.save is not None:
-            savefile.write(self.options.save, self.game, self.seats, self.options.saved())
+            write_save(self.options.save, self.game, self.seats, self.options.saved())
 
     def _resume_hint(self) -> None:
         if self.options.save is not None and not self.game.is_over:
@@ -165,42 +195,70 @@ class Session:
     def announce_hole(self) -> None:
         self.console.say(hole_banner(self.game.view(0), self.names, self.style))
 
-    # --- bots -------------------------------------------------------------------------
-    def bot_move(self, seat: int) -> None:
-        g = self.game
-        eyes = self.onlooker
+    # --- watching the table --------------------------------------------------------
+    def look(self, eyes: int | None) -> None:
+        """Remember the screen before the coming action, to tell what it changed."""
+        self._before = (self.shown(eyes), self.shown(None), len(self.game.hole_results))
+
+    def before_bot(self, seat: int) -> None:
+        """Before a bot decides: the table for onlookers when only bots play."""
         if not self.humans and self.last_actor != seat:
             self.draw_board(None)
         self.last_actor = seat
-        before, public_before = self.shown(eyes), self.shown(None)
-        action = self.bots[seat].choose(g.view(seat, codes=True), g.legal_actions())
-        g.apply(action)
+        self.look(self.onlooker)
+
+    def on_event(self, turn: Turn) -> None:
+        """After every action at the table: save, and tell it."""
+        g, seat, action = self.game, turn.seat, turn.action
+        assert self._before is not None
+        before, public_before, holes = self._before
+        self._before = None
         self.save()
+        person = self.seats[seat].is_human
+        eyes = seat if person else self.onlooker
         line = describe(action, seat, before, self.shown(eyes), self.names, self.style)
+        if not person:
+            self.tell_everyone(action, seat, public_before)
+            self.console.say(self.style.paint(line, "dim") if self.humans else line)
+            self.console.sleep(self.options.delay)
+            return
+        self.console.say(line)
         self.tell_everyone(action, seat, public_before)
-        self.console.say(self.style.paint(line, "dim") if self.humans else line)
-        self.console.sleep(self.options.delay)
+        if len(g.hole_results) > holes or g.current_player != seat:
+            self._prompting = None
+            if self.hot_seat:
+                # Hide this person's cards at once: the next one may already be looking.
+                self.console.clear()
+                self.on_screen = None
+        else:
+            self.draw_board(seat)
+            self.console.say(self.instruction(seat))
 
     # --- people -----------------------------------------------------------------------
-    def human_turn(self, seat: int) -> str | None:
-        """Prompt ``seat`` until their turn is over; ``"quit"`` if they quit."""
-        g = self.game
+    def _asker(self, seat: int) -> Callable[[Mapping[str, Any], Sequence[Action]], Action]:
+        def ask(view: Mapping[str, Any], legal: Sequence[Action]) -> Action:
+            return self.ask_move(seat, legal)
+        return ask
+
+    def ask_move(self, seat: int, legal: Sequence[Action]) -> Action:
+        """Prompt ``seat`` (answering commands on the way) until they type a move;
+        raises _Quit if they quit or the input ends."""
         name = self.names[seat]
-        if self.hot_seat and self.on_screen != seat and self.pass_to(seat) == _QUIT:
-            return _QUIT
-        self.on_screen = seat
-        self.last_actor = seat
-        self.recent = []
-        self.draw_board(seat)
-        self.console.say(self.instruction(seat))
-        holes = len(g.hole_results)
+        if self._prompting != seat:
+            if self.hot_seat and self.on_screen != seat and self.pass_to(seat) == _QUIT:
+                raise _Quit
+            self.on_screen = seat
+            self.last_actor = seat
+            self.recent = []
+            self.draw_board(seat)
+            self.console.say(self.instruction(seat))
+            self._prompting = seat
         while True:
             line = self.console.ask(self.style.paint(f"{name}> ", "turn"))
             if line is None:
                 self.console.say("End of input: the game stops here.")
                 self._resume_hint()
-                return _QUIT
-            legal = g.legal_actions()
+                raise _Quit
             try:
                 entry = read(line, legal)
             except EntryError as e:
@@ -208,34 +266,10 @@ class Session:
                 continue
             if isinstance(entry, Command):
                 if self.command(entry, seat) == _QUIT:
-                    return _QUIT
+                    raise _Quit
                 continue
-            if self.play(seat, entry) is None:
-                continue
-            if len(g.hole_results) > holes or g.current_player != seat:
-                break
-            self.draw_board(seat)
-            self.console.say(self.instruction(seat))
-        if self.hot_seat:
-            # Hide this person's cards at once: the next one may already be looking.
-            self.console.clear()
-            self.on_screen = None
-        return None
-
-    def play(self, seat: int, action: Action) -> Action | None:
-        """Apply a person's action; an illegal one is explained and nothing changes."""
-        g = self.game
-        before, public_before = self.shown(seat), self.shown(None)
-        try:
-            g.apply(action)
-        except IllegalAction as e:
-            self.console.say(self.style.paint(f"Not allowed: {e}", "error"))
-            return None
-        self.save()
-        self.console.say(describe(action, seat, before, self.shown(seat), self.names,
-                                  self.style))
-        self.tell_everyone(action, seat, public_before)
-        return action
+            self.look(seat)
+            return entry
 
     def tell_everyone(self, action: Action, seat: int, public_before: Mapping[str, Any]) -> None:
         """Keep the public account of a move for the next person's "meanwhile" (hot-seat)."""
@@ -363,7 +397,8 @@ class Session:
     def coach(self) -> Bot:
         if self._coach is None:
             spec = available_bot(PREFERRED_BOT)
-            self._coach = make_bot(spec, self.game.rules, seed=bot_seed(self.game.seed, 99))
+            seed = bot_seed(self.game.seed, _COACH_SEAT)
+            self._coach = make_bot(spec, self.game.rules, seed=seed)
         return self._coach
 
     def hint(self, seat: int) -> str:

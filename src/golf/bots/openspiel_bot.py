@@ -38,12 +38,13 @@ from typing import Any, ClassVar
 import numpy as np
 from open_spiel.python.algorithms import ismcts, mcts  # type: ignore[import-untyped]
 
-from .actions import Action
-from .bots.base import Bot, make_bot, register
-from .cards import build_deck
-from .game import Game
-from .openspiel import GolfGame, GolfState
-from .rules import Rules, load_rules
+from ..actions import Action
+from ..cards import build_deck
+from ..envs.openspiel import GolfGame, GolfState
+from ..game import Game
+from ..rules import Rules, load_rules
+from ..table import BotSeat, Table
+from .base import Bot, make_bot, register
 
 _GAMES: dict[tuple[Rules, int], GolfGame] = {}
 
@@ -150,12 +151,10 @@ class BotRolloutEvaluator:
         total = np.zeros(start.players)
         for _ in range(self.rollouts):
             g = start.clone()
-            bots = [make_bot(self.spec, self.rules, seed=self.rng.randrange(2**32))
-                    for _ in range(g.players)]
-            while not g.is_over:
-                seat = g.current_player
-                assert seat is not None
-                g.apply(bots[seat].choose(g.view(seat, codes=True), g.legal_actions()))
+            # Seeded by the search's own generator: every playout plays differently.
+            seats = [BotSeat(make_bot(self.spec, self.rules, seed=self.rng.randrange(2**32)))
+                     for _ in range(g.players)]
+            Table(g, seats).run()
             total -= np.array(g.totals, dtype=float)
         return total / self.rollouts
 

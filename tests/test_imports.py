@@ -1,0 +1,147 @@
+"""The import graph of ``src/golf``: no module-level import cycles, and the modules that
+used to form cycles import cleanly first thing in a fresh interpreter."""
+
+from __future__ import annotations
+
+import ast
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+SRC = Path(__file__).resolve().parents[1] / "src"
+PACKAGE = SRC / "golf"
+#: Cycles the core's state refactor removes (issue 13 item 1); nothing may join them.
+CORE_CYCLE = frozenset({"golf.game", "golf.view", "golf.position"})
+
+
+def module_name(path: Path) -> str:
+    parts = list(path.relative_to(SRC).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+MODULES = {module_name(p): p for p in PACKAGE.rglob("*.py")}
+
+
+def _statements(tree: ast.Module) -> Iterator[ast.AST]:
+    """Every node that may run, deferred imports inside functions included (a cycle
+    broken only by deferring an import is still a cycle); ``if TYPE_CHECKING:`` blocks
+    never run."""
+    todo: list[ast.AST] = [tree]
+    while todo:
+        node = todo.pop()
+        if isinstance(node, ast.If):
+            test = node.test
+            name = test.id if isinstance(test, ast.Name) else getattr(test, "attr", None)
+            if name == "TYPE_CHECKING":
+                todo.extend(node.orelse)
+                continue
+        yield node
+        todo.extend(ast.iter_child_nodes(node))
+
+
+#: Imports by computed names: the command line loads every module of golf.commands.
+DYNAMIC = {"golf.cli": {m for m in MODULES if m.startswith("golf.commands.")}}
+
+
+def imports_of(name: str) -> set[str]:
+    """The golf modules that ``name`` imports, at import time or later."""
+    path = MODULES[name]
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    out: set[str] = set(DYNAMIC.get(name, ()))
+    for node in _statements(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            out.update(a.name for a in node.names if a.name in MODULES)
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package.split(".")
+                base = base[: len(base) - node.level + 1]
+                target = ".".join([*base, node.module] if node.module else base)
+            else:
+                target = node.module or ""
+            subs = {f"{target}.{a.name}" for a in node.names} & MODULES.keys()
+            out |= subs
+            if target in MODULES and len(subs) < len(node.names):
+                out.add(target)  # a name defined by the module itself, not a submodule
+        elif (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+              and node.func.attr == "import_module" and node.args
+              and isinstance(node.args[0], ast.Constant)
+              and node.args[0].value in MODULES):
+            out.add(node.args[0].value)
+    out.discard(name)
+    return out
+
+
+def cycles() -> list[set[str]]:
+    """The strongly connected components of more than one module (Tarjan)."""
+    graph = {m: imports_of(m) for m in MODULES}
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    found: list[set[str]] = []
+
+    def visit(v: str) -> None:
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        on_stack.add(v)
+        for w in graph[v]:
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on_stack:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            comp = set()
+            while True:
+                w = stack.pop()
+                on_stack.discard(w)
+                comp.add(w)
+                if w == v:
+                    break
+            if len(comp) > 1:
+                found.append(comp)
+
+    for m in sorted(graph):
+        if m not in index:
+            visit(m)
+    return found
+
+
+def test_the_graph_sees_relative_imports() -> None:
+    # The checker itself must find edges, or "no cycle" would prove nothing.
+    assert "golf.bots.base" in imports_of("golf.bots.openspiel_bot")
+    assert "golf.envs.openspiel" in imports_of("golf.bots.openspiel_bot")
+    assert "golf.errors" in imports_of("golf.commands.play")
+    assert "golf.commands" in imports_of("golf.cli")
+
+
+def test_no_import_cycles_outside_the_engine_core() -> None:
+    for comp in cycles():
+        assert comp <= CORE_CYCLE, f"import cycle: {' <-> '.join(sorted(comp))}"
+
+
+@pytest.mark.parametrize(("a", "b"), [
+    ("golf.bots.base", "golf.bots.openspiel_bot"),
+    ("golf.cli", "golf.commands.play"),
+    ("golf.cli", "golf.commands.replay"),
+    ("golf.table", "golf.terminal.session"),
+    ("golf.table", "golf.bots.openspiel_bot"),
+])
+def test_pairs_that_once_formed_cycles_do_not(a: str, b: str) -> None:
+    assert not any({a, b} <= comp for comp in cycles())
+    assert a not in imports_of(b) or b not in imports_of(a)
+
+
+@pytest.mark.parametrize("module", [
+    "golf.bots.openspiel_bot", "golf.commands.play", "golf.commands.replay", "golf.cli",
+    "golf.table", "golf.envs.openspiel", "golf.bots.base",
+])
+def test_each_imports_first_in_a_fresh_interpreter(module: str) -> None:
+    done = subprocess.run([sys.executable, "-c", f"import {module}"], capture_output=True,
+                          text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
