@@ -376,22 +376,6 @@ def test_bots_play_a_whole_match_of_every_preset(preset: str, tmp_path: Path) ->
     assert restored.record() == g.record()
 
 
-def test_a_hint_only_uses_what_memory_mode_lets_the_player_know() -> None:
-    g = Game("german", players=2, seed=5)
-    seats = [SeatSpec("Ann"), SeatSpec("Bot", "random", 1)]
-    session = Session(g, seats, build_bots(seats, g.rules),
-                      Console(io.StringIO(), io.StringIO(), PLAIN))
-    for a in ("peek 1", "peek 2"):
-        g.apply(a)
-    bot = make_bot("random", g.rules, 1)
-    while g.current_player != 0:
-        g.apply(bot.choose(g.view(1, codes=True), g.legal_actions()))
-    assert session.shown(0, codes=True)["grids"][0][0] is not None
-    g.apply("draw")
-    assert session.shown(0, codes=True)["grids"][0][:2] == [None, None]
-    assert "Hint: " in session.hint(0)
-
-
 def test_a_bare_game_record_replays_with_numbered_players(tmp_path: Path) -> None:
     g = random_game("four-card", 4, 10_000, players=3)
     path = tmp_path / "record.json"

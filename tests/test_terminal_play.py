@@ -252,10 +252,10 @@ def test_hint_gives_the_expert_bots_choice_with_expected_scores(tmp_path: Path) 
     child.sendline("hint")
     child.expect(PROMPT)
     hint = child.before
-    assert "Hint: " in hint and "expected score" in hint
+    assert "Hint: " in hint and "value: the expected score" in hint
     best = re.search(r"Hint: (draw|take) - ", hint)
     assert best, hint
-    rows = re.findall(r"^  (draw|take)\s+(-?\d+\.\d)\s+\S", hint.replace("\r", ""),
+    rows = re.findall(r"^  \d+\. (draw|take)\s+(-?\d+\.\d)\s+=", hint.replace("\r", ""),
                       re.MULTILINE)
     assert sorted(r[0] for r in rows) == ["draw", "take"]
     # Best first, and the best is what the hint names.
@@ -267,8 +267,8 @@ def test_hint_gives_the_expert_bots_choice_with_expected_scores(tmp_path: Path) 
     child.expect(PROMPT)
     child.sendline("hint")
     child.expect(PROMPT)
-    options = re.findall(r"^  (swap \d|discard)\s+(-?\d+\.\d)", child.before.replace("\r", ""),
-                         re.MULTILINE)
+    options = re.findall(r"^  \d+\. (swap \d|discard)\s+(-?\d+\.\d)",
+                         child.before.replace("\r", ""), re.MULTILINE)
     assert {o for o, _ in options} == {f"swap {i}" for i in range(1, 7)} | {"discard"}
     values = [float(v) for _, v in options]
     assert values == sorted(values)
@@ -371,6 +371,12 @@ def test_memory_mode_hides_peeks_after_the_first_draw(
         assert mine[:2] == [cards[1], cards[2]]
     else:
         assert mine == ["###"] * (2 * cols), "peeked cards hide after the first draw"
+        # ... and the screen is cleared, so neither the earlier board nor the sentences
+        # naming the peeked cards are still on it (bug: they stayed just above).
+        assert CLEAR in child.before
+        screen = child.before.rsplit(CLEAR, 1)[-1]
+        assert "You look at position" not in screen
+        assert "You draw" in screen
     child.sendline("quit")
     child.expect("Quit anyway")
     child.sendline("y")

@@ -140,11 +140,68 @@ class ExpertBot(Bot):
         return best[1]
 
     def explain(self, view: Mapping[str, Any], legal: Sequence[Action]) -> list[Option]:
-        """Every legal action with the expected total of our grid after it, best
-        first (the first is what :meth:`choose` plays)."""
+        """Every legal action, best first (the first is what :meth:`choose` plays),
+        with the value it is chosen by and that value's parts: the expected total of
+        our grid after it, what the card it leaves on the discard pile gives the next
+        player, and the preferences for going out, knocking and learning a card.
+
+        Values are rounded to tenths and each option's parts, rounded the same way,
+        add up to its value; an ending move that is not worth it has no value (it is
+        played only when nothing else is legal)."""
         options = self._options(view, legal, reasons=True)
         order = sorted(range(len(options)), key=lambda k: (options[k][0], k))
-        return [Option(options[k][1], round(options[k][2], 2), options[k][3]) for k in order]
+        if view["phase"] == "setup":
+            return [Option(options[k][1], round(options[k][2], 2), options[k][3])
+                    for k in order]
+        ctx = self._context(view)
+        return [self._explained(ctx, options[k]) for k in order]
+
+    def _explained(self, ctx: _Context, choice: Choice) -> Option:
+        """One option with its value split into the parts it is made of."""
+        u, a, e, why = choice
+        if u >= BAD_END / 2:
+            return Option(a, round(e, 2), why, None, (("your grid", round(e, 1)),))
+        raw = [("your grid", e)]
+        gift = self._gift(ctx, a)
+        if gift is not None and abs(gift) >= 0.05:
+            raw.append(("next player's gain", gift))
+        rest = u - sum(p for _, p in raw)
+        if abs(rest) >= 0.05:
+            raw.append((self._rest_label(ctx, a, rest), rest))
+        value = round(u, 1)
+        parts = [(what, round(p, 1)) for what, p in raw]
+        # Rounded parts must add up to the rounded value: the grid takes the tenth
+        # that rounding each part separately may lose or gain.
+        slack = round(value - sum(p for _, p in parts), 1)
+        parts[0] = (parts[0][0], round(parts[0][1] + slack, 1))
+        return Option(a, round(e, 2), why, value, tuple(parts))
+
+    def _gift(self, ctx: _Context, a: Action) -> float | None:
+        """What the card ``a`` leaves on the discard pile gives the next player
+        (None where it is an average over cards not yet known)."""
+        if a >> 4 == K_SWAP:
+            return None if a & 15 == ctx.end_cell else ctx.offsets()[a & 15]
+        if a == DISCARD and not ctx.final and ctx.end_cell < 0:
+            return ctx.weighted_threat()[ctx.held]
+        return None
+
+    def _rest_label(self, ctx: _Context, a: Action, rest: float) -> str:
+        """What the part of a value beyond the grid and the gift stands for."""
+        if a == KNOCK:
+            return "knocking ahead"
+        if a == DRAW:
+            return "pile and flips after it"
+        if a == TAKE:
+            return "next player's gain"
+        positional = a >> 4 in (K_SWAP, K_FLIP)
+        ending = ctx.end_cell >= 0 and (a == DISCARD or (positional and a & 15 == ctx.end_cell))
+        if ending:
+            return "going out ahead" if rest < 0 else "going out behind"
+        if a == DISCARD and rest < 0:
+            return "what a flip teaches"
+        if self.noise:
+            return "noise"
+        return "tie-break"
 
     def reset(self) -> None:
         self._memo_key = None
@@ -677,7 +734,7 @@ class _Context:
                 text += f", matching {' and '.join(labels)}"
         if cell == self.end_cell:
             text += ", going out"
-        return text + f" (expected total {expected:.1f})"
+        return text
 
 
 def _name(rank: int) -> str:

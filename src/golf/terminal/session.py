@@ -98,6 +98,8 @@ class Session:
         #: What the screen showed before the coming action: (whose eyes, public), and
         #: how many holes had ended.
         self._before: tuple[dict[str, Any], dict[str, Any], int] | None = None
+        #: (hole, holes ended, seat) whose peeks have been cleared off the screen.
+        self._hidden: set[tuple[int, int, int]] = set()
 
     # --- what a seat sees ------------------------------------------------------------
     @property
@@ -222,6 +224,8 @@ class Session:
             self.console.say(self.style.paint(line, "dim") if self.humans else line)
             self.console.sleep(self.options.delay)
             return
+        if self.hide_peeks_if_due(seat):
+            line = describe(action, seat, before, self.shown(eyes), self.names, self.style)
         self.console.say(line)
         self.tell_everyone(action, seat, public_before)
         if len(g.hole_results) > holes or g.current_player != seat:
@@ -233,6 +237,19 @@ class Session:
         else:
             self.draw_board(seat)
             self.console.say(self.instruction(seat))
+
+    def hide_peeks_if_due(self, seat: int) -> bool:
+        """In memory mode, clear the screen once ``seat``'s peeked cards hide (after
+        their first draw of a hole), so that the earlier board and the sentences naming
+        the cards scroll away with it. True if the screen was cleared."""
+        if not self.memory_mode:
+            return False
+        key = (self.game.hole, len(self.game.hole_results), seat)
+        if key in self._hidden or not boards.has_drawn(self.game.view(seat)):
+            return False
+        self._hidden.add(key)
+        self.console.clear()
+        return True
 
     # --- people -----------------------------------------------------------------------
     def _asker(self, seat: int) -> Callable[[Mapping[str, Any], Sequence[Action]], Action]:
@@ -402,10 +419,14 @@ class Session:
         return self._coach
 
     def hint(self, seat: int) -> str:
-        """What the expert bot would do from this seat's view, and each option's value."""
+        """What the expert bot would do in this seat, and the value of each option it
+        decides by, best first, with the parts that value adds up from.
+
+        The coach reads the seat's own view, peeked cards included: in memory mode it
+        uses what the player saw (and may have forgotten), nothing more."""
         g, st = self.game, self.style
         bot = self.coach()
-        view = self.shown(seat, codes=True)
+        view = g.view(seat, codes=True)
         legal = g.legal_actions()
         lines = []
         if bot.name != PREFERRED_BOT:
@@ -419,11 +440,22 @@ class Session:
             return "\n".join(lines)
         best = options[0]
         lines.append(st.paint(f"Hint: {best.action} {st.dash} {best.reason}", "good"))
-        lines.append(f"  {'option':<10}{'expected score':>15}  why")
-        for opt in options:
-            lines.append(f"  {opt.action!s:<10}{opt.expected:>15.1f}  {opt.reason}")
-        lines.append(f"(expected score: of your grid at the end of the hole, as the "
-                     f"{bot.name} bot reckons it; lower is better)")
+        if all(o.value is None for o in options):
+            lines.append("(no option scores better than another here; the coach picks the "
+                         "card in the part of your grid it knows least)")
+            return "\n".join(lines)
+        width = max(len(str(o.action)) for o in options)
+        for rank, opt in enumerate(options, 1):
+            if opt.value is None:
+                value, made = "  -  ", "only when nothing else is legal"
+            else:
+                value = f"{opt.value:5.1f}"
+                made = _sum_text(opt.parts)
+            lines.append(f"  {rank}. {opt.action!s:<{width}} {value}  = {made}")
+            lines.append(f"     {' ' * width}        {opt.reason}")
+        lines.append(f"(value: the expected score of your grid at the end of the hole and "
+                     f"what the move gives the others, as the {bot.name} bot reckons it; "
+                     "lower is better and the coach plays the lowest)")
         return "\n".join(lines)
 
     # --- ends -------------------------------------------------------------------------
@@ -446,6 +478,17 @@ class Session:
         if self.options.save is not None:
             c.say(f"Saved in {self.options.save}; watch it again with: "
                   f"golf replay {self.options.save}")
+
+
+def _sum_text(parts: Sequence[tuple[str, float]]) -> str:
+    """``your grid 16.2 + next player's gain 1.5 - what a flip teaches 3.0``."""
+    out = ""
+    for k, (what, points) in enumerate(parts):
+        if k == 0:
+            out = f"{what} {points:.1f}"
+        else:
+            out += f" {'-' if points < 0 else '+'} {what} {abs(points):.1f}"
+    return out
 
 
 def hole_banner(view: Mapping[str, Any], names: Sequence[str], style: Style) -> str:
