@@ -15,7 +15,6 @@ from hypothesis import strategies as st
 
 from golf import Game, card_str, load_rules, preset_names
 from golf.actions import ALIASES, Action
-from golf.bots import make_bot
 from golf.cards import build_deck
 from golf.cli import build_parser, main
 from golf.commands.play import seats_wanted
