@@ -244,3 +244,29 @@ def test_python_dash_m_golf_runs_a_demo() -> None:
     assert p.returncode == 0, p.stderr
     assert p.stdout.startswith("nine-card, 1 random player")
     assert "winner: player 1" in p.stdout
+
+
+# --- default player counts (bug: four-card failed with the defaults) ---------------------
+
+def test_player_counts_default_to_the_variants_smallest(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    code, out, _ = run(["simulate", "-v", "four-card", "--games", "2", "--quiet",
+                        "--workers", "1", "--bots", "greedy,random", "--json"], capsys)
+    assert code == 0 and json.loads(out)["players"] == 3
+    code, out, _ = run(["simulate", "-v", "nine-card", "--games", "1", "--quiet",
+                        "--workers", "1", "--json"], capsys)
+    assert code == 0 and json.loads(out)["players"] == 2  # a match needs two
+    code, out, _ = run(["demo", "-v", "four-card", "--seed", "1"], capsys)
+    assert code == 0 and "four-card, 3 random players" in out
+
+
+def test_play_fills_a_variants_smallest_table_with_bots() -> None:
+    from golf.cli import build_parser
+    from golf.commands.play import seats_wanted
+
+    args = build_parser().parse_args(["play", "-v", "four-card", "--humans", "Ann,Bob"])
+    humans, bots = seats_wanted(args, load_rules("four-card"))
+    assert humans == ["Ann", "Bob"] and len(bots) == 1
+    args = build_parser().parse_args(["play", "-v", "six-card", "--humans", "Ann,Bob"])
+    assert seats_wanted(args, load_rules("six-card"))[1] == []

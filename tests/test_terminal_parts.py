@@ -386,3 +386,32 @@ def test_a_bare_game_record_replays_with_numbered_players(tmp_path: Path) -> Non
     text = out.getvalue()
     assert text.count("End of ") == len(g.hole_results)
     assert text.count("Player 1 knocks") == sum(h.knocked_by == 0 for h in g.hole_results)
+
+
+# --- descriptions follow the settings (bug 7) ----------------------------------------------
+
+def test_the_rules_header_follows_overrides_and_files(tmp_path: Path) -> None:
+    text = rules_summary(load_rules("german", {"target": 40}), players=2)
+    assert "play to 100" not in text and "target=40" in text.splitlines()[0]
+    assert "play to 40" in text.splitlines()[0]
+    text = rules_summary(load_rules("six-card", {"holes": 1}), players=2)
+    assert "nine holes" not in text and "holes=1" in text and "one hole" in text
+    path = tmp_path / "house.toml"
+    path.write_text('extends = "six-card"\nholes = 3\n')
+    first = rules_summary(load_rules(str(path)), players=2).splitlines()[0]
+    assert "nine holes" not in first and "holes=3" in first
+    plain = rules_summary(load_rules("six-card"), players=2).splitlines()[0]
+    assert plain == f"six-card: {load_rules('six-card').description}"
+
+
+def test_a_target_and_a_hole_count_are_both_said() -> None:
+    g = Game("nine-card", players=2, seed=1)
+    out = io.StringIO()
+    seats = seat_table([], ["random", "random"], g.seed)
+    session = Session(g, seats, build_bots(seats, g.rules), Console(io.StringIO(), out, PLAIN))
+    session.announce_match()
+    session.announce_hole()
+    text = out.getvalue()
+    assert "up to 9 holes, ending sooner once a total passes 50" in text
+    assert "Hole 1 of up to 9" in text
+    assert "Hole 1 of up to 9" in boards.board(g.view(0), session.names, g.rules, PLAIN)

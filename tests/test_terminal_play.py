@@ -40,9 +40,9 @@ def spawn(*args: str) -> pexpect.spawn:
 
 def legal_groups(text: str) -> dict[str, list[str]]:
     """The last 'legal:' line on screen, as kind -> positions."""
-    line = [ln for ln in text.splitlines() if ln.startswith("legal: ")][-1]
+    line = [ln for ln in text.splitlines() if ln.startswith("legal now: ")][-1]
     groups = {}
-    for part in line[len("legal: "):].strip().split(" | "):
+    for part in line[len("legal now: "):].strip().split(" | "):
         kind, *positions = part.split()
         groups[kind] = positions
     return groups
@@ -179,24 +179,29 @@ def test_bad_input_and_illegal_moves_are_explained_and_change_nothing(tmp_path: 
     answer("foo", "'foo' is not an action or a command",
            "legal now: reveal 1 2 3 4 5 6", "commands: help, hint")
     answer("swap 2", "Not allowed: swap 2: first each player must turn up 2",
-           "legal now: reveal 1, reveal 2")
+           "legal now: reveal 1 2")
     answer("9", "nothing can be done at position 9 now; legal now: reveal 1 2 3 4 5 6")
     answer("", "nothing typed; legal now: reveal 1 2 3 4 5 6")
-    answer("swap", "'swap' needs a position")
-    answer("reveal 17", "position 17 in 'reveal 17' is not between 1 and 16")
+    # Positions are the grid's, 1 to 6 here (bug: the messages said 1 to 16).
+    answer("swap", "'swap' needs a position: swap N with N from 1 to 6")
+    answer("reveal", "'reveal' needs a position: reveal N with N from 1 to 6")
+    answer("reveal 17", "position 17 is off the grid, which has positions 1 to 6")
+    answer("reveal 9", "position 9 is off the grid, which has positions 1 to 6")
+    answer("revael 2", "(did you mean 'reveal 2'?)")
+    answer("hnit", "(did you mean 'hint'?)")
     assert save_actions(save) == []
     answer("reveal 1", "You turn up position 1")
     answer("r1", "Not allowed: reveal 1: you already chose position 1",
-           "legal now: reveal 2, reveal 3")
+           "legal now: reveal 2 3 4 5 6")
     assert save_actions(save) == ["reveal 1"]
     answer("4", "You turn up position 4")
     answer("swap 3", "Not allowed: swap 3: you must first draw from the stock or take the "
-           "discard", "legal now: draw, take")
+           "discard", "legal now: draw | take")
     answer("knock", "this variant has no knocking")
     actions = save_actions(save)
     answer("d", "You draw")
     answer("f2", "Not allowed: flip 2: you hold a card: swap it into your grid or discard "
-           "it", "legal now: swap 1, swap 2")
+           "it", "legal now: swap 1 2 3 4 5 6 | discard")
     assert save_actions(save) == [*actions, "draw"]
     child.sendline("quit")
     child.expect(pexpect.EOF)
@@ -518,3 +523,38 @@ def test_piped_hot_seat_needs_no_enter_and_stops_at_end_of_input(tmp_path: Path)
     assert "Pass the terminal to Bob." in done.stdout
     assert "End of input: the game stops here." in done.stdout
     assert save_actions(save) == ["peek 1", "peek 2", "peek 1", "peek 2", "draw", "discard"]
+
+
+# --- the pauses between turns and holes -------------------------------------------------------
+
+def test_scores_and_quit_work_at_the_next_hole_pause(tmp_path: Path) -> None:
+    """Typing at "Press Enter for the next hole" was swallowed."""
+    save = tmp_path / "g.json"
+    child = spawn("play", "--ascii", "--delay", "0", "--seed", "3", "--bots", "random",
+                  "--rule", "holes=3", "--save", str(save))
+    while child.expect([PROMPT, NEXT_HOLE]) == 0:
+        child.sendline(choose(child.before))
+    child.sendline("scroes")
+    child.expect(NEXT_HOLE)
+    assert "(did you mean 'scores'?)" in child.before
+    child.sendline("scores")
+    child.expect(NEXT_HOLE)
+    assert re.search(r"^Hole\s+You\s+Random\r?$", child.before, re.M), child.before
+    assert re.search(r"^1\s+-?\d+\s+-?\d+\r?$", child.before, re.M)
+    child.sendline("quit")
+    child.expect(r"continue it with: golf resume")
+    child.expect(pexpect.EOF)
+    assert not Game.from_record(json.loads(save.read_text())["record"]).is_over
+
+
+def test_scores_and_quit_work_at_the_hot_seat_pass_screen() -> None:
+    child = spawn("play", "--humans", "Ann,Bob", "--seed", "4", "--ascii", "--delay", "0")
+    child.expect(READY)
+    child.sendline("scores")
+    child.expect(READY)
+    assert "(no hole finished yet)" in child.before
+    child.sendline("quit")
+    child.expect("Quit anyway")
+    child.sendline("y")
+    child.expect(pexpect.EOF)
+    assert "Goodbye." in child.before

@@ -30,3 +30,14 @@ def rules_from_args(args: argparse.Namespace) -> Rules:
         else:
             overrides[key] = value
     return load_rules(args.variant, overrides or None)
+
+
+def default_players(rules: Rules, at_least: int = 2) -> int:
+    """The player count a command uses when none is given: the variant's smallest,
+    but at least ``at_least`` (two, for a match between players), within its range.
+
+    >>> default_players(load_rules("four-card")), default_players(load_rules("nine-card"))
+    (3, 2)
+    """
+    lo, hi = rules.players
+    return min(max(lo, at_least), hi)

@@ -9,6 +9,7 @@ from typing import Any
 
 from ..errors import GolfError, UsageError
 from ..game import Game
+from ..rules import Rules
 from ..table import build_bots, read_save, restore
 from ..terminal.console import Console
 from ..terminal.seats import PREFERRED_BOT, available_bot, seat_table, split_names
@@ -36,8 +37,9 @@ def register(sub: Any) -> None:
                    help="number of players; bots fill the seats the people leave "
                    "(default: the people plus two bots)")
     p.add_argument("--bots", "-b", default=None, metavar="LIST",
-                   help=f"bots by name, comma-separated, e.g. expert,greedy or "
-                   f"expert:memory=0.6 (default {PREFERRED_BOT}; one name fills every bot seat)")
+                   help=f"bots by name or difficulty, comma-separated, e.g. easy,hard, "
+                   f"expert,greedy or expert:memory=0.6 (default {PREFERRED_BOT}; one name "
+                   "fills every bot seat)")
     p.add_argument("--humans", default=None, metavar="NAMES",
                    help=f"the people playing, comma-separated, e.g. Ann,Bob (default "
                    f"'{DEFAULT_NAME}'; an empty list '' lets bots play alone)")
@@ -89,8 +91,12 @@ def check_save_target(path: Path) -> None:
                          f"'golf resume {path}', or choose another file for --save")
 
 
-def seats_wanted(args: argparse.Namespace) -> tuple[list[str], list[str]]:
-    """The people and the bot specs the options ask for."""
+def seats_wanted(
+    args: argparse.Namespace, rules: Rules | None = None,
+) -> tuple[list[str], list[str]]:
+    """The people and the bot specs the options ask for. Where neither --players nor
+    --bots says how many bots, enough of them sit down for the variant's smallest
+    player count (four-card needs three players: two people get a bot)."""
     humans = [DEFAULT_NAME] if args.humans is None else split_names(args.humans)
     players = args.players
     if players is not None and players < 1:
@@ -115,6 +121,10 @@ def seats_wanted(args: argparse.Namespace) -> tuple[list[str], list[str]]:
         bots = []  # friends at one terminal play each other unless they ask for bots
     else:
         bots = [available_bot()] * 2
+    if rules is not None and args.bots is None and players is None:
+        short = rules.players[0] - len(humans) - len(bots)
+        if short > 0:
+            bots += [available_bot()] * short
     if not humans and not bots:
         raise UsageError("nobody to play: name people with --humans or bots with --bots")
     return humans, bots
@@ -122,7 +132,7 @@ def seats_wanted(args: argparse.Namespace) -> tuple[list[str], list[str]]:
 
 def run(args: argparse.Namespace) -> int:
     rules = rules_from_args(args)
-    humans, bots = seats_wanted(args)
+    humans, bots = seats_wanted(args, rules)
     game = Game(rules, players=len(humans) + len(bots), seed=args.seed)
     seats = seat_table(humans, bots, game.seed)
     bot_objects = build_bots(seats, rules)

@@ -171,18 +171,19 @@ def board(
         for m in matches:
             lines.append("  " + style.paint("*", "cancel") + f" {m.label} scores {m.points}")
         blocks.append(lines)
-    out = [_title(v, names, style)]
+    out = [_title(v, names, style, bool(rules.target))]
     out += side_by_side(blocks, width)
     out.append(_piles(v, names, style))
     return "\n".join(out)
 
 
-def _title(v: Mapping[str, Any], names: Sequence[str], style: Style) -> str:
+def _title(v: Mapping[str, Any], names: Sequence[str], style: Style, target: bool) -> str:
     hole = f"Hole {v['hole']}"
     if v["playoff"]:
         hole = f"Playoff hole (hole {v['hole']})"
     elif v["holes"]:
-        hole += f" of {v['holes']}"
+        # With a target too, a match usually ends before its last hole.
+        hole += f" of {'up to ' if target else ''}{v['holes']}"
     parts = [hole, f"{v['variant']}", f"dealer {names[v['dealer']]}"]
     bar = style.dash * 2
     return style.paint(f"{bar} {style.dot.join(parts)} {bar}", "bold")

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import textwrap
 import time
 from typing import TextIO
 
@@ -42,6 +43,10 @@ class Console:
     def say(self, text: str = "") -> None:
         self.stdout.write(text + "\n")
         self.stdout.flush()
+
+    def error(self, text: str) -> None:
+        """A mistake explained: wrapped at word boundaries to the width, in red."""
+        self.say(self.style.paint(wrap(text, self.width), "error"))
 
     def ask(self, prompt: str) -> str | None:
         """One line of input (without its newline), or None at the end of input.
@@ -80,3 +85,19 @@ class Console:
     def sleep(self, seconds: float) -> None:
         if seconds > 0:
             time.sleep(seconds)
+
+
+def wrap(text: str, width: int) -> str:
+    """``text`` wrapped at word boundaries to ``width`` columns, continuation lines
+    indented two spaces; existing line breaks are kept.
+
+    >>> print(wrap("nothing can be done at position 9 now; legal now: reveal 1 2 3", 30))
+    nothing can be done at
+      position 9 now; legal now:
+      reveal 1 2 3
+    """
+    return "\n".join(
+        textwrap.fill(line, max(20, width - 1), subsequent_indent="  ",
+                      break_on_hyphens=False, break_long_words=False)
+        for line in text.splitlines()
+    )

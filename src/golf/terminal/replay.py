@@ -56,7 +56,7 @@ def replay(
                             f"seed {game.seed}{style.dot}{len(actions)} moves", "bold"))
     if seat is not None:
         console.say(f"Seen through the eyes of {names[seat]}.")
-    console.say(hole_banner(game.view(0), names, style))
+    console.say(hole_banner(game.view(0), names, style, bool(game.rules.target)))
     i = 0
     while i < len(actions):
         actor = game.current_player
@@ -72,7 +72,7 @@ def replay(
         if len(game.hole_results) > holes:
             console.say(hole_end(game, names, style, console.width))
             if not game.is_over:
-                console.say(hole_banner(game.view(0), names, style))
+                console.say(hole_banner(game.view(0), names, style, bool(game.rules.target)))
         if stepping and i < len(actions):
             answer = console.ask(style.paint("Enter: next turn, a: all the rest, q: stop> ",
                                              "dim"))

@@ -35,11 +35,11 @@ from ..game import Game
 from ..table import BotSeat, PersonSeat, Seat, SeatSpec, Table, Turn, bot_seed, write_save
 from . import board as boards
 from .console import Console
-from .entry import Command, EntryError, legal_text, read
+from .entry import COMMANDS, Command, EntryError, did_you_mean, legal_now, read
 from .narrate import describe, verb
 from .seats import PREFERRED_BOT, available_bot
 from .style import Style
-from .summary import rules_summary
+from .summary import header, match_length, rules_summary
 
 _QUIT = "quit"
 #: The coach's seed comes from the game's seed like a bot's, from a seat no match has.
@@ -164,7 +164,8 @@ class Session:
                 if not person:
                     raise
                 # A person's move the rules forbid: say why; nothing changed.
-                self.console.say(self.style.paint(f"Not allowed: {e}", "error"))
+                why = str(e).split("; legal now: ")[0]
+                self.console.error(f"Not allowed: {why}; {legal_now(g.legal_actions())}")
                 continue
             if len(g.hole_results) > holes:
                 if self.end_of_hole() == _QUIT:
@@ -188,6 +189,8 @@ class Session:
         who = ", ".join(f"{s.name} ({s.bot})" if s.bot else s.name for s in self.seats)
         self.console.say(self.style.paint(
             f"Golf: {g.rules.name}{self.style.dot}{who}{self.style.dot}seed {g.seed}", "bold"))
+        self.console.say(f"{header(g.rules)}\nMatch: {match_length(g.rules)}; the lowest "
+                         "total wins.")
         if self.humans:
             self.console.say("Type 'help' for the moves and commands, 'hint' for advice.")
         if self.memory_mode and self.humans:
@@ -195,7 +198,8 @@ class Session:
                              "draw (--show-peeks keeps them visible).")
 
     def announce_hole(self) -> None:
-        self.console.say(hole_banner(self.game.view(0), self.names, self.style))
+        self.console.say(hole_banner(self.game.view(0), self.names, self.style,
+                                     bool(self.game.rules.target)))
 
     # --- watching the table --------------------------------------------------------
     def look(self, eyes: int | None) -> None:
@@ -277,9 +281,9 @@ class Session:
                 self._resume_hint()
                 raise _Quit
             try:
-                entry = read(line, legal)
+                entry = read(line, legal, self.game.rules.cells)
             except EntryError as e:
-                self.console.say(self.style.paint(str(e), "error"))
+                self.console.error(str(e))
                 continue
             if isinstance(entry, Command):
                 if self.command(entry, seat) == _QUIT:
@@ -299,9 +303,7 @@ class Session:
         name = self.names[seat]
         self.console.clear()
         self.console.say(self.style.paint(f"Pass the terminal to {name}.", "warn"))
-        if not self.console.pause(f"{name}, press Enter when you are ready. "):
-            self.console.say("End of input: the game stops here.")
-            self._resume_hint()
+        if self.wait(f"{name}, press Enter when you are ready. ") == _QUIT:
             return _QUIT
         self.console.clear()
         if self.recent:
@@ -309,6 +311,35 @@ class Session:
             for sentence in self.recent:
                 self.console.say("  " + sentence)
         return None
+
+    def wait(self, prompt: str) -> str | None:
+        """A pause between turns or holes: Enter goes on; ``scores``, ``rules``, ``help``
+        and ``quit`` work here too (nothing private is shown). ``_QUIT`` to stop."""
+        c = self.console
+        if not c.input_is_terminal:
+            return None
+        while True:
+            line = c.ask(self.style.paint(prompt, "dim"))
+            if line is None:
+                c.say("End of input: the game stops here.")
+                self._resume_hint()
+                return _QUIT
+            word = line.strip().lower()
+            if not word:
+                return None
+            name = COMMANDS.get(word)
+            if name == "quit":
+                if self.quit() == _QUIT:
+                    return _QUIT
+            elif name == "scores":
+                c.say(boards.scorecard(self.game.view(0), self.names, self.style))
+            elif name == "rules":
+                c.say(rules_summary(self.game.rules, self.game.players))
+            else:
+                guess = did_you_mean(word, ["scores", "rules", "quit", "help"])
+                hint = f" (did you mean {guess!r}?)" if guess and name != "help" else ""
+                c.error(f"{line.strip()!r} is not for this screen{hint}: press Enter to go "
+                        "on, or type scores, rules or quit")
 
     def instruction(self, seat: int) -> str:
         """What ``seat`` may do now, in words with the short forms, and the legal list."""
@@ -350,7 +381,7 @@ class Session:
             if any(a.kind == "pass" for a in legal):
                 text += " or leave them (n)"
             text += "."
-        return text + "\n" + st.paint("legal: " + legal_text(legal), "dim")
+        return text + "\n" + st.paint(legal_now(legal), "dim")
 
     # --- commands ---------------------------------------------------------------------
     def command(self, cmd: Command, seat: int) -> str | None:
@@ -367,16 +398,21 @@ class Session:
             self.draw_board(seat)
             c.say(self.instruction(seat))
         elif cmd.name == "quit":
-            if self.options.save is None and c.input_is_terminal:
-                answer = c.ask("The game is not saved (use --save FILE next time). "
-                               "Quit anyway? [y/N] ")
-                if answer is not None and answer.strip().lower() not in ("y", "yes"):
-                    c.say("Playing on.")
-                    return None
-            c.say("Goodbye.")
-            self._resume_hint()
-            return _QUIT
+            return self.quit()
         return None
+
+    def quit(self) -> str | None:
+        """Stop (``_QUIT``), once confirmed where an unsaved game would be lost."""
+        c = self.console
+        if self.options.save is None and c.input_is_terminal:
+            answer = c.ask("The game is not saved (use --save FILE next time). "
+                           "Quit anyway? [y/N] ")
+            if answer is not None and answer.strip().lower() not in ("y", "yes"):
+                c.say("Playing on.")
+                return None
+        c.say("Goodbye.")
+        self._resume_hint()
+        return _QUIT
 
     def help_text(self) -> str:
         r = self.game.rules
@@ -464,11 +500,8 @@ class Session:
         c.say(hole_end(self.game, self.names, self.style, c.width))
         self.on_screen = None
         self.last_actor = None
-        if not self.game.is_over and self.humans and \
-                not c.pause("Press Enter for the next hole. "):
-            c.say("End of input: the game stops here.")
-            self._resume_hint()
-            return _QUIT
+        if not self.game.is_over and self.humans:
+            return self.wait("Press Enter for the next hole. ")
         return None
 
     def end_of_match(self) -> None:
@@ -491,8 +524,11 @@ def _sum_text(parts: Sequence[tuple[str, float]]) -> str:
     return out
 
 
-def hole_banner(view: Mapping[str, Any], names: Sequence[str], style: Style) -> str:
-    """The start of a hole: its number, the dealer, who begins, and a playoff's cause."""
+def hole_banner(
+    view: Mapping[str, Any], names: Sequence[str], style: Style, target: bool = False,
+) -> str:
+    """The start of a hole: its number, the dealer, who begins, and a playoff's cause
+    (``target``: the match may end sooner, once a total passes its target)."""
     v = view
     out = []
     if v["playoff"]:
@@ -502,7 +538,7 @@ def hole_banner(view: Mapping[str, Any], names: Sequence[str], style: Style) -> 
                                "hole.", "warn"))
     hole = f"Hole {v['hole']}"
     if v["holes"] and not v["playoff"]:
-        hole += f" of {v['holes']}"
+        hole += f" of {'up to ' if target else ''}{v['holes']}"
     starts = verb(names[v["current_player"]], "begins", "begin")
     deals = verb(names[v["dealer"]], "deals", "deal")
     out.append(style.paint(f"\n{hole}: {deals}, {starts}.", "bold"))
