@@ -147,8 +147,12 @@ def test_scorecard_and_reveal() -> None:
     names = ["Ann", "Bob"]
     card = boards.scorecard(g.view(0), names, PLAIN)
     lines = card.splitlines()
-    assert len(lines) == 2 + len(g.hole_scores)
-    assert lines[-1].split()[1:] == [str(t) for t in g.totals]
+    assert len(lines) == 3 + len(g.hole_scores) and lines[-1] == "(* won the hole)"
+    assert lines[-2].split()[1:] == [str(t) for t in g.totals]
+    for row, scores in zip(lines[1:-2], g.hole_scores, strict=True):
+        # each hole's lowest score (the hole's winner) carries the mark, no other
+        marked = [c.endswith("*") for c in row.split()[1:]]
+        assert marked == [s == min(scores) for s in scores]
     last = g.view(0)["last_hole"]
     text = boards.reveal(last, [g.score_hole(0), g.score_hole(1)], names, g.rules, PLAIN)
     low = min(s for s in last["scores"] if s is not None)

@@ -25,6 +25,7 @@ from golf.terminal.style import Style
 PROMPT = r"(\S+)> $"
 READY = r"press Enter when you are ready\. $"
 NEXT_HOLE = r"Press Enter for the next hole\. $"
+AGAIN = r"Play again with the same players\? \[y/N\] $"
 CLEAR = "\x1b[2J\x1b[3J"
 TOKEN = re.compile(r"(\d+):(.{3})[* ]?")
 ENV = {**os.environ, "TERM": "xterm", "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8"}
@@ -32,7 +33,9 @@ ENV.pop("NO_COLOR", None)
 
 
 def spawn(*args: str) -> pexpect.spawn:
-    child = pexpect.spawn(sys.executable, ["-m", "golf", *args], encoding="utf-8",
+    """The line-by-line terminal (--plain); tests/test_terminal_screen.py has the full
+    screen."""
+    child = pexpect.spawn(sys.executable, ["-m", "golf", *args, "--plain"], encoding="utf-8",
                           timeout=30, dimensions=(50, 160), env=ENV)
     child.delaybeforesend = None  # the program reads whole lines; no need to wait
     return child
@@ -73,7 +76,11 @@ def drive(child: pexpect.spawn, moves: int | None = None) -> tuple[str, int]:
     out = []
     made = 0
     while True:
-        i = child.expect([PROMPT, READY, NEXT_HOLE, pexpect.EOF])
+        i = child.expect([PROMPT, READY, NEXT_HOLE, pexpect.EOF, AGAIN])
+        if i == 4:
+            out.append(child.before + child.after)
+            child.sendline("n")
+            continue
         out.append(child.before + (child.after if isinstance(child.after, str) else ""))
         if i == 0:
             if moves is not None and made == moves:
@@ -129,9 +136,12 @@ def test_a_full_match_against_the_default_bots(tmp_path: Path) -> None:
     totals = re.findall(r"^Total\s+(-?\d+)\s+(-?\d+)\s+(-?\d+)", text.replace("\r", ""),
                         re.MULTILINE)[-1]
     assert [int(t) for t in totals] == game.totals
-    result = text.strip().splitlines()[-2]
     low = min(game.totals)
-    assert f"with {low}" in result
+    assert re.search(rf"wins? the match with {low}!|share the win with {low}", text)
+    # Placings: everyone, lowest total first.
+    places = re.findall(r"^(\d)(?:st|nd|rd)\s+(.+?)\s+(-?\d+)(?: \(shared\))?\r?$",
+                        text.replace("\r", ""), re.MULTILINE)
+    assert [int(t) for _, _, t in places] == sorted(game.totals)
     # Each prompt came after a board with every grid, the piles and the turn marker.
     assert text.count("Stock: ") >= moves
     assert "> You" in text
@@ -144,7 +154,7 @@ def test_every_screen_of_a_person_shows_only_their_view(tmp_path: Path) -> None:
                   "--rule", "holes=1", "--save", str(save))
     seen = 0
     while True:
-        i = child.expect([PROMPT, NEXT_HOLE, pexpect.EOF])
+        i = child.expect([PROMPT, NEXT_HOLE, pexpect.EOF, AGAIN])
         if i != 0:
             break
         game = Game.from_record(json.loads(save.read_text())["record"])
@@ -540,7 +550,7 @@ def test_scores_and_quit_work_at_the_next_hole_pause(tmp_path: Path) -> None:
     child.sendline("scores")
     child.expect(NEXT_HOLE)
     assert re.search(r"^Hole\s+You\s+Random\r?$", child.before, re.M), child.before
-    assert re.search(r"^1\s+-?\d+\s+-?\d+\r?$", child.before, re.M)
+    assert re.search(r"^1\s+-?\d+\*?\s+-?\d+\*?\r?$", child.before, re.M)
     child.sendline("quit")
     child.expect(r"continue it with: golf resume")
     child.expect(pexpect.EOF)

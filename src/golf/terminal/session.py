@@ -100,6 +100,9 @@ class Session:
         self._before: tuple[dict[str, Any], dict[str, Any], int] | None = None
         #: (hole, holes ended, seat) whose peeks have been cleared off the screen.
         self._hidden: set[tuple[int, int, int]] = set()
+        #: How many holes had ended before the last action (a move of a finished hole
+        #: is not highlighted on the next one's board).
+        self._holes_at_last = -1
 
     # --- what a seat sees ------------------------------------------------------------
     @property
@@ -121,10 +124,26 @@ class Session:
         return self.humans[0] if len(self.humans) == 1 else None
 
     def draw_board(self, seat: int | None) -> None:
-        self.console.say(boards.board(
-            self.shown(seat), self.names, self.game.rules, self.style, self.console.width,
-            [s.bot for s in self.seats],
-        ))
+        """The table through ``seat``'s eyes (None: everyone's), the last move's cells
+        highlighted; a fixed screen adds the discard pile's history."""
+        v = self.shown(seat)
+        text = boards.board(v, self.names, self.game.rules, self.style, self.console.width,
+                            [s.bot for s in self.seats], self._last_cells())
+        if self.console.fixed and v["discard"]:
+            pile = " ".join(self.style.card_name(c) for c in v["discard"][-14:])
+            more = "... " if len(v["discard"]) > 14 else ""
+            text += f"\nDiscard pile, top last: {more}{pile}"
+        self.console.board(text)
+
+    def _last_cells(self) -> dict[int, set[int]]:
+        """The cells the last action of this hole changed, by seat."""
+        g = self.game
+        if not self.table.turns:
+            return {}
+        turn = self.table.turns[-1]
+        if turn.action.cell is None or self._holes_at_last != len(g.hole_results):
+            return {}
+        return {turn.seat: {turn.action.cell}}
 
     # --- the loop ---------------------------------------------------------------------
     def run(self) -> int:
@@ -132,9 +151,12 @@ class Session:
         try:
             return self._run()
         except KeyboardInterrupt:
+            self.console.close()
             self.console.say("\nInterrupted.")
             self._resume_hint()
             return 130
+        finally:
+            self.console.close()
 
     def _run(self) -> int:
         g = self.game
@@ -219,12 +241,16 @@ class Session:
         assert self._before is not None
         before, public_before, holes = self._before
         self._before = None
+        self._holes_at_last = holes
         self.save()
         person = self.seats[seat].is_human
         eyes = seat if person else self.onlooker
         line = describe(action, seat, before, self.shown(eyes), self.names, self.style)
         if not person:
             self.tell_everyone(action, seat, public_before)
+            if self.console.fixed and len(g.hole_results) == holes:
+                self.draw_board(self.onlooker)
+                self.console.status("")
             self.console.say(self.style.paint(line, "dim") if self.humans else line)
             self.console.sleep(self.options.delay)
             return
@@ -240,7 +266,7 @@ class Session:
                 self.on_screen = None
         else:
             self.draw_board(seat)
-            self.console.say(self.instruction(seat))
+            self.console.status(self.instruction(seat))
 
     def hide_peeks_if_due(self, seat: int) -> bool:
         """In memory mode, clear the screen once ``seat``'s peeked cards hide (after
@@ -272,7 +298,7 @@ class Session:
             self.last_actor = seat
             self.recent = []
             self.draw_board(seat)
-            self.console.say(self.instruction(seat))
+            self.console.status(self.instruction(seat))
             self._prompting = seat
         while True:
             line = self.console.ask(self.style.paint(f"{name}> ", "turn"))
@@ -396,7 +422,7 @@ class Session:
             c.say(boards.scorecard(self.game.view(seat), self.names, self.style))
         elif cmd.name == "board":
             self.draw_board(seat)
-            c.say(self.instruction(seat))
+            c.status(self.instruction(seat))
         elif cmd.name == "quit":
             return self.quit()
         return None
@@ -497,7 +523,12 @@ class Session:
     # --- ends -------------------------------------------------------------------------
     def end_of_hole(self) -> str | None:
         c = self.console
-        c.say(hole_end(self.game, self.names, self.style, c.width))
+        text = hole_end(self.game, self.names, self.style, c.width)
+        if c.fixed and not self.game.is_over:
+            c.board(text.strip("\n"))
+            c.status("")
+        else:
+            c.say(text)
         self.on_screen = None
         self.last_actor = None
         if not self.game.is_over and self.humans:
@@ -556,7 +587,15 @@ def hole_end(game: Game, names: Sequence[str], style: Style, width: int = 80) ->
 
 
 def match_result(game: Game, names: Sequence[str], style: Style) -> str:
-    """Who won the match, with what total, and whether it took a playoff."""
+    """Who won the match, with what total, whether it took a playoff, and (with more
+    than two players) everyone's place."""
+    text = _winner_line(game, names, style)
+    if game.players > 2:
+        text += "\n" + boards.placings(game.totals, game.winners, names)
+    return text
+
+
+def _winner_line(game: Game, names: Sequence[str], style: Style) -> str:
     winners = game.winners
     total = game.totals[winners[0]]
     who = " and ".join(names[w] for w in winners)
