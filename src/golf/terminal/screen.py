@@ -123,7 +123,7 @@ class Screen(Console):
         self._unshown = []
         cols = self.size()[0]
         body = [_cut(line, cols) for line in rows]
-        text = "\r\n".join(body[:-1] + [""]) if prompt is not None else "\r\n".join(body)
+        text = "\r\n".join([*body[:-1], ""]) if prompt is not None else "\r\n".join(body)
         self.stdout.write(_HOME_CLEAR + text)
         self.stdout.flush()
 
