@@ -419,3 +419,53 @@ def test_a_target_and_a_hole_count_are_both_said() -> None:
     assert "up to 9 holes, ending sooner once a total passes 50" in text
     assert "Hole 1 of up to 9" in text
     assert "Hole 1 of up to 9" in boards.board(g.view(0), session.names, g.rules, PLAIN)
+
+
+# --- what the narration tells (bugs 4 and 5) --------------------------------------------------
+
+def _bots_match(variant: str, seed: int, rules: dict[str, object] | None = None,
+                players: int = 2) -> tuple[Game, str, int]:
+    """A bots-only match told at a terminal; also how many draws found the stock empty
+    (each one reshuffles the discard pile), counted from the views."""
+    g = Game(variant, players=players, seed=seed, rules=rules)
+    seats = seat_table([], ["random"] * players, g.seed)
+    bots = build_bots(seats, g.rules)
+    out = io.StringIO()
+    session = Session(g, seats, bots, Console(io.StringIO(), out, PLAIN))
+    empties = 0
+    original = session.table.step
+
+    def step() -> object:
+        nonlocal empties
+        seat = g.current_player
+        assert seat is not None
+        v = g.view(seat, codes=True)
+        turn = original()
+        if turn.action.kind == "draw" and v["stock_size"] == 0:
+            empties += 1
+        return turn
+
+    session.table.step = step  # type: ignore[method-assign]
+    assert session.run() == 0
+    return g, out.getvalue(), empties
+
+
+def test_a_swap_that_ends_the_hole_names_the_card_it_discards() -> None:
+    for seed in range(12):
+        g, text, _ = _bots_match("six-card", seed, {"holes": 3})
+        assert "discarding a face-down card" not in text
+        for h in g.hole_results:
+            if h.went_out is not None and h.discard_top is not None:
+                top = card_str(h.discard_top, suits=False)
+                assert re.search(rf"swaps \S+ into position \d, discarding {top}\n"
+                                 rf"|discards {top}\n|turns up position \d: \S+\n", text)
+
+
+def test_reshuffles_are_told() -> None:
+    told = 0
+    for seed in range(6):
+        # six players leave a stock of 15 cards: it runs out soon
+        _, text, empties = _bots_match("german", seed, {"target": 40}, players=6)
+        assert text.count("shuffled into a new stock") == empties
+        told += empties
+    assert told > 0, "some match must run its stock out"

@@ -75,17 +75,36 @@ def describe(
         assert cell is not None
         new = before["held"] or now_at(cell)
         old = before["grids"][actor][cell]
-        if old is None and not ended:
-            old = after["discard_top"]
+        if old is None:
+            # The card swapped out lies face up on the discard pile, also when the
+            # swap ended the hole (then the finished hole keeps the pile's top).
+            old = after["last_hole"]["discard_top"] if ended else after["discard_top"]
         text = f"{verb(who, 'swaps', 'swap')} {card(new)} into position {pos}"
         if old:
             return f"{text}, discarding {card(old)}"
         return f"{text}, discarding a face-down card"
     if kind == "discard":
-        gone = before["held"] or (None if ended else after["discard_top"])
+        gone = before["held"] or (after["last_hole"]["discard_top"] if ended
+                                  else after["discard_top"])
         return f"{verb(who, 'discards', 'discard')} {card(gone) or 'the drawn card'}"
     if kind == "pass":
         return f"{verb(who, 'leaves', 'leave')} the face-down cards as they are"
     if kind == "knock":
         return f"{verb(who, 'knocks', 'knock')}"
     return f"{who}: {action}"  # pragma: no cover - every kind is handled above
+
+
+def reshuffled(before: Mapping[str, Any], after: Mapping[str, Any]) -> str | None:
+    """The sentence for a reshuffle between two views of one hole (the stock ran out
+    and the discard pile, all but its top card, became the new stock), or None.
+
+    >>> reshuffled({"stock_size": 0, "hole": 1, "hole_scores": [], "playoff_scores": []},
+    ...            {"stock_size": 13, "hole": 1, "hole_scores": [], "playoff_scores": []})
+    'The stock ran out: the discard pile but its top card is shuffled into a new stock of 14 cards.'
+    """
+    if hole_ended(before, after) or after["stock_size"] <= before["stock_size"]:
+        return None
+    # A reshuffle comes with the draw that needed it, which took one card already.
+    size = after["stock_size"] + 1
+    return (f"The stock ran out: the discard pile but its top card is shuffled into a "
+            f"new stock of {size} cards.")

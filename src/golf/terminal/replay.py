@@ -26,7 +26,7 @@ from ..game import Game
 from ..table import Saved
 from . import board as boards
 from .console import Console
-from .narrate import describe
+from .narrate import describe, reshuffled
 from .session import hole_banner, hole_end, match_result
 
 
@@ -67,7 +67,11 @@ def replay(
                 len(game.hole_results) == holes:
             before = shown()
             game.apply(actions[i])
-            console.say(describe(game.history[-1], actor, before, shown(), names, style))
+            after = shown()
+            shuffle = reshuffled(before, after)
+            if shuffle:
+                console.say(shuffle)
+            console.say(describe(game.history[-1], actor, before, after, names, style))
             i += 1
         if len(game.hole_results) > holes:
             console.say(hole_end(game, names, style, console.width))

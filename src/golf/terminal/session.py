@@ -36,7 +36,7 @@ from ..table import BotSeat, PersonSeat, Seat, SeatSpec, Table, Turn, bot_seed, 
 from . import board as boards
 from .console import Console
 from .entry import COMMANDS, Command, EntryError, did_you_mean, legal_now, read
-from .narrate import describe, verb
+from .narrate import describe, reshuffled, verb
 from .seats import PREFERRED_BOT, available_bot
 from .style import Style
 from .summary import header, match_length, rules_summary
@@ -246,6 +246,11 @@ class Session:
         person = self.seats[seat].is_human
         eyes = seat if person else self.onlooker
         line = describe(action, seat, before, self.shown(eyes), self.names, self.style)
+        shuffle = reshuffled(public_before, self.shown(None))
+        if shuffle:
+            self.console.say(self.style.paint(shuffle, "warn"))
+            if self.hot_seat:
+                self.recent.append(shuffle)
         if not person:
             self.tell_everyone(action, seat, public_before)
             if self.console.fixed and len(g.hole_results) == holes:
