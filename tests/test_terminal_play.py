@@ -434,26 +434,69 @@ def test_save_resume_and_replay_reproduce_the_game_exactly(tmp_path: Path) -> No
     assert replay.count("End of hole") == 2
 
 
+REPLAY = r"Enter: next, b: back, h N: hole N, s NAME: seat, a: all, q: stop> $"
+
+
 def test_replay_steps_turn_by_turn(tmp_path: Path) -> None:
     save = tmp_path / "g.json"
     drive(spawn("play", "--ascii", "--delay", "0", "--seed", "2", "--bots", "random",
                 "--save", str(save)), moves=6)
     child = spawn("replay", str(save), "--ascii", "--seat", "You")
-    child.expect("Enter: next turn, a: all the rest, q: stop> $")
+    child.expect(REPLAY)
     assert "Seen through the eyes of You." in child.before
     child.sendline("")
-    child.expect("Enter: next turn")
+    child.expect(REPLAY)
     steps = child.before.count("-- Hole")
     assert steps == 1
     child.sendline("a")
     child.expect(pexpect.EOF)
     assert "The game goes on from here: golf resume" in child.before
     child = spawn("replay", str(save), "--ascii")
-    child.expect("Enter: next turn")
+    child.expect(REPLAY)
     child.sendline("q")
     child.expect(pexpect.EOF)
     child.close()
     assert child.exitstatus == 0
+
+
+def test_replay_goes_back_jumps_to_a_hole_and_changes_seat(tmp_path: Path) -> None:
+    save = tmp_path / "g.json"
+    drive(spawn("play", "--ascii", "--delay", "0", "--seed", "2", "--bots", "random",
+                "--rule", "holes=2", "--save", str(save)))
+    child = spawn("replay", str(save), "--ascii")
+
+    def command(line: str) -> str:
+        child.sendline(line)
+        child.expect(REPLAY)
+        return child.before.replace("\r", "")
+
+    child.expect(REPLAY)
+    first = child.before.replace("\r", "")
+    assert "Random turns up position" not in first  # the first turn is the person's
+    second = command("")
+    assert "Random turns up position" in second
+    assert command("b").split("-- Hole", 1)[1] == first.split("-- Hole", 1)[1]
+    assert "this is the first turn" in command("b")
+    hole2 = command("h 2")
+    assert "Hole 2 of 2:" in hole2 and "End of hole 1" not in hole2
+    assert "h needs a hole number from 1 to 2" in command("h 7")
+    # The table's view does not name a card drawn from the stock; the drawer's does,
+    # and switching seats shows the same turn again through the new eyes.
+    for _ in range(30):
+        turn = command("")
+        if "You draw from the stock" in turn:
+            break
+    else:
+        raise AssertionError("no draw from the stock in hole 2")
+    again = command("s You")
+    assert "Seen through the eyes of You." in again
+    assert re.search(r"You draw \S+ from the stock", again)
+    assert "You draw from the stock" in command("s")
+    assert "'Zed' is not a player" in command("s Zed")
+    assert "did you mean 'back'?" in command("bakc")
+    child.sendline("q")
+    child.expect(pexpect.EOF)
+    assert child.wait() == 0
 
 
 # --- playoff, bots alone, display -----------------------------------------------------------

@@ -56,6 +56,7 @@ class Screen(Console):
         self._status: list[str] = []
         self._log: deque[str] = deque(maxlen=_LOG)
         self._entered = False
+        self._closed = False
         #: Lines said since the last frame: printed on the normal screen at close.
         self._unshown: list[str] = []
         #: The rows of the last frame drawn, without colour codes' effect on layout.
@@ -72,6 +73,10 @@ class Screen(Console):
                         for line in wrap(raw, self.width).split("\n")]
 
     def say(self, text: str = "") -> None:
+        if self._closed:  # the match's screen is gone: plain lines from now on
+            self.stdout.write(text + "\n")
+            self.stdout.flush()
+            return
         for line in text.split("\n"):
             self._log.append(line)
             self._unshown.append(line)
@@ -158,6 +163,7 @@ class Screen(Console):
         if self._unshown:
             self.stdout.write("\n".join(self._unshown) + "\n")
             self._unshown = []
+        self._closed = True
         self.stdout.flush()
 
 
