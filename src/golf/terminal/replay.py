@@ -107,9 +107,9 @@ class _Viewer:
             if shuffle:
                 c.say(shuffle)
             c.say(describe(game.history[-1], actor, before, after, self.names, style))
-        if k + 1 == len(self.steps) or self.steps[k + 1].hole != step.hole:
-            if game.hole_results:
-                c.say(hole_end(game, self.names, style, c.width))
+        last_of_hole = k + 1 == len(self.steps) or self.steps[k + 1].hole != step.hole
+        if last_of_hole and game.hole_results:
+            c.say(hole_end(game, self.names, style, c.width))
 
     def finish(self, source: str | None) -> None:
         c, style = self.console, self.console.style
