@@ -108,7 +108,7 @@ class _Viewer:
                 c.say(shuffle)
             c.say(describe(game.history[-1], actor, before, after, self.names, style))
         last_of_hole = k + 1 == len(self.steps) or self.steps[k + 1].hole != step.hole
-        if last_of_hole and game.hole_results:
+        if last_of_hole and len(game.hole_results) >= step.hole:
             c.say(hole_end(game, self.names, style, c.width))
 
     def finish(self, source: str | None) -> None:
