@@ -214,7 +214,7 @@ def parse_table(text: str, rules: Rules, source: str = "the table"
     >>> players, holes = parse_table("players: Ann, Bob\\nA 2 3 / A 5 K; 7 7 Q / 2 3 4",
     ...                              load_rules("six-card"))
     >>> players, [[g.total for g in grids] for grids in holes]
-    (['Ann', 'Bob'], [[6, 25]])
+    (['Ann', 'Bob'], [[6, 29]])
     """
     players: list[str] = []
     holes: list[list[Score]] = []
