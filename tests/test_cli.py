@@ -59,13 +59,35 @@ def test_variants_json(capsys: pytest.CaptureFixture[str]) -> None:
 def test_variants_show_lists_every_setting_with_its_source(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    code, out, _ = run(["variants", "show", "nine-card"], capsys)
+    code, out, _ = run(["variants", "show", "nine-card", "--sources"], capsys)
     assert code == 0
     assert out.startswith("nine-card: ")
-    keys = [line.split()[0] for line in out.splitlines()[2:] if line and not line[0].isspace()]
+    settings = out.split("Settings (change one with --rule KEY=VALUE):\n", 1)[1]
+    keys = [line.split()[0] for line in settings.splitlines()
+            if line.startswith("  ") and not line.startswith("    ")]
     assert keys == [k for k in SETTINGS if k not in ("name", "description", "sources")]
     assert "from: 000 Nine-card golf: a 3x3 grid" in out
     assert "points" in out and "J=10" in out
+
+
+@pytest.mark.parametrize("name", golf.preset_names())
+def test_variants_show_speaks_to_players(name: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """No references meant for developers, the rules in words, and only the settings
+    that matter for the preset."""
+    code, out, _ = run(["variants", "show", name], capsys)
+    assert code == 0
+    assert not re.search(r"\b00\d\b|Decisions|from:", out), out
+    assert "Turn: " in out and "Match: " in out
+    r = load_rules(name)
+    assert ("block_points" in out) == ("blocks" in r.match)
+    assert ("knock_first_turn" in out) == r.knock
+    assert "turn_limit" not in out
+
+
+def test_german_is_quoted_with_its_letters(capsys: pytest.CaptureFixture[str]) -> None:
+    _, out, _ = run(["variants", "show", "german", "--sources"], capsys)
+    assert "König 0" in out and "zählt" in out and "außer der obersten" in out
+    assert not re.search(r"Koenig|zaehlt|ausser|uebrige|veraendern", out)
 
 
 def test_variants_show_json_is_the_rules(capsys: pytest.CaptureFixture[str]) -> None:
