@@ -15,8 +15,10 @@ from hypothesis import strategies as st
 
 from golf import Game, card_str, load_rules, preset_names
 from golf.actions import ALIASES, Action
+from golf.bots import make_bot
 from golf.cards import build_deck
 from golf.cli import build_parser, main
+from golf.errors import GolfError
 from golf.commands.play import seats_wanted
 from golf.scoring import scorer
 from golf.table import Saved, SeatSpec, build_bots, read_save, restore, save_json, write_save
@@ -469,3 +471,31 @@ def test_reshuffles_are_told() -> None:
         assert text.count("shuffled into a new stock") == empties
         told += empties
     assert told > 0, "some match must run its stock out"
+
+
+# --- named difficulties -----------------------------------------------------------------------
+
+def test_difficulties_name_bots_everywhere() -> None:
+    from golf.bots.base import LEVELS, parse_spec
+
+    rules = load_rules("six-card")
+    for level, spec in LEVELS.items():
+        assert make_bot(level, rules).spec == make_bot(spec, rules).spec
+    assert make_bot("easy:noise=1", rules).options == {"memory": 0.4, "noise": 1.0}
+    assert parse_spec("HARD") == ("expert", {})
+    seats = seat_table(["Ann"], ["easy", "hard", "hard"], 5)
+    assert [s.name for s in seats] == ["Ann", "Easy", "Hard 1", "Hard 2"]
+    assert [s.bot for s in seats] == [None, "easy", "hard", "hard"]
+    with pytest.raises(GolfError, match=r"unknown bot 'meduim' \(did you mean 'medium'\?\)"):
+        make_bot("meduim", rules)
+
+
+def test_a_match_against_named_difficulties_saves_and_resumes(tmp_path: Path) -> None:
+    save = tmp_path / "g.json"
+    code = main(["play", "--bots", "easy,medium", "--humans", "", "--seed", "3", "--rule",
+                 "holes=1", "--save", str(save), "--delay", "0", "--plain"])
+    assert code == 0
+    saved = read_save(save)
+    assert [s.bot for s in saved.seats] == ["easy", "medium"]
+    game, bots = restore(saved)
+    assert game.is_over and bots[0].options["noise"] == 4.0
