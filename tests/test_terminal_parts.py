@@ -18,8 +18,8 @@ from golf.actions import ALIASES, Action
 from golf.bots import make_bot
 from golf.cards import build_deck
 from golf.cli import build_parser, main
-from golf.errors import GolfError
 from golf.commands.play import seats_wanted
+from golf.errors import GolfError
 from golf.scoring import scorer
 from golf.table import Saved, SeatSpec, build_bots, read_save, restore, save_json, write_save
 from golf.terminal import board as boards
