@@ -16,7 +16,7 @@ from golf.terminal.session import Session
 from golf.terminal.style import Style
 
 PLAIN = Style(color=False, unicode=False)
-ROW = re.compile(r"^  (\d+)\. (\S+(?: \d+)?)\s+(-?\d+\.\d|  -  )  = (.*)$", re.M)
+ROW = re.compile(r"^  (\d+)\. (\S+(?: \d+)*)\s+(-?\d+\.\d|  -  )  = (.*?)(?: \(.*\))?$", re.M)
 
 
 def session_for(g: Game) -> Session:
@@ -26,8 +26,14 @@ def session_for(g: Game) -> Session:
 
 
 def rows(hint: str) -> list[tuple[str, float | None, str]]:
-    return [(m.group(2), None if m.group(3).strip() == "-" else float(m.group(3)), m.group(4))
-            for m in ROW.finditer(hint)]
+    """Each option of a hint (a row naming several positions stands for each)."""
+    out = []
+    for m in ROW.finditer(hint):
+        kind, *positions = m.group(2).split()
+        value = None if m.group(3).strip() == "-" else float(m.group(3))
+        for action in [f"{kind} {p}" for p in positions] or [kind]:
+            out.append((action, value, m.group(4)))
+    return out
 
 
 def test_the_hint_of_the_issue_picks_its_own_lowest_row() -> None:

@@ -34,7 +34,7 @@ from . import board as boards
 from .console import Console
 from .entry import did_you_mean
 from .narrate import describe, reshuffled
-from .session import hole_banner, hole_end, match_result
+from .session import hole_banner, hole_end, match_result, seat_list
 
 _PROMPT = "Enter: next, b: back, h N: hole N, s NAME: seat, a: all, q: stop> "
 _HELP = ("Enter (or n) shows the next turn; b goes back one; h N jumps to the start of "
@@ -187,7 +187,7 @@ def replay(
     v = _Viewer(saved, console, seat)
     style = console.style
     start = Game.from_record({**saved.record, "actions": []})
-    who = ", ".join(f"{s.name} ({s.bot})" if s.bot else s.name for s in saved.seats)
+    who = seat_list(saved.seats)
     console.say(style.paint(f"Replay: {start.rules.name}{style.dot}{who}{style.dot}"
                             f"seed {start.seed}{style.dot}{len(v.actions)} moves", "bold"))
     if seat is not None:

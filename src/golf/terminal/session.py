@@ -22,6 +22,7 @@ NAME" screen comes before the next one.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -29,7 +30,7 @@ from typing import Any
 
 from ..actions import Action
 from ..bots import make_bot
-from ..bots.base import Bot
+from ..bots.base import Bot, Option
 from ..errors import GolfError, IllegalAction
 from ..game import Game
 from ..table import BotSeat, PersonSeat, Seat, SeatSpec, Table, Turn, bot_seed, write_save
@@ -208,7 +209,7 @@ class Session:
 
     def announce_match(self) -> None:
         g = self.game
-        who = ", ".join(f"{s.name} ({s.bot})" if s.bot else s.name for s in self.seats)
+        who = seat_list(self.seats)
         self.console.say(self.style.paint(
             f"Golf: {g.rules.name}{self.style.dot}{who}{self.style.dot}seed {g.seed}", "bold"))
         self.console.say(f"{header(g.rules)}\nMatch: {match_length(g.rules)}; the lowest "
@@ -511,18 +512,14 @@ class Session:
             lines.append("(no option scores better than another here; the coach picks the "
                          "card in the part of your grid it knows least)")
             return "\n".join(lines)
-        width = max(len(str(o.action)) for o in options)
-        for rank, opt in enumerate(options, 1):
-            if opt.value is None:
-                value, made = "  -  ", "only when nothing else is legal"
-            else:
-                value = f"{opt.value:5.1f}"
-                made = _sum_text(opt.parts)
-            lines.append(f"  {rank}. {opt.action!s:<{width}} {value}  = {made}")
-            lines.append(f"     {' ' * width}        {opt.reason}")
-        lines.append(f"(value: the expected score of your grid at the end of the hole and "
-                     f"what the move gives the others, as the {bot.name} bot reckons it; "
-                     "lower is better and the coach plays the lowest)")
+        rows = _hint_rows(options)
+        width = max(len(move) for move, _, _, _ in rows)
+        for rank, (move, value, made, tail) in enumerate(rows, 1):
+            tail = f" ({tail})" if tail else ""
+            lines.append(f"  {rank}. {move:<{width}} {value}  = {made}{tail}")
+        lines.append(f"(lower is better: the expected score of your grid at the end of the "
+                     f"hole and what the move gives the others, as the {bot.name} bot "
+                     "reckons it)")
         return "\n".join(lines)
 
     # --- ends -------------------------------------------------------------------------
@@ -547,6 +544,41 @@ class Session:
         if self.options.save is not None:
             c.say(f"Saved in {self.options.save}; watch it again with: "
                   f"golf replay {self.options.save}")
+
+
+def seat_list(seats: Sequence[SeatSpec]) -> str:
+    """``You, Easy, Expert 1 (expert:noise=1)``: a bot's spec where its name does not
+    already say it."""
+    out = []
+    for s in seats:
+        named = s.bot is not None and s.name.split()[0].lower() == s.bot.lower()
+        out.append(s.name if s.bot is None or named else f"{s.name} ({s.bot})")
+    return ", ".join(out)
+
+
+def _hint_rows(options: Sequence[Option]) -> list[tuple[str, str, str, str]]:
+    """The coach's options as rows (action, value, its parts, what else the reason
+    says), best first; moves of one kind that are alike in every number and reason
+    share a row (``swap 2 3 5``)."""
+    rows: list[tuple[str, str, str, str]] = []
+    kinds: list[str] = []
+    for opt in options:
+        if opt.value is None:
+            value, made = "  -  ", "only when nothing else is legal"
+        else:
+            value, made = f"{opt.value:5.1f}", _sum_text(opt.parts)
+        tail = re.sub(r"^(swap into|flip) position \d+,? ?", "", opt.reason)
+        if tail.startswith("discard the "):
+            tail = ""
+        kind, pos = opt.action.kind, opt.action.position
+        last = rows[-1] if rows else None
+        if last is not None and pos is not None and kinds[-1] == kind and \
+                last[1:] == (value, made, tail):
+            rows[-1] = (f"{last[0]} {pos}", value, made, tail)
+            continue
+        rows.append((str(opt.action), value, made, tail))
+        kinds.append(kind)
+    return rows
 
 
 def _sum_text(parts: Sequence[tuple[str, float]]) -> str:
