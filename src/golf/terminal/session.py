@@ -221,6 +221,8 @@ class Session:
                              "draw (--show-peeks keeps them visible).")
 
     def announce_hole(self) -> None:
+        if self.console.fixed and self.game.hole_results:
+            self.console.clear()  # a new hole, a new page: last hole's moves and hints go
         self.console.say(hole_banner(self.game.view(0), self.names, self.style,
                                      bool(self.game.rules.target)))
 
@@ -570,6 +572,8 @@ def _hint_rows(options: Sequence[Option]) -> list[tuple[str, str, str, str]]:
         tail = re.sub(r"^(swap into|flip) position \d+,? ?", "", opt.reason)
         if tail.startswith("discard the "):
             tail = ""
+        elif opt.action.kind == "draw":
+            tail = "averaged over the cards you might draw"
         kind, pos = opt.action.kind, opt.action.position
         last = rows[-1] if rows else None
         if last is not None and pos is not None and kinds[-1] == kind and \
