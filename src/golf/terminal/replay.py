@@ -107,6 +107,10 @@ class _Viewer:
             if shuffle:
                 c.say(shuffle)
             c.say(describe(game.history[-1], actor, before, after, self.names, style))
+        if c.fixed:  # the board stays put: show it as the turn left it
+            c.board(boards.board(self.shown(game), self.names, game.rules, style, c.width,
+                                 self.bots, {actor: {a.cell for a in game.history[
+                                     step.start:step.end] if a.cell is not None}}))
         last_of_hole = k + 1 == len(self.steps) or self.steps[k + 1].hole != step.hole
         if last_of_hole and len(game.hole_results) >= step.hole:
             c.say(hole_end(game, self.names, style, c.width))
