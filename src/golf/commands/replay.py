@@ -44,4 +44,6 @@ def run(args: argparse.Namespace) -> int:
     path = Path(args.file)
     saved = read_save(path)
     seat = _seat(args.seat, [s.name for s in saved.seats])
+    if args.all:  # printed at once: lines, not a screen that would vanish at the end
+        args.plain = True
     return replay(saved, console_for(args), args.all, seat, source=str(path))
