@@ -614,3 +614,19 @@ def test_scores_and_quit_work_at_the_hot_seat_pass_screen() -> None:
     child.sendline("y")
     child.expect(pexpect.EOF)
     assert "Goodbye." in child.before
+
+
+def test_play_again_deals_a_new_match_with_the_same_players() -> None:
+    child = spawn("play", "--ascii", "--delay", "0", "--seed", "4", "--bots", "random",
+                  "--rule", "holes=1")
+    while child.expect([PROMPT, AGAIN, NEXT_HOLE]) != 1:
+        child.sendline(choose(child.before))
+    assert "the match" in child.before or "share the win" in child.before
+    child.sendline("y")
+    child.expect(PROMPT)
+    m = re.search(r"Golf: six-card \| You, Random \| seed (\d+)", child.before)
+    assert m and m.group(1) != "4", child.before
+    child.sendline("quit")
+    child.expect("Quit anyway")
+    child.sendline("y")
+    child.expect(pexpect.EOF)
