@@ -81,15 +81,17 @@ MAX_PLAYOFFS = 20
 
 
 class _Tables:
-    """What the engine derives from one Rules, built once and kept on it: action tuples
-    per face-down mask, the decks per deck count."""
+    """What the engine derives from one Rules, built once and kept on it: the legal
+    actions per phase and face-down mask, the rule flags the hot path reads, the seat
+    order per set of seats dealt in, the decks per deck count."""
 
-    __slots__ = ("decks", "flips", "full", "peeks", "reveals", "skip_complete", "swaps_all",
-                 "swaps_down")
+    __slots__ = ("decks", "end_on_complete", "final_turns", "flip_after", "flip_after_discard",
+                 "flips", "full", "hold_discard", "hold_stock", "knock", "nexts", "reshuffle",
+                 "setup", "skip_complete", "turn", "turn_limit")
 
     def __init__(self, rules: Rules) -> None:
         n = rules.cells
-        self.full = (1 << n) - 1
+        self.full = full = (1 << n) - 1
         size = 1 << n
         allowed = rules.setup_positions()
 
@@ -97,13 +99,30 @@ class _Tables:
             return tuple(Action.of(kind, i) for i in cells if mask >> i & 1)
 
         # Indexed by the mask of cells still face down (or, for setup, not yet chosen).
-        self.flips = [acts(K_FLIP, m) for m in range(size)]
-        self.swaps_down = [acts(K_SWAP, m) for m in range(size)]
-        self.swaps_all = acts(K_SWAP, self.full)
-        self.reveals = [acts(K_REVEAL, m, allowed) for m in range(size)]
-        self.peeks = [acts(K_PEEK, m, allowed) for m in range(size)]
+        flips = [acts(K_FLIP, m) for m in range(size)]
+        self.flips = flips
+        # Legal actions per phase, looked up rather than built: in "turn", the knock is
+        # added at play time (it depends on turns taken); "hold" depends on the pile the
+        # card came from.
+        self.turn = [(DRAW, TAKE, *(flips[m] if rules.flip_instead_of_draw else ()))
+                     for m in range(size)]
+        swaps = ([acts(K_SWAP, full)] * size if rules.replace == "any"
+                 else [acts(K_SWAP, m) for m in range(size)])
+        self.hold_stock = [(*sw, DISCARD) for sw in swaps]
+        self.hold_discard = [(*sw, DISCARD) if rules.return_taken else sw for sw in swaps]
+        self.flip_after = [(*f, PASS) if rules.flip_after_discard == "may" else f
+                           for f in flips]
+        kind = K_REVEAL if rules.setup == "reveal" else K_PEEK
+        self.setup = [acts(kind, m, allowed) for m in range(size)]
+        self.knock = rules.knock
+        self.flip_after_discard = rules.flip_after_discard != "never"
         self.skip_complete = rules.replace == "face-down"
+        self.turn_limit = rules.turn_limit
+        self.reshuffle = rules.reshuffle
+        self.final_turns = rules.final_turns
+        self.end_on_complete = rules.end_on_complete
         self.decks: dict[int, tuple[int, ...]] = {}
+        self.nexts: dict[tuple[int, tuple[int, ...]], tuple[int, ...]] = {}
 
     def deck(self, rules: Rules, players: int) -> tuple[int, ...]:
         decks = rules.decks_for(players)
@@ -112,17 +131,31 @@ class _Tables:
             d = self.decks[decks] = tuple(build_deck(decks, rules.jokers_per_deck))
         return d
 
+    def next_seats(self, players: int, active: tuple[int, ...]) -> tuple[int, ...]:
+        """For each seat, the next seat in play after it (clockwise)."""
+        key = (players, active)
+        nxt = self.nexts.get(key)
+        if nxt is None:
+            nxt = self.nexts[key] = tuple(_next_seat(active, players, s)
+                                          for s in range(players))
+        return nxt
+
 
 def _tables(rules: Rules) -> _Tables:
     return rules.cached("_engine_tables", _Tables)
 
 
+_BIT_LENGTHS = tuple(n.bit_length() for n in range(1024))
+
+
 def _shuffle(cards: list[int], rng: random.Random) -> None:
     """``random.shuffle`` exactly (same draws, same result), without its per-card calls."""
     bits = rng.getrandbits
+    lengths = _BIT_LENGTHS if len(cards) < len(_BIT_LENGTHS) else \
+        tuple(n.bit_length() for n in range(len(cards) + 1))
     for i in range(len(cards) - 1, 0, -1):
         n = i + 1
-        k = n.bit_length()
+        k = lengths[n]
         j = bits(k)
         while j >= n:
             j = bits(k)
@@ -147,7 +180,7 @@ class Game:
     on a state you built or changed, make a game over it with :meth:`from_state`.
     """
 
-    __slots__ = ("_legal", "_notes", "_scorer", "_t", "state")
+    __slots__ = ("_legal", "_next", "_notes", "_scorer", "_t", "state")
 
     def __init__(
         self,
@@ -170,8 +203,9 @@ class Game:
         active = tuple(range(players))
         self.state = MatchState(r, players, seed, deck, self._deal(r, players, seed, 0, deck,
                                                                     active))
+        self._next = t.next_seats(players, active)
         if not r.setup_count:
-            self._begin_turn(self.state.hole.current)
+            self._begin_turn(self.state.hole, self.state.hole.current)
         self._notes.clear()
 
     @classmethod
@@ -200,8 +234,9 @@ class Game:
             check_state(state)
         g = cls.__new__(cls)
         rules = state.rules
-        g._t = rules.cached("_engine_tables", _Tables)
+        t = g._t = rules.cached("_engine_tables", _Tables)
         g._scorer = rules.cached("_scorer", Scorer)
+        g._next = t.next_seats(state.players, state.hole.active)
         g._legal = None
         g._notes = []
         g.state = state
@@ -324,25 +359,23 @@ class Game:
         st = self.state
         r = st.rules
         h = st.hole = self._deal(r, st.players, st.seed, st.hole_index, st.deck, active)
+        self._next = self._t.next_seats(st.players, active)
         self._notes.append((HOLE_STARTED, st.hole_index + 1, h.dealer, h.discard[-1]))
         if not r.setup_count:
-            self._begin_turn(h.current)
+            self._begin_turn(h, h.current)
 
-    def _begin_turn(self, seat: int) -> None:
+    def _begin_turn(self, h: HoleState, seat: int) -> None:
         """Give ``seat`` the turn, skipping players with nothing to do, or end the hole."""
-        st = self.state
-        h = st.hole
-        r = st.rules
-        if h.turn_count >= r.turn_limit or not (h.stock or (r.reshuffle and len(h.discard) > 1)):
+        t = self._t
+        if h.turn_count >= t.turn_limit or not (h.stock or (t.reshuffle and len(h.discard) > 1)):
             self._end_hole()
             return
-        t = self._t
         if not t.skip_complete and seat != h.ender:  # the common case: no one to skip
             h.current = seat
             h.phase = TURN
             return
-        full, up, active, n = t.full, h.up, h.active, st.players
-        for _ in range(len(active)):
+        full, up, nxt = t.full, h.up, self._next
+        for _ in range(len(h.active)):
             if seat == h.ender:
                 self._end_hole()
                 return
@@ -350,35 +383,39 @@ class Game:
                 h.current = seat
                 h.phase = TURN
                 return
-            seat = _next_seat(active, n, seat)
+            seat = nxt[seat]
         self._end_hole()  # every player is complete and may not replace face-up cards
 
-    def _final_turns(self, ender: int) -> None:
+    def _final_turns(self, h: HoleState, ender: int) -> None:
         """Note that the final turns began: every other seat with something to do plays once."""
-        h = self.state.hole
         t = self._t
         seats = [s for s in h.active if s != ender
                  and not (t.skip_complete and h.up[s] == t.full)]
         self._notes.append((FINAL_TURNS, ender, mask_of(seats)))
 
-    def _end_turn(self, seat: int) -> None:
-        st = self.state
-        h = st.hole
+    def _end_turn(self, h: HoleState, seat: int) -> None:
         h.turns[seat] += 1
         h.turn_count += 1
-        full = self._t.full
-        if h.up[seat] == full:
-            rule = st.rules.end_on_complete
+        t = self._t
+        if h.up[seat] == t.full:
+            rule = t.end_on_complete
             if rule == "first" and h.ender < 0:
                 h.ender = seat  # recorded as went_out even when the hole ends at once
-                if not st.rules.final_turns:
+                if not t.final_turns:
                     self._end_hole()
                     return
-                self._final_turns(seat)
-            elif rule == "all" and all(h.up[s] == full for s in h.active):
+                self._final_turns(h, seat)
+            elif rule == "all" and all(h.up[s] == t.full for s in h.active):
                 self._end_hole()
                 return
-        self._begin_turn(_next_seat(h.active, st.players, seat))
+        seat = self._next[seat]
+        # _begin_turn's common case, inline: cards to draw, turns left, no one to skip.
+        if (not t.skip_complete and seat != h.ender and h.turn_count < t.turn_limit
+                and (h.stock or (t.reshuffle and len(h.discard) > 1))):
+            h.current = seat
+            h.phase = TURN
+            return
+        self._begin_turn(h, seat)
 
     def _end_hole(self) -> None:
         st = self.state
@@ -451,27 +488,19 @@ class Game:
         legal = self._legal
         if legal is not None:
             return legal
-        st = self.state
-        h = st.hole
-        t, r, seat, phase = self._t, st.rules, h.current, h.phase
+        h = self.state.hole
+        t, seat, phase = self._t, h.current, h.phase
         down = t.full ^ h.up[seat]
         if phase == TURN:
-            legal = (DRAW, TAKE)
-            if r.knock and h.ender < 0 and (r.knock_first_turn or h.turns[seat]):
-                legal += (KNOCK,)
-            if r.flip_instead_of_draw:
-                legal += t.flips[down]
+            legal = t.turn[down]
+            if t.knock and h.ender < 0 and (self.state.rules.knock_first_turn or h.turns[seat]):
+                legal = (*legal[:2], KNOCK, *legal[2:])
         elif phase == HOLD:
-            legal = t.swaps_all if r.replace == "any" else t.swaps_down[down]
-            if h.held_from == FROM_STOCK or r.return_taken:
-                legal += (DISCARD,)
+            legal = (t.hold_stock if h.held_from == FROM_STOCK else t.hold_discard)[down]
         elif phase == FLIP:
-            legal = t.flips[down]
-            if r.flip_after_discard == "may":
-                legal += (PASS,)
+            legal = t.flip_after[down]
         elif phase == SETUP:
-            free = t.full ^ h.chosen
-            legal = t.reveals[free] if r.setup == "reveal" else t.peeks[free]
+            legal = t.setup[t.full ^ h.chosen]
         else:
             legal = ()
         self._legal = legal
@@ -562,32 +591,32 @@ class Game:
             h.up[seat] |= 1 << cell
             h.peeked[seat] &= ~(1 << cell)
             fact: Fact = (SWAPPED, seat, cell, card, out)
-            self._end_turn(seat)
+            self._end_turn(h, seat)
         elif kind == K_DISCARD:
             card = h.held
             h.discard.append(card)
             h.held = -1
             fact = (DISCARDED, seat, card)
-            if st.rules.flip_after_discard != "never" and h.up[seat] != self._t.full:
+            if self._t.flip_after_discard and h.up[seat] != self._t.full:
                 h.phase = FLIP
                 return (fact,)
-            self._end_turn(seat)
+            self._end_turn(h, seat)
         elif kind == K_FLIP:
             h.up[seat] |= 1 << cell
             fact = (FLIPPED, seat, cell, h.grids[seat][cell])
-            self._end_turn(seat)
+            self._end_turn(h, seat)
         elif kind == K_PASS:
             fact = (PASSED, seat)
-            self._end_turn(seat)
+            self._end_turn(h, seat)
         elif kind == K_KNOCK:
             h.knocker = h.ender = seat
             fact = (KNOCKED, seat)
-            if not st.rules.final_turns:
+            if not self._t.final_turns:
                 h.turns[seat] += 1
                 self._end_hole()
             else:
-                self._final_turns(seat)
-                self._end_turn(seat)
+                self._final_turns(h, seat)
+                self._end_turn(h, seat)
         else:  # setup: reveal or peek
             h.chosen |= 1 << cell
             if kind == K_REVEAL:
@@ -599,10 +628,10 @@ class Game:
             h.setup_left -= 1
             if h.setup_left == 0:
                 h.chosen = 0
-                nxt = _next_seat(h.active, st.players, seat)
-                first = _next_seat(h.active, st.players, h.dealer)
+                nxt = self._next[seat]
+                first = self._next[h.dealer]
                 if nxt == first:
-                    self._begin_turn(first)
+                    self._begin_turn(h, first)
                 else:
                     h.current = nxt
                     h.setup_left = st.rules.setup_count
@@ -685,6 +714,7 @@ class Game:
         g._t = self._t
         g._scorer = self._scorer
         g._legal = self._legal
+        g._next = self._next
         g._notes = []
         g.state = self.state.copy()
         return g

@@ -157,6 +157,11 @@ def _deck(r: Rules, players: int) -> tuple[int, ...]:
     return r.cached(f"_deck_{decks}", lambda r: tuple(build_deck(decks, r.jokers_per_deck)))
 
 
+def _sorted_deck(r: Rules, players: int) -> list[int]:
+    decks = r.decks_for(players)
+    return r.cached(f"_sorted_deck_{decks}", lambda r: sorted(_deck(r, players)))
+
+
 def state_from_position(
     variant: str | Path | Rules,
     pos: Mapping[str, Any],
@@ -233,8 +238,15 @@ def state_from_position(
             raise _fail("held_from", f"must be 'stock' or 'discard', got {src!r}")
         held_from = FROM_DISCARD if src == "discard" else FROM_STOCK
 
-    for part in (*grids, stock, discard, () if held_raw is None else (held_raw,)):
-        for c in part:
+    cards = [c for g in grids for c in g]
+    cards += stock
+    cards += discard
+    if held_raw is not None:
+        cards.append(held_raw)
+    # Exactly the deck's cards, all plain ints (True == 1 would pass a comparison), is
+    # checked in C; the slow look for what is wrong only runs when something is.
+    if set(map(type, cards)) != {int} or sorted(cards) != _sorted_deck(r, players):
+        for c in cards:
             if not _valid_card(c):
                 raise GolfError(f"position holds {c!r}, which is not a card code")
 

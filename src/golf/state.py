@@ -320,8 +320,11 @@ def _unreachable(st: MatchState) -> str | None:
     if len(h.grids) != n or any(len(g) != (r.cells if s in h.active else 0)
                                 for s, g in enumerate(h.grids)):
         return f"state needs a grid of {r.cells} cards per seat in play and none for others"
-    want, have = Counter(st.deck), Counter(st.census())
-    if want != have:
+    census = st.census()
+    if set(map(type, census)) != {int}:
+        return "state's cards must be card codes (ints)"
+    if sorted(census) != sorted(st.deck):
+        want, have = Counter(st.deck), Counter(census)
         extra = ", ".join(card_str(c) for c in sorted((have - want).elements()))
         lack = ", ".join(card_str(c) for c in sorted((want - have).elements()))
         return ("state's cards are not the game's deck: "
