@@ -7,6 +7,7 @@ random choice and the turn event ``apply`` returns, as any client pays):
 * ``one-hole games``: a NEW one-hole Game per hole, built from the preset name each
   time (``rules={"holes": 1}``), as RL resets and simulators do; its per-hole rate
   should be at least 80% of the matches' rate;
+  (and the same with one ``Rules`` object, which shows what parsing the rules costs);
 * ``clones/s`` of a mid-hole game;
 * ``from_state/s``: a Game built over a copied mid-hole state (what a world sampler
   does per sampled world), and ``from_position/s``: a Game set up from a position dict;
@@ -55,12 +56,13 @@ def play_matches(variant: str, players: int, seconds: float) -> tuple[float, flo
     return holes / elapsed, actions / elapsed, holes
 
 
-def play_one_hole_games(variant: str, players: int, seconds: float) -> tuple[float, float, int]:
+def play_one_hole_games(variant: str | golf.Rules, players: int, seconds: float,
+                        ) -> tuple[float, float, int]:
     """A new one-hole Game per hole, from the preset name: (holes/s, actions/s, holes)."""
     rng = random.Random(1)
     holes = actions = 0
     seed = 0
-    one_hole = {"holes": 1}
+    one_hole = {"holes": 1} if isinstance(variant, str) else None
     start = time.process_time()
     while time.process_time() - start < seconds:
         g = golf.Game(variant, players=players, seed=seed, rules=one_hole)
@@ -186,6 +188,8 @@ def main() -> None:
         hps, aps, holes = play_matches(args.variant, players, s)
         first_hps = first_hps or hps
         ohps, oaps, oholes = play_one_hole_games(args.variant, players, s)
+        rules = golf.load_rules(args.variant, {"holes": 1})
+        rhps, _, _ = play_one_hole_games(rules, players, s)
         cps = clones(args.variant, players, s / 2)
         fps = from_states(args.variant, players, s / 2)
         pps = from_positions(args.variant, players, s / 2)
@@ -193,6 +197,8 @@ def main() -> None:
         print(f"  9-hole matches   {hps:9,.0f} holes/s  {aps:10,.0f} actions/s  ({holes:,} holes)")
         print(f"  one-hole games   {ohps:9,.0f} holes/s  {oaps:10,.0f} actions/s  "
               f"({oholes:,} holes; {ohps / hps:.0%} of the matches' rate)")
+        print(f"    same, Rules   {rhps:9,.0f} holes/s  (one Rules object for all: "
+              f"{rhps / hps:.0%}; the rest is load_rules)")
         print(f"  clones           {cps:10,.0f}/s")
         print("  from_state       " + ("(no Game.from_state)" if fps is None
                                       else f"{fps:10,.0f}/s"))

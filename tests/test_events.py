@@ -175,3 +175,16 @@ def test_every_event_is_json_ready_for_every_seat() -> None:
                 assert json.loads(json.dumps(d)) == d
                 assert d["seat"] == e.seat and d["action"] == str(e.action)
             assert render(e, seat)
+
+
+def test_the_events_doc_examples_run_and_its_table_lists_every_fact() -> None:
+    import doctest
+    from pathlib import Path
+
+    from golf.events import FACT_NAMES
+
+    doc = Path(__file__).resolve().parents[1] / "docs" / "events.md"
+    failures, tried = doctest.testfile(str(doc), module_relative=False)
+    assert tried and not failures
+    text = doc.read_text(encoding="utf-8")
+    assert all(f"| `{name}` |" in text for name in FACT_NAMES)

@@ -145,7 +145,7 @@ class HoleState:
         c = HoleState.__new__(HoleState)
         c.active = self.active
         c.dealer = self.dealer
-        c.grids = [g[:] for g in self.grids]
+        c.grids = list(map(list.copy, self.grids))
         c.stock = self.stock[:]
         c.discard = self.discard[:]
         c.up = self.up[:]
