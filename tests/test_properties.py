@@ -89,7 +89,7 @@ def check_event(g: Game, e: Event, rng: random.Random) -> None:
         assert shown <= _view_cards(g.view(seat, codes=True)), (e, seat)
         for f in e.facts:
             if f[0] == DREW and f[2] == 0:
-                drawn = [x for x in d["facts"] if x["type"] == "draw"][0]["card"]
+                drawn = next(x for x in d["facts"] if x["type"] == "draw")["card"]
                 assert (drawn is not None) == (seat == e.seat)
                 if seat == e.seat:
                     assert drawn == g.view(seat, codes=True)["held"]
