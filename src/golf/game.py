@@ -427,24 +427,26 @@ class Game:
             h.up[s] = full
             scores[s] = total(tuple(c & 15 for c in h.grids[s]))
         went_out = h.ender if h.ender >= 0 and h.ender != h.knocker else None
-        st.hole_results.append(HoleResult(
+        # Finished holes' lists are replaced, never changed in place, so that state
+        # copies may share them (see MatchState).
+        st.hole_results = [*st.hole_results, HoleResult(
             st.hole_index + 1, st.playoff,
             tuple(tuple(g) for g in h.grids), tuple(scores),
             h.knocker if h.knocker >= 0 else None, went_out,
             h.discard[-1] if h.discard else None,
-        ))
+        )]
         self._notes.append((HOLE_ENDED, st.hole_index + 1, int(st.playoff),
                             len(st.hole_results) - 1))
         h.held = -1
         self._legal = None
         if st.playoff:
-            st.playoff_scores.append(scores)
+            st.playoff_scores = [*st.playoff_scores, scores]
             ranked = [s for s in h.active if scores[s] is not None]
             low = min(int(scores[s] or 0) for s in ranked)
             self._finish_or_playoff(tuple(s for s in ranked if scores[s] == low))
             return
         full_scores = [s if s is not None else 0 for s in scores]
-        st.hole_scores.append(full_scores)
+        st.hole_scores = [*st.hole_scores, full_scores]
         for s in range(st.players):
             st.totals[s] += full_scores[s]
         if self._match_done():

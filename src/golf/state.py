@@ -187,6 +187,10 @@ class MatchState:
     ``hole_results``, ``history``, ``winners``
         every finished hole, every action played (since ``origin``), and the winning
         seats once the match is over.
+
+    The lists of finished holes (``hole_scores``, ``playoff_scores``, ``hole_results``)
+    and ``winners`` are replaced when they grow, never changed in place, so that copies
+    share them; ``totals`` and ``history`` change in place and are copied.
     ``hole_index``, ``playoff``
         the 0-based number of the hole being played (playoff holes count on), and
         whether it is a playoff hole.
@@ -237,8 +241,8 @@ class MatchState:
         self.origin = origin
 
     def copy(self) -> MatchState:
-        """An independent copy; rules, deck, finished holes' scores and results and the
-        origin are immutable by convention and shared."""
+        """An independent copy; the rules, the deck, the finished holes' lists, the
+        winners and the origin are never changed in place, so they are shared."""
         c = MatchState.__new__(MatchState)
         c.rules = self.rules
         c.players = self.players
@@ -246,11 +250,11 @@ class MatchState:
         c.deck = self.deck
         c.hole = self.hole.copy()
         c.totals = self.totals[:]
-        c.hole_scores = self.hole_scores[:]
-        c.playoff_scores = self.playoff_scores[:]
-        c.hole_results = self.hole_results[:]
+        c.hole_scores = self.hole_scores
+        c.playoff_scores = self.playoff_scores
+        c.hole_results = self.hole_results
         c.history = self.history[:]
-        c.winners = self.winners[:]
+        c.winners = self.winners
         c.hole_index = self.hole_index
         c.playoff = self.playoff
         c.origin = self.origin
