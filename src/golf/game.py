@@ -141,8 +141,24 @@ class _Tables:
         return nxt
 
 
+_SHARED: dict[tuple[Any, ...], _Tables] = {}
+
+
+def _shared_tables(rules: Rules) -> _Tables:
+    """The tables of every Rules with the same settings that shape them: a Rules built
+    anew for each game (a preset with overrides) does not rebuild them."""
+    key = (rules.cells, rules.setup_positions(), rules.flip_instead_of_draw, rules.replace,
+           rules.return_taken, rules.flip_after_discard, rules.setup, rules.knock,
+           rules.turn_limit, rules.reshuffle, rules.final_turns, rules.end_on_complete,
+           rules.jokers_per_deck)
+    t = _SHARED.get(key)
+    if t is None:
+        t = _SHARED[key] = _Tables(rules)
+    return t
+
+
 def _tables(rules: Rules) -> _Tables:
-    return rules.cached("_engine_tables", _Tables)
+    return rules.cached("_engine_tables", _shared_tables)
 
 
 _BIT_LENGTHS = tuple(n.bit_length() for n in range(1024))
@@ -234,7 +250,7 @@ class Game:
             check_state(state)
         g = cls.__new__(cls)
         rules = state.rules
-        t = g._t = rules.cached("_engine_tables", _Tables)
+        t = g._t = rules.cached("_engine_tables", _shared_tables)
         g._scorer = rules.cached("_scorer", Scorer)
         g._next = t.next_seats(state.players, state.hole.active)
         g._legal = None
