@@ -430,6 +430,8 @@ class Game:
                 and (h.stock or (t.reshuffle and len(h.discard) > 1))):
             h.current = seat
             h.phase = TURN
+            if not t.knock:  # else _legal_tuple works out whether this seat may knock
+                self._legal = t.turn[t.full ^ h.up[seat]]
             return
         self._begin_turn(h, seat)
 
@@ -594,11 +596,16 @@ class Game:
             card = h.held = h.stock.pop()
             h.held_from = FROM_STOCK
             h.phase = HOLD
+            # The next legal actions are known here: set them, saving the lookup.
+            t = self._t
+            self._legal = t.hold_stock[t.full ^ h.up[seat]]
             return ((DREW, seat, 0, card),)
         if kind == K_TAKE:
             card = h.held = h.discard.pop()
             h.held_from = FROM_DISCARD
             h.phase = HOLD
+            t = self._t
+            self._legal = t.hold_discard[t.full ^ h.up[seat]]
             return ((DREW, seat, 1, card),)
         if kind == K_SWAP:
             grid = h.grids[seat]
@@ -615,8 +622,10 @@ class Game:
             h.discard.append(card)
             h.held = -1
             fact = (DISCARDED, seat, card)
-            if self._t.flip_after_discard and h.up[seat] != self._t.full:
+            t = self._t
+            if t.flip_after_discard and h.up[seat] != t.full:
                 h.phase = FLIP
+                self._legal = t.flip_after[t.full ^ h.up[seat]]
                 return (fact,)
             self._end_turn(h, seat)
         elif kind == K_FLIP:
