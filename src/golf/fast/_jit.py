@@ -7,10 +7,10 @@ numba is an optional dependency (the ``fast`` extra); without it importing
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 try:
-    import numba  # type: ignore[import-untyped]
+    import numba
 except ImportError as e:  # pragma: no cover - depends on the environment
     raise ImportError(
         "golf.fast needs numba: install the 'fast' extra (pip install 'golf-cards[fast]')"
@@ -22,5 +22,5 @@ F = TypeVar("F", bound=Callable[..., Any])
 def jit(f: F) -> F:
     """Compile ``f`` in nopython mode; machine code is cached on disk (``NUMBA_CACHE_DIR``
     or ``__pycache__`` beside this package), so only the first import ever compiles."""
-    compiled: F = numba.njit(cache=True, nogil=True)(f)
-    return compiled
+    return cast(F, numba.njit(cache=True, nogil=True)(f))
+

@@ -98,8 +98,20 @@ class FastGame:
     """A match in the compiled core. ``chance`` is ``"engine"`` (the engine's deals: the
     same match as ``golf.Game`` with this seed) or ``"fast"`` (the core's own generator)."""
 
-    __slots__ = ("_cells", "cfg", "chance", "history", "hole_results", "playoff_scores",
-                 "players", "regular_scores", "rng", "rules", "seed", "state")
+    __slots__ = (
+        "_cells",
+        "cfg",
+        "chance",
+        "history",
+        "hole_results",
+        "players",
+        "playoff_scores",
+        "regular_scores",
+        "rng",
+        "rules",
+        "seed",
+        "state",
+    )
 
     def __init__(
         self,

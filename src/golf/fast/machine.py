@@ -117,7 +117,7 @@ def next_u64(rng: Rng) -> np.uint64:
     z = rng[0]
     z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
     z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
-    return z ^ (z >> np.uint64(31))
+    return np.uint64(z ^ (z >> np.uint64(31)))
 
 
 @jit
@@ -152,12 +152,12 @@ def next_seat(st: Ints, cfg: Ints, seat: int) -> int:
     s = (seat + 1) % n
     while not active >> s & 1:
         s = (s + 1) % n
-    return s
+    return int(s)
 
 
 @jit
 def _can_supply(st: Ints, cfg: Ints) -> bool:
-    return st[S_STOCK_LEN] > 0 or (cfg[C_RESHUFFLE] != 0 and st[S_DISCARD_LEN] > 1)
+    return bool(st[S_STOCK_LEN] > 0 or (cfg[C_RESHUFFLE] != 0 and st[S_DISCARD_LEN] > 1))
 
 
 @jit
@@ -298,8 +298,8 @@ def _match_done(st: Ints, cfg: Ints) -> bool:
         for s in range(1, cfg[C_PLAYERS]):
             top = max(top, st[o_tot + s])
         if cfg[C_TARGET_REACH]:
-            return top >= cfg[C_TARGET]
-        return top > cfg[C_TARGET]
+            return bool(top >= cfg[C_TARGET])
+        return bool(top > cfg[C_TARGET])
     return False
 
 
@@ -438,10 +438,7 @@ def legal_actions(st: Ints, cfg: Ints, out: Ints) -> int:
 def is_legal(st: Ints, cfg: Ints, action: int) -> bool:
     buf = np.empty(MAX_LEGAL, dtype=np.int64)
     n = legal_actions(st, cfg, buf)
-    for i in range(n):
-        if buf[i] == action:
-            return True
-    return False
+    return bool(np.any(buf[:n] == action))
 
 
 # --- applying actions ----------------------------------------------------------------
@@ -466,13 +463,13 @@ def _reshuffle(st: Ints, cfg: Ints, rng: Rng) -> None:
 def needs_reshuffle(st: Ints, cfg: Ints, action: int) -> int:
     """The number of cards a reshuffle before ``action`` would shuffle (0: none)."""
     if action == DRAW_CODE and st[S_PHASE] == TURN and st[S_STOCK_LEN] == 0:
-        return st[S_DISCARD_LEN] - 1
+        return int(st[S_DISCARD_LEN] - 1)
     return 0
 
 
 @jit
 def reshuffle_key(st: Ints) -> int:
-    return st[S_HOLE] * RESHUFFLE_KEY + st[S_RESHUFFLES] + 1
+    return int(st[S_HOLE] * RESHUFFLE_KEY + st[S_RESHUFFLES] + 1)
 
 
 @jit

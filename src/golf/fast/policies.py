@@ -68,7 +68,7 @@ def _mean_points(cfg: Ints) -> int:
     t = 0
     for i in range(n):
         t += cfg[C_POINTS + (cfg[o_deck + i] & 15)]
-    return (100 * t) // n
+    return int((100 * t) // n)
 
 
 @jit
@@ -97,7 +97,9 @@ def _estimate(cfg: Ints, ranks: Ints, mean: int) -> int:
 
 
 @jit
-def _best_swap(cfg: Ints, ranks: Ints, rank: int, legal: Ints, n: int, mean: int) -> tuple[int, int]:
+def _best_swap(
+    cfg: Ints, ranks: Ints, rank: int, legal: Ints, n: int, mean: int
+) -> tuple[int, int]:
     """(action, estimate) of the best legal swap of a card of ``rank`` into the grid."""
     best_a, best_v = -1, 1 << 40
     for k in range(n):
@@ -119,7 +121,7 @@ def greedy_action(st: Ints, cfg: Ints, legal: Ints, n: int) -> int:
     """The greedy policy's choice among the ``n`` legal actions."""
     phase = st[S_PHASE]
     if phase == SETUP:
-        return legal[0]
+        return int(legal[0])
     seat = st[S_CUR]
     cells = cfg[C_CELLS]
     ranks = np.empty(cells, dtype=np.int64)
@@ -156,8 +158,8 @@ def greedy_action(st: Ints, cfg: Ints, legal: Ints, n: int) -> int:
             return PASS_CODE
         for k in range(n):
             if legal[k] >> 4 == K_FLIP:
-                return legal[k]
-    return legal[0]
+                return int(legal[k])
+    return int(legal[0])
 
 
 @jit
@@ -165,7 +167,7 @@ def choose(st: Ints, cfg: Ints, policy: int, rng: Rng, legal: Ints) -> int:
     n = legal_actions(st, cfg, legal)
     if policy == GREEDY:
         return greedy_action(st, cfg, legal, n)
-    return legal[below(rng, n)]
+    return int(legal[below(rng, n)])
 
 
 @jit

@@ -60,10 +60,16 @@ def score_ranks(cfg: Ints, ranks: Ints) -> int:
         m = cfg[o_lines + k]
         if matches(cfg, m, ranks):
             zero |= m
+    n_sets = cfg[C_N_SETS]
+    if n_sets == 0:  # lines only (most presets): no search, no allocation
+        total = 0
+        for i in range(n):
+            if not zero >> i & 1:
+                total += cfg[C_POINTS + ranks[i]]
+        return int(total)
     own = np.empty(n, dtype=np.int64)
     for i in range(n):
         own[i] = 0 if zero >> i & 1 else cfg[C_POINTS + ranks[i]]
-    n_sets = cfg[C_N_SETS]
     o_sets, o_pts = cfg[C_O_SETS], cfg[C_O_SET_POINTS]
     # The matched sets, and the cells they touch.
     cand = np.empty(n_sets, dtype=np.int64)
@@ -126,7 +132,7 @@ def score_ranks(cfg: Ints, ranks: Ints) -> int:
                 if v < b:
                     b = v
             best[width + u] = b
-    return total + best[(1 << t)]
+    return int(total + best[(1 << t)])
 
 
 @jit
