@@ -36,8 +36,8 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from math import fsum
 from itertools import repeat
+from math import fsum
 from operator import add, mul
 
 from ..cards import ACE

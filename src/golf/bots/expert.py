@@ -42,8 +42,8 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
-from math import fsum
 from itertools import repeat
+from math import fsum
 from operator import add, mul
 from typing import Any, ClassVar
 
