@@ -220,13 +220,14 @@ def _follow(variant: str, players: int, seed: int, policy: str, matches: int) ->
     rng = seed_rng(seed)
     pol = POLICIES[policy]
     buf = np.empty(MAX_LEGAL, dtype=np.int64)
+    scratch = np.empty(2 * MAX_LEGAL, dtype=np.int64)
     out = []
     for _ in range(matches):
         f = FastGame(r, players=players, seed=seed, chance="fast", rng=rng)
         g = Game.from_position(r, f.position())
         while not f.is_over:
             assert f.legal_actions() == g.legal_actions()
-            a = int(choose(f.state, f.cfg, pol, rng, buf))
+            a = int(choose(f.state, f.cfg, pol, rng, buf, scratch))
             before = f.position()
             f.apply(a)
             g.apply(a)

@@ -24,3 +24,4 @@ def jit(f: F) -> F:
     or ``__pycache__`` beside this package), so only the first import ever compiles."""
     return cast(F, numba.njit(cache=True, nogil=True)(f))
 
+

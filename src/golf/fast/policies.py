@@ -117,14 +117,16 @@ def _best_swap(
 
 
 @jit
-def greedy_action(st: Ints, cfg: Ints, legal: Ints, n: int) -> int:
-    """The greedy policy's choice among the ``n`` legal actions."""
+def greedy_action(st: Ints, cfg: Ints, legal: Ints, n: int, scratch: Ints) -> int:
+    """The greedy policy's choice among the ``n`` legal actions (``scratch``: room for
+    a grid and a list of actions, ``2 * MAX_LEGAL`` ints, so that a decision allocates
+    nothing)."""
     phase = st[S_PHASE]
     if phase == SETUP:
         return int(legal[0])
     seat = st[S_CUR]
     cells = cfg[C_CELLS]
-    ranks = np.empty(cells, dtype=np.int64)
+    ranks = scratch[:MAX_LEGAL]
     unknown = _known(st, cfg, seat, ranks)
     mean = _mean_points(cfg)
     now = _estimate(cfg, ranks, mean)
@@ -135,7 +137,7 @@ def greedy_action(st: Ints, cfg: Ints, legal: Ints, n: int) -> int:
         top = st[cfg[C_O_DISCARD] + st[S_DISCARD_LEN] - 1] & 15
         # Where a taken card may go: every cell, or (replace = face-down) the face-down ones.
         up = st[cfg[C_O_UP] + seat]
-        swaps = np.empty(MAX_LEGAL, dtype=np.int64)
+        swaps = scratch[MAX_LEGAL:]
         m = 0
         for i in range(cells):
             if not cfg[C_REPLACE_DOWN] or not up >> i & 1:
@@ -163,10 +165,12 @@ def greedy_action(st: Ints, cfg: Ints, legal: Ints, n: int) -> int:
 
 
 @jit
-def choose(st: Ints, cfg: Ints, policy: int, rng: Rng, legal: Ints) -> int:
+def choose(st: Ints, cfg: Ints, policy: int, rng: Rng, legal: Ints, scratch: Ints) -> int:
+    """A compiled policy's action; ``legal`` (``MAX_LEGAL`` ints) and ``scratch``
+    (``2 * MAX_LEGAL``) are work space."""
     n = legal_actions(st, cfg, legal)
     if policy == GREEDY:
-        return greedy_action(st, cfg, legal, n)
+        return greedy_action(st, cfg, legal, n, scratch)
     return int(legal[below(rng, n)])
 
 
@@ -180,11 +184,17 @@ def playout(st: Ints, cfg: Ints, policies: Ints, rng: Rng, holes: int) -> int:
         resume_deal(st, cfg, rng)
     stop = st[S_HOLES_ENDED] + holes
     legal = np.empty(MAX_LEGAL, dtype=np.int64)
+    scratch = np.empty(2 * MAX_LEGAL, dtype=np.int64)
     moves = 0
     while st[S_PHASE] != OVER:
         if holes and st[S_HOLES_ENDED] >= stop:
             break
-        a = choose(st, cfg, policies[st[S_CUR]], rng, legal)
+        n = legal_actions(st, cfg, legal)
+        # The random policy inline: the hot loop of batch play and random playouts.
+        if policies[st[S_CUR]] == GREEDY:
+            a = greedy_action(st, cfg, legal, n, scratch)
+        else:
+            a = int(legal[below(rng, n)])
         step(st, cfg, a, rng)
         moves += 1
     return moves
