@@ -309,3 +309,29 @@ def test_clone_is_independent_and_fast_chance_has_no_record() -> None:
         f.record()
     g = Game.from_position(f.rules, c.position())
     assert g.legal_actions() == c.legal_actions()
+
+
+@pytest.mark.parametrize(("variant", "players"), [("six-card", 3), ("german", 2),
+                                                  ("four-card-wild", 4), ("nine-card", 2)])
+def test_from_position_plays_on_like_the_engine(variant: str, players: int) -> None:
+    """Positions reached mid-match (any phase, after holes and reshuffles) set up the same
+    game in both engines, which then play on identically."""
+    pick = random.Random(players)
+    for seed in range(4):
+        g = Game(variant, players=players, seed=seed)
+        for _ in range(pick.randrange(1, 300)):
+            if g.is_over:
+                break
+            g.apply(pick.choice(g.legal_actions()))
+        p = g.position()
+        f = FastGame.from_position(variant, p)
+        e = Game.from_position(variant, p)
+        assert f.position() == p
+        while not e.is_over:
+            assert f.legal_actions() == e.legal_actions()
+            a = pick.choice(e.legal_actions())
+            e.apply(a)
+            f.apply(a)
+            assert f.position() == e.position()
+        fast_world = FastGame.from_position(variant, p, chance="fast")
+        assert fast_world.legal_actions() == Game.from_position(variant, p).legal_actions()

@@ -66,11 +66,14 @@ from .layout import (
     S_LAST_NUMBER,
     S_LAST_PLAYOFF,
     S_LAST_WENT_OUT,
+    S_N_PLAYOFF,
+    S_N_REGULAR,
     S_PERM_FOR,
     S_PHASE,
     S_PLAYOFF,
     S_RESHUFFLES,
     S_RPERM_FOR,
+    S_SETUP_LEFT,
     S_STOCK_LEN,
     S_TURN_COUNT,
     S_WINNERS,
@@ -121,6 +124,7 @@ class FastGame:
         rules: Mapping[str, Any] | None = None,
         chance: str = "engine",
         rng: npt.NDArray[np.uint64] | None = None,
+        _deal: bool = True,
     ) -> None:
         self.rules = load_rules(variant, rules)
         self.cfg: Config = config(self.rules, players)
@@ -140,8 +144,69 @@ class FastGame:
         self.hole_results: list[HoleResult] = []
         self.regular_scores: list[list[int]] = []
         self.playoff_scores: list[list[int | None]] = []
-        start_match(self.state, self.cfg, self.rng)
-        self._after_step(0)
+        if _deal:
+            start_match(self.state, self.cfg, self.rng)
+            self._after_step(0)
+
+    @classmethod
+    def from_position(
+        cls,
+        variant: str | Path | Rules,
+        position: Mapping[str, Any],
+        rules: Mapping[str, Any] | None = None,
+        chance: str = "engine",
+        rng: npt.NDArray[np.uint64] | None = None,
+    ) -> FastGame:
+        """A FastGame in the state a :mod:`golf.position` describes. The engine checks the
+        position (a bad one raises its clear GolfError). With ``chance="engine"`` it then
+        plays exactly like ``golf.Game.from_position``; a search sets up each sampled
+        world this way with ``chance="fast"``."""
+        from ..game import Game
+
+        p = Game.from_position(variant, position, rules).position()
+        f = cls(load_rules(variant, rules), p["players"], p["seed"], chance=chance, rng=rng,
+                _deal=False)
+        f._load(p)
+        return f
+
+    def _load(self, p: Mapping[str, Any]) -> None:
+        st, cfg, n, cells = self.state, self.cfg, self.players, self._cells
+        phase = PHASES.index(p["phase"])
+        st[S_PHASE], st[S_CUR], st[S_DEALER] = phase, p["current_player"], p["dealer"]
+        st[S_HOLE], st[S_PLAYOFF] = p["hole"] - 1, p["playoff"]
+        chosen = sum(1 << (i - 1) for i in p["setup_chosen"])
+        st[S_CHOSEN] = chosen
+        st[S_SETUP_LEFT] = (self.rules.setup_count - bin(chosen).count("1")
+                            if p["phase"] == "setup" else 0)
+        st[S_HELD] = -1 if p["held"] is None else p["held"]
+        st[S_HELD_FROM] = _SOURCES.index(p["held_from"]) if p["held_from"] else 0
+        st[S_TURN_COUNT], st[S_RESHUFFLES] = p["turn_count"], p["reshuffles"]
+        st[S_ENDER] = -1 if p["final_turns_from"] is None else p["final_turns_from"]
+        st[S_KNOCKER] = -1 if p["knocked_by"] is None else p["knocked_by"]
+        st[S_ACTIVE] = sum(1 << s for s in p["active"])
+        st[S_WINNERS] = sum(1 << s for s in p["winners"])
+        st[S_N_REGULAR], st[S_N_PLAYOFF] = len(p["hole_scores"]), len(p["playoff_scores"])
+        st[S_HOLES_ENDED] = len(p["hole_results"])
+        o_g, o_up, o_pk = int(cfg[C_O_GRIDS]), int(cfg[C_O_UP]), int(cfg[C_O_PEEKED])
+        for s in range(n):
+            grid = p["grids"][s] or [0] * cells
+            st[o_g + s * cells:o_g + (s + 1) * cells] = grid
+            st[o_up + s] = sum(1 << i for i, u in enumerate(p["face_up"][s] or ()) if u)
+            st[o_pk + s] = sum(1 << (i - 1) for i in p["peeked"][s])
+        o_tu, o_to = int(cfg[C_O_TURNS]), int(cfg[C_O_TOTALS])
+        st[o_tu:o_tu + n] = p["turns"]
+        st[o_to:o_to + n] = p["totals"]
+        for key, length, off in (("stock", S_STOCK_LEN, C_O_STOCK),
+                                 ("discard", S_DISCARD_LEN, C_O_DISCARD)):
+            cards = p[key]
+            o = int(cfg[off])
+            st[o:o + len(cards)] = cards
+            st[length] = len(cards)
+        self.regular_scores = [list(x) for x in p["hole_scores"]]
+        self.playoff_scores = [list(x) for x in p["playoff_scores"]]
+        self.hole_results = [HoleResult(**{**h, "grids": tuple(tuple(g) for g in h["grids"]),
+                                           "scores": tuple(h["scores"])})
+                             for h in p["hole_results"]]
 
     # --- state -----------------------------------------------------------------
     @property
