@@ -16,6 +16,7 @@ from __future__ import annotations
 import argparse
 import os
 import random
+import resource
 import subprocess
 import sys
 import tempfile
@@ -27,16 +28,21 @@ import golf
 from golf.fast import FastGame, config, play, playout
 from golf.fast.machine import seed_rng
 
+# Timed from the start of the process's first line: importing numba is part of the cost.
 _STARTUP = ("import time; t = time.perf_counter(); from golf.fast import play; "
             "play('six-card', 2, 1); print(time.perf_counter() - t)")
 
 
-def startup(cache: str) -> float:
-    """Seconds to import golf.fast and play one match, with numba's cache in ``cache``."""
+def startup(cache: str) -> tuple[float, float]:
+    """(wall, CPU) seconds to import golf.fast and play one match in a new process, with
+    numba's cache in ``cache``."""
     env = {**os.environ, "NUMBA_CACHE_DIR": cache}
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     out = subprocess.run([sys.executable, "-c", _STARTUP], env=env, check=True,
                          capture_output=True, text=True)
-    return float(out.stdout.strip().splitlines()[-1])
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime)
+    return float(out.stdout.strip().splitlines()[-1]), cpu
 
 
 def core_holes(players: int, policy: str, seconds: float) -> tuple[float, int]:
@@ -110,8 +116,8 @@ def main() -> None:
         with tempfile.TemporaryDirectory() as cache:
             cold = startup(cache)
             warm = startup(cache)
-        print(f"start-up (import + one match): cold {cold:6.1f} s (empty cache), "
-              f"warm {warm:5.2f} s (cached)")
+        print(f"start-up, cold (empty cache)  : {cold[0]:6.2f} s wall, {cold[1]:6.2f} s CPU")
+        print(f"start-up, warm (cache filled) : {warm[0]:6.2f} s wall, {warm[1]:6.2f} s CPU")
     config(golf.load_rules("six-card"), n)
     fast, fh = core_holes(n, "random", a.seconds)
     slow, sh = engine_holes(n, a.seconds)
