@@ -20,13 +20,14 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping
+from dataclasses import fields
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
-from ..actions import Action
+from ..actions import KINDS, POSITIONAL, Action
 from ..errors import GolfError, IllegalAction, NotationError
 from ..game import HoleResult
 from ..phases import OVER, PHASES
@@ -91,6 +92,19 @@ def engine_permutation(seed: int, hole_index: int, shuffle: int, length: int) ->
     perm = list(range(length))
     random.Random(f"{seed}/{hole_index}/{shuffle}").shuffle(perm)
     return perm
+
+
+def _hole_data(h: HoleResult) -> dict[str, Any]:
+    """A finished hole as position data (tuples as lists), as golf.position writes it."""
+    out: dict[str, Any] = {}
+    for f in fields(h):
+        v = getattr(h, f.name)
+        if f.name == "grids":
+            v = [list(g) for g in v]
+        elif isinstance(v, tuple):
+            v = list(v)
+        out[f.name] = v
+    return out
 
 
 def _seats(mask: int, n: int) -> list[int]:
@@ -271,7 +285,8 @@ class FastGame:
         if isinstance(action, str):
             return int(Action.parse(action))
         if isinstance(action, int) and not isinstance(action, bool):
-            if action not in Action._cache:
+            kind, cell = action >> 4, action & 15
+            if not (0 <= kind < len(KINDS) and (kind in POSITIONAL or cell == 0)):
                 raise NotationError(f"{action} is not an action code")
             return int(action)
         raise NotationError(f"an action is an Action or text like 'draw', not {action!r}")
@@ -366,8 +381,6 @@ class FastGame:
         phase = int(st[S_PHASE])
         held = int(st[S_HELD]) if st[S_HELD] >= 0 and phase != OVER else None
         ender, knocker = int(st[S_ENDER]), int(st[S_KNOCKER])
-        from ..position import _result_data
-
         return {
             "format": POSITION_FORMAT,
             "players": n,
@@ -397,7 +410,7 @@ class FastGame:
             "totals": [int(x) for x in st[o_to:o_to + n]],
             "hole_scores": [list(s) for s in self.regular_scores],
             "playoff_scores": [list(s) for s in self.playoff_scores],
-            "hole_results": [_result_data(h) for h in self.hole_results],
+            "hole_results": [_hole_data(h) for h in self.hole_results],
             "winners": self.winners,
         }
 
