@@ -151,6 +151,16 @@ def house_rules(draw: st.DrawFn) -> tuple[str, dict[str, Any], int]:
                                            else rows * cols))
     players = draw(st.integers(1, 5))
     over["players"] = [players, players]
+    # Keep most draws playable (the rules refuse the rest, and those are skipped):
+    # patterns the grid cannot have, no way to end a hole or a match, too few cards.
+    over["match"] = [p for p in match if (p != "diagonals" or rows == cols)
+                     and (p != "blocks" or min(rows, cols) >= 2)]
+    if over["end_on_complete"] == "never":
+        over["knock"] = True
+    if over["holes"] == 0 and over["target"] == 0:
+        over["holes"] = 1
+    need = -(-(players * rows * cols + 1) // (52 + jokers))
+    over["decks"] = max(over["decks"], need)
     return variant, over, players
 
 
