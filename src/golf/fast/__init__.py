@@ -26,9 +26,9 @@ import numpy.typing as npt
 
 from ..errors import GolfError
 from ..rules import Rules, load_rules
-from .config import SUPPORTED, UnsupportedRules, check_supported, config
 from .game import FastGame, engine_permutation
 from .policies import GREEDY, POLICIES, RANDOM, play_matches, playout
+from .ruleset import SUPPORTED, UnsupportedRules, check_supported, config
 
 __all__ = [
     "GREEDY",

@@ -33,7 +33,6 @@ from ..game import HoleResult
 from ..phases import OVER, PHASES
 from ..position import POSITION_FORMAT
 from ..rules import Rules, load_rules
-from .config import Config, config
 from .layout import (
     C_DECK,
     C_O_DISCARD,
@@ -80,6 +79,7 @@ from .layout import (
     S_WINNERS,
 )
 from .machine import MAX_LEGAL, legal_actions, new_state, resume_deal, seed_rng, start_match, step
+from .ruleset import Config, config
 
 CHANCES = ("engine", "fast")
 _SOURCES = ("stock", "discard")
