@@ -1,0 +1,233 @@
+"""Persistence: every change to a table is one transaction.
+
+An accepted action is inserted (with the match's end, when it ends it) in the
+transaction whose commit acknowledges it; nobody hears of an action before it is on
+disk. On SQLite one writer runs at a time (an asyncio lock instead of lock
+timeouts); PostgreSQL takes writers concurrently.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import time
+from collections.abc import AsyncIterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
+
+from . import db
+
+
+@dataclass
+class SeatRecord:
+    position: int
+    kind: str  # human | bot | external
+    name: str | None
+    bot: str | None
+    token_hash: str | None
+    bot_seed: int
+    muted: list[int] = field(default_factory=list)
+    id: int | None = None
+
+
+@dataclass
+class MatchRecord:
+    id: int
+    number: int
+    status: str
+    rules: dict[str, Any]
+    players: int
+    seed: int
+    names: list[str]
+    result: dict[str, Any] | None
+    actions: list[str]
+    by: list[str]
+
+
+@dataclass
+class TableRecord:
+    id: str
+    title: str
+    status: str
+    preset: str
+    overrides: dict[str, Any]
+    public: bool
+    options: dict[str, Any]
+    host: int
+    invite: str
+    match: int
+    created: float
+    seats: list[SeatRecord]
+    current: MatchRecord | None = None
+
+
+class Store:
+    def __init__(self, engine: AsyncEngine) -> None:
+        self.engine = engine
+        self.sqlite = engine.dialect.name == "sqlite"
+        self._write_lock = asyncio.Lock()
+
+    @contextlib.asynccontextmanager
+    async def write(self) -> AsyncIterator[AsyncConnection]:
+        """One write transaction (committed on leaving the block)."""
+        if self.sqlite:
+            async with self._write_lock, self.engine.begin() as conn:
+                yield conn
+        else:
+            async with self.engine.begin() as conn:
+                yield conn
+
+    async def close(self) -> None:
+        await self.engine.dispose()
+
+    # --- tables and seats ------------------------------------------------------------
+    async def create_table(self, t: TableRecord) -> None:
+        async with self.write() as conn:
+            await conn.execute(db.tables.insert().values(**_table_values(t)))
+            await _insert_seats(conn, t.id, t.seats)
+
+    async def save_table(self, t: TableRecord, seats: bool = False) -> None:
+        """Write the table's fields (and, with ``seats``, its whole seat list)."""
+        async with self.write() as conn:
+            values = _table_values(t)
+            del values["id"]
+            await conn.execute(db.tables.update().where(db.tables.c.id == t.id).values(**values))
+            if seats:
+                await conn.execute(db.seats.delete().where(db.seats.c.table_id == t.id))
+                await _insert_seats(conn, t.id, t.seats)
+
+    async def save_seat(self, table_id: str, s: SeatRecord) -> None:
+        async with self.write() as conn:
+            await conn.execute(
+                db.seats.update()
+                .where(db.seats.c.table_id == table_id, db.seats.c.position == s.position)
+                .values(kind=s.kind, name=s.name, bot=s.bot, token_hash=s.token_hash,
+                        muted=list(s.muted)))
+
+    # --- matches -------------------------------------------------------------------
+    async def start_match(self, t: TableRecord, rules: Mapping[str, Any], players: int,
+                          seed: int, names: Sequence[str]) -> MatchRecord:
+        """Insert match ``t.match`` and write the table (status, rules) with it."""
+        async with self.write() as conn:
+            res = await conn.execute(db.matches.insert().values(
+                table_id=t.id, number=t.match, status="playing", rules=dict(rules),
+                players=players, seed=str(seed), names=list(names), result=None,
+                started=time.time(), finished=None).returning(db.matches.c.id))
+            match_id = int(res.scalar_one())
+            values = _table_values(t)
+            del values["id"]
+            await conn.execute(db.tables.update().where(db.tables.c.id == t.id).values(**values))
+        return MatchRecord(match_id, t.match, "playing", dict(rules), players, seed,
+                           list(names), None, [], [])
+
+    async def append_action(self, table_id: str, match_id: int, index: int, action: str,
+                            by: str, result: dict[str, Any] | None = None,
+                            status: str | None = None) -> None:
+        """Store action ``index`` of a match; with ``result``, the match's end too.
+
+        The primary key (match, index) makes a duplicate write fail rather than fork
+        the match.
+        """
+        async with self.write() as conn:
+            await conn.execute(db.actions.insert().values(
+                match_id=match_id, idx=index, action=action, by=by, at=time.time()))
+            if result is not None:
+                await _finish(conn, table_id, match_id, result, status or "finished")
+
+    async def end_match(self, table_id: str, match_id: int, result: dict[str, Any],
+                        status: str) -> None:
+        async with self.write() as conn:
+            await _finish(conn, table_id, match_id, result, status)
+
+    # --- reading -------------------------------------------------------------------
+    async def load(self, table_id: str) -> TableRecord | None:
+        async with self.engine.connect() as conn:
+            row = (await conn.execute(
+                sa.select(db.tables).where(db.tables.c.id == table_id))).mappings().first()
+            if row is None:
+                return None
+            return await _load(conn, row)
+
+    async def unfinished_ids(self) -> list[str]:
+        async with self.engine.connect() as conn:
+            res = await conn.execute(sa.select(db.tables.c.id).where(
+                db.tables.c.status.in_(("waiting", "playing"))))
+            return [r[0] for r in res]
+
+    async def table_of_token(self, token_hash: str) -> tuple[str, int] | None:
+        async with self.engine.connect() as conn:
+            row = (await conn.execute(sa.select(db.seats.c.table_id, db.seats.c.position)
+                                      .where(db.seats.c.token_hash == token_hash))).first()
+            return None if row is None else (row[0], row[1])
+
+    async def table_of_invite(self, invite: str) -> str | None:
+        async with self.engine.connect() as conn:
+            row = (await conn.execute(sa.select(db.tables.c.id)
+                                      .where(db.tables.c.invite == invite))).first()
+            return None if row is None else str(row[0])
+
+    async def match(self, table_id: str, number: int) -> MatchRecord | None:
+        async with self.engine.connect() as conn:
+            row = (await conn.execute(sa.select(db.matches).where(
+                db.matches.c.table_id == table_id, db.matches.c.number == number))
+            ).mappings().first()
+            return None if row is None else await _match(conn, row)
+
+    async def matches(self, table_id: str) -> list[dict[str, Any]]:
+        async with self.engine.connect() as conn:
+            res = await conn.execute(
+                sa.select(db.matches.c.number, db.matches.c.status, db.matches.c.result)
+                .where(db.matches.c.table_id == table_id).order_by(db.matches.c.number))
+            return [{"match": r[0], "status": r[1], "result": r[2]} for r in res]
+
+
+def _table_values(t: TableRecord) -> dict[str, Any]:
+    return {"id": t.id, "title": t.title, "status": t.status, "preset": t.preset,
+            "overrides": dict(t.overrides), "public": t.public, "options": dict(t.options),
+            "host": t.host, "invite": t.invite, "match": t.match, "created": t.created}
+
+
+async def _insert_seats(conn: AsyncConnection, table_id: str,
+                        seats: Sequence[SeatRecord]) -> None:
+    if not seats:
+        return
+    await conn.execute(db.seats.insert(), [
+        {"table_id": table_id, "position": s.position, "kind": s.kind, "name": s.name,
+         "bot": s.bot, "token_hash": s.token_hash, "bot_seed": str(s.bot_seed),
+         "muted": list(s.muted)} for s in seats])
+
+
+async def _finish(conn: AsyncConnection, table_id: str, match_id: int,
+                  result: dict[str, Any], status: str) -> None:
+    await conn.execute(db.matches.update().where(db.matches.c.id == match_id).values(
+        status=status, result=result, finished=time.time()))
+    await conn.execute(db.tables.update().where(db.tables.c.id == table_id).values(
+        status=status))
+
+
+async def _load(conn: AsyncConnection, row: Mapping[str, Any]) -> TableRecord:
+    seat_rows = (await conn.execute(sa.select(db.seats).where(
+        db.seats.c.table_id == row["id"]).order_by(db.seats.c.position))).mappings().all()
+    seats = [SeatRecord(s["position"], s["kind"], s["name"], s["bot"], s["token_hash"],
+                        int(s["bot_seed"]), list(s["muted"] or []), s["id"])
+             for s in seat_rows]
+    t = TableRecord(row["id"], row["title"], row["status"], row["preset"],
+                    dict(row["overrides"]), bool(row["public"]), dict(row["options"]),
+                    row["host"], row["invite"], row["match"], row["created"], seats)
+    if t.match:
+        m = (await conn.execute(sa.select(db.matches).where(
+            db.matches.c.table_id == t.id, db.matches.c.number == t.match))).mappings().first()
+        if m is not None:
+            t.current = await _match(conn, m)
+    return t
+
+
+async def _match(conn: AsyncConnection, m: Mapping[str, Any]) -> MatchRecord:
+    acts = (await conn.execute(sa.select(db.actions.c.action, db.actions.c.by).where(
+        db.actions.c.match_id == m["id"]).order_by(db.actions.c.idx))).all()
+    return MatchRecord(m["id"], m["number"], m["status"], dict(m["rules"]), m["players"],
+                       int(m["seed"]), list(m["names"]), m["result"], [a[0] for a in acts],
+                       [a[1] for a in acts])
