@@ -169,8 +169,7 @@ class Client:
                     self._receive(text)
             except ConnectionClosed:
                 pass
-            rcvd = self.ws.close_rcvd if self.ws is not None else None
-            self.closes.append((rcvd.code if rcvd else None, rcvd.reason if rcvd else None))
+            self.closes.append((self.ws.close_code, self.ws.close_reason))
             self.changed.set()
             if self._closed or not self.reconnect:
                 return
