@@ -237,6 +237,14 @@ class Client:
         with contextlib.suppress(Exception):
             self.ws.transport.abort()
 
+    def resynced(self, connects: int) -> bool:
+        """Connected more than ``connects`` times and had a state since the last welcome."""
+        if self.connects <= connects:
+            return False
+        last = max((i for i, f in enumerate(self.frames) if f["type"] == "welcome"),
+                   default=None)
+        return last is not None and any(f["type"] == "state" for f in self.frames[last:])
+
     @property
     def version(self) -> int:
         return -1 if self.state is None else int(self.state["version"])
