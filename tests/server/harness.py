@@ -178,8 +178,7 @@ class Client:
                 try:
                     await self._open()
                     break
-                except (OSError, ConnectionClosed, asyncio.TimeoutError,
-                        websockets.InvalidHandshake):
+                except (TimeoutError, OSError, ConnectionClosed, websockets.InvalidHandshake):
                     await asyncio.sleep(delay)
                     delay = min(delay * 2, 0.5)
 

@@ -104,7 +104,7 @@ def test_sigterm_drains_with_reconnect_and_clients_come_back(
 
     async def run() -> None:
         server.start()
-        ((tid, clients),) = await tables(server, 1)
+        ((_tid, clients),) = await tables(server, 1)
         await play_out(clients, random.Random(3), until=lambda: clients[0].version >= 5)
         await settle(clients)
         before = snapshot(clients)
