@@ -165,7 +165,7 @@ def test_absent_player_is_replaced_by_a_bot_on_their_turn_and_returns(
         started = time.monotonic()
         await a.wait(lambda c: c.summary["seats"][1]["stand_in"], timeout=10,
                      what="the stand-in bot")
-        assert time.monotonic() - started < 5
+        assert time.monotonic() - started < 15  # the grace is 1 s (default 60)
         await a.wait(lambda c: any(f["type"] == "event" and f["event"]["by"] == "stand_in"
                                    for f in c.frames), what="a stand-in move")
         back = await Client(server.ws_url, tid, tokens[1]).connect()
