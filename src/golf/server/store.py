@@ -84,6 +84,7 @@ class Store:
         self.sqlite = engine.dialect.name == "sqlite"
         self._queue: list[tuple[Op | None, dict[str, Any] | None, asyncio.Future[Any]]] = []
         self._writer: asyncio.Task[None] | None = None
+        self._conn: AsyncConnection | None = None
         self.batches = 0
         self.writes = 0
 
@@ -102,12 +103,14 @@ class Store:
             batch = self._queue[:MAX_BATCH]
             del self._queue[:MAX_BATCH]
             try:
-                async with self.engine.begin() as conn:
+                conn = await self._connection()
+                async with conn.begin():
                     results = [None if op is None else await op(conn) for op, _, _ in batch]
                     rows = [row for _, row, _ in batch if row is not None]
                     if rows:
                         await conn.execute(db.actions.insert(), rows)
             except Exception:
+                await self._drop_connection()
                 await self._one_by_one(batch)
                 continue
             self.batches += 1
@@ -115,6 +118,18 @@ class Store:
             for (_, _, fut), result in zip(batch, results, strict=True):
                 if not fut.done():
                     fut.set_result(result)
+
+    async def _connection(self) -> AsyncConnection:
+        """The writer's own connection, kept open between batches (no pool round trip)."""
+        if self._conn is None:
+            self._conn = await self.engine.connect()
+        return self._conn
+
+    async def _drop_connection(self) -> None:
+        conn, self._conn = self._conn, None
+        if conn is not None:
+            with contextlib.suppress(Exception):
+                await conn.close()
 
     async def _one_by_one(
             self, batch: list[tuple[Op | None, dict[str, Any] | None, asyncio.Future[Any]]]
@@ -136,6 +151,7 @@ class Store:
         if self._writer is not None:
             with contextlib.suppress(Exception):
                 await self._writer
+        await self._drop_connection()
         await self.engine.dispose()
 
     # --- tables and seats ------------------------------------------------------------
