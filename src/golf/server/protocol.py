@@ -21,8 +21,8 @@ PROTOCOL = 1
 MAX_FRAME = 4096
 #: Frames above this size make the WebSocket layer close the connection (1009).
 HARD_MAX_FRAME = 65536
-BUCKET_CAPACITY = 20
-BUCKET_RATE = 10.0
+BUCKET_CAPACITY = 30
+BUCKET_RATE = 20.0
 #: Rate-limited this many times within FLOOD_WINDOW seconds: the socket is closed.
 FLOOD_STRIKES = 50
 FLOOD_WINDOW = 10.0

@@ -114,8 +114,8 @@ def check_options(options: Any, base: Mapping[str, Any] | None = None) -> dict[s
                                 f"{extra}, got {json.dumps(v)}", field=key)
 
     number("bot_delay", 0, 5)
-    number("grace", 5, 600)
-    number("turn_timer", 5, 600, none_ok=True)
+    number("grace", 1, 600)
+    number("turn_timer", 1, 600, none_ok=True)
     number("reserve", 0, 600)
     if out["absence"] not in ("wait", "bot", "end"):
         raise ProtocolError("bad_option", "absence must be 'wait', 'bot' or 'end', got "
