@@ -50,7 +50,7 @@ function header() {
   const bar = document.getElementById("topbar");
   const logo = h("a.brand", { href: "/", "aria-label": t("common.back"),
     onclick: (e) => { e.preventDefault(); navigate("/"); } },
-    h("span.brand-cards", { "aria-hidden": "true" }, cardBack(), cardFace("AS")),
+    h("span.brand-cards", { "aria-hidden": "true" }, cardBack(), cardFace("AS", { decorative: true })),
     h("span.brand-name", { text: t("app.name") }));
   const select = h("select#lang", { "aria-label": t("lang.label"),
     onchange: (e) => setLang(e.target.value) },

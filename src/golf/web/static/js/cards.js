@@ -35,13 +35,16 @@ export function suitColour(card, fourColour) {
 }
 
 /** The face of a card the viewer may see. */
-export function cardFace(card, { fourColour = false, label = null } = {}) {
+export function cardFace(card, { fourColour = false, label = null, decorative = false } = {}) {
   const { rank, suit } = parseCard(card);
   const colour = suitColour(card, fourColour);
   const name = label || cardName(card);
-  const root = svg("svg", { viewBox: "0 0 60 84", class: "card-svg face", role: "img",
-    "aria-label": name, focusable: "false" });
-  root.append(svg("title", {}, name));
+  // A decorative card (the logo, the lobby's fan) carries no name: it is no card in play.
+  const root = svg("svg", decorative
+    ? { viewBox: "0 0 60 84", class: "card-svg face", "aria-hidden": "true", focusable: "false" }
+    : { viewBox: "0 0 60 84", class: "card-svg face", role: "img", "aria-label": name,
+      focusable: "false" });
+  if (!decorative) root.append(svg("title", {}, name));
   root.append(svg("rect", { x: 1, y: 1, width: 58, height: 82, rx: 6, class: "card-paper" }));
   if (rank === "JK") {
     root.append(svg("text", { x: 30, y: 50, "text-anchor": "middle", class: "pip-big",

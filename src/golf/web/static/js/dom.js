@@ -1,10 +1,15 @@
 // Small DOM helpers. Everything that comes from the server or a player is put into the page
 // with textContent or setAttribute, never as HTML.
 
-/** h("button.primary", {onclick, "aria-label": "x"}, "text", child) -> element */
+/** h("button#id.primary", {onclick, "aria-label": "x"}, "text", child) -> element */
 export function h(tag, attrs, ...children) {
-  const [name, ...classes] = tag.split(".");
-  const el = document.createElement(name || "div");
+  const parts = tag.match(/^[a-z0-9]*|[#.][^#.]+/gi) || ["div"];
+  const el = document.createElement(parts[0] || "div");
+  const classes = [];
+  for (const part of parts.slice(1)) {
+    if (part[0] === "#") el.id = part.slice(1);
+    else classes.push(part.slice(1));
+  }
   if (classes.length) el.className = classes.join(" ");
   if (attrs) setAttrs(el, attrs);
   append(el, children);

@@ -110,7 +110,7 @@ export function resultEl(view, table, mySeat) {
       h("span.place", { text: t("match.place", { n: p.place }) }),
       h("span.who", { text: seatName(table, p.seat, mySeat) }),
       h("span.total", { text: t("match.points", { n: p.total }) }),
-      winners.includes(p.seat) ? h("span.trophy", { text: "🏆", "aria-hidden": "true" }) : null))));
+      winners.includes(p.seat) ? h("span.trophy", { text: "★", "aria-hidden": "true" }) : null))));
 }
 
 /** The scorecard: one row per hole, one column per seat, totals at the bottom. */

@@ -33,6 +33,7 @@ const EN = {
   "lobby.addSeat": "Add a seat",
   "lobby.removeSeat": "Remove seat {n}",
   "lobby.title": "Table name",
+  "lobby.defaultTitle": "{name}'s table",
   "lobby.public": "List this table in “Open tables” so anyone can join",
   "lobby.options": "Table options",
   "lobby.rules": "House rules",
@@ -196,6 +197,8 @@ const EN = {
   "chat.mute": "Mute {name}",
   "chat.unmute": "Unmute {name}",
   "chat.empty": "No messages yet.",
+  "chat.muteShort": "mute",
+  "chat.unmuteShort": "unmute",
 
   "log.title": "What happened",
   "score.title": "Scorecard",
@@ -317,6 +320,7 @@ const DE = {
   "lobby.addSeat": "Platz hinzufügen",
   "lobby.removeSeat": "Platz {n} entfernen",
   "lobby.title": "Name des Tischs",
+  "lobby.defaultTitle": "Tisch von {name}",
   "lobby.public": "Tisch unter „Offene Tische“ zeigen, damit jeder mitspielen kann",
   "lobby.options": "Tisch-Einstellungen",
   "lobby.rules": "Hausregeln",
@@ -480,6 +484,8 @@ const DE = {
   "chat.mute": "{name} stummschalten",
   "chat.unmute": "{name} wieder hören",
   "chat.empty": "Noch keine Nachrichten.",
+  "chat.muteShort": "stumm",
+  "chat.unmuteShort": "laut",
 
   "log.title": "Was passiert ist",
   "score.title": "Punktetabelle",

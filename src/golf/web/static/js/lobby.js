@@ -268,7 +268,7 @@ export function lobbyScreen(root, _where, { navigate }) {
       h("div.setting", {},
         h("label.setting-label", { for: "title", text: t("lobby.title") }),
         h("input#title", { type: "text", maxlength: 60, value: state.title,
-          placeholder: nameInput.value ? `${nameInput.value}'s table` : "",
+          placeholder: t("lobby.defaultTitle", { name: nameInput.value.trim() || "…" }),
           oninput: (e) => { state.title = e.target.value; } }),
         errorSlot("title")),
       h("label.check", {},
@@ -313,7 +313,8 @@ export function lobbyScreen(root, _where, { navigate }) {
     try {
       const out = await post("/api/tables", {
         name: who, preset: state.preset, rules: state.overrides, seats,
-        public: state.public, title: state.title.trim() || undefined, options: state.options,
+        public: state.public, title: state.title.trim() || t("lobby.defaultTitle", { name: who }),
+        options: state.options,
       });
       rememberSeat(out.table.id, out.token, out.seat);
       navigate(`/t/${encodeURIComponent(out.table.id)}`);
@@ -408,7 +409,8 @@ export function lobbyScreen(root, _where, { navigate }) {
 
   function render() {
     const fan = h("div.hero-fan", { "aria-hidden": "true" },
-      cardFace("KH"), cardFace("2S"), cardFace("KD"), cardBack());
+      cardFace("KH", { decorative: true }), cardFace("2S", { decorative: true }),
+      cardFace("KD", { decorative: true }), cardBack());
     replace(root,
       h("section.hero", {},
         fan,

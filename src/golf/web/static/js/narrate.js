@@ -13,6 +13,9 @@ export function parseAction(text) {
 export function seatName(table, seat, mySeat) {
   if (seat === mySeat && mySeat !== null && mySeat !== undefined) return t("common.you");
   const info = table && table.seats && table.seats[seat];
+  if (info && info.kind === "bot" && ["easy", "medium", "hard"].includes(info.bot)) {
+    return t(`lobby.seat.${info.bot}`);
+  }
   return (info && info.name) || `#${seat + 1}`;
 }
 

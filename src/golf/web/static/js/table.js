@@ -194,6 +194,9 @@ export function tableScreen(root, where, { navigate }) {
     if (before && before.match === msg.match && msg.version < before.version) return;
     S.prev = before && before.match === msg.match ? before : null;
     S.state = msg;
+    const ev = S.pendingEvent;
+    S.pendingEvent = null;
+    if (ev && ev.version === msg.version && ev.match === msg.match) showEvent(ev);
     S.clock = msg.clock;
     S.clockAt = Date.now();
     S.pending = false;
@@ -203,9 +206,26 @@ export function tableScreen(root, where, { navigate }) {
     }
     if (S.seat !== null && S.token) rememberSeat(id, S.token, S.seat);
     render();
+    if (S.showHoleEnd) {
+      const { holeOver, matchOver } = S.showHoleEnd;
+      S.showHoleEnd = null;
+      showHoleEnd(holeOver, matchOver);
+    }
   }
 
+  // An event arrives just before the state of its version; it is shown with that state, so
+  // the page never pairs a sentence about a move with the table from before it.
   function takeEvent(msg) {
+    if (msg.event && msg.event.action === null) {
+      S.pendingEvent = null;
+      showEvent(msg);
+      render();
+      return;
+    }
+    S.pendingEvent = msg;
+  }
+
+  function showEvent(msg) {
     const ev = msg.event;
     S.lastEvent = { ...ev, version: msg.version, match: msg.match };
     const said = narrate(ev, S.table, S.seat);
@@ -216,9 +236,9 @@ export function tableScreen(root, where, { navigate }) {
     }
     if (ev.hole_over) {
       S.log.unshift(t("ev.holeOver", { n: ev.hole_over.number }));
-      showHoleEnd(ev.hole_over, Boolean(ev.match_over));
+      S.showHoleEnd = { holeOver: ev.hole_over, matchOver: Boolean(ev.match_over) };
     }
-    renderLog();
+    replace(logList, S.log.slice(0, LOG_SIZE).map((line) => h("li", { text: line })));
   }
 
   // --- acting ------------------------------------------------------------------------------
@@ -392,6 +412,8 @@ export function tableScreen(root, where, { navigate }) {
     const yourTurn = st.your_turn && !view.is_over;
     const { cells, others } = yourTurn ? targetsOf(st.legal_actions) : targetsOf([]);
     const current = view.current_player;
+    board.dataset.version = String(st.version);
+    board.dataset.match = String(st.match);
     document.title = yourTurn ? t("turn.tab") : `${S.table.title} – ${t("app.name")}`;
 
     // Header: which hole, whose turn, the clock.
@@ -439,7 +461,7 @@ export function tableScreen(root, where, { navigate }) {
           s === current ? h("span.sr-only", { text: t("turn.of", { name }) }) : null,
           muteable ? h("button.link.small", { type: "button",
             "aria-label": S.muted.includes(s) ? t("chat.unmute", { name }) : t("chat.mute", { name }),
-            text: S.muted.includes(s) ? "🔇" : "🔈", onclick: () => toggleMute(s) }) : null),
+            text: S.muted.includes(s) ? t("chat.unmuteShort") : t("chat.muteShort"), onclick: () => toggleMute(s) }) : null),
         gridEl(view, s, { label: t("table.gridOf", { name }), fourColour: four,
           lastPos: lastPosFor(s), changed: changedCells(s) }),
         view.held_by === s && s !== me ? heldEl(view, name, false, four) : null);
@@ -478,7 +500,7 @@ export function tableScreen(root, where, { navigate }) {
       if (yourTurn && S.role === "player") {
         actions.push(h("button.action.ghost", { type: "button", "data-key": "act-hint",
           "aria-keyshortcuts": "H", onclick: askHint },
-        "💡 ", t("act.hint"), h("kbd", { "aria-hidden": "true", text: "H" })));
+        h("span.hint-icon", { "aria-hidden": "true", text: "?" }), t("act.hint"), h("kbd", { "aria-hidden": "true", text: "H" })));
       }
       const name = seatName(S.table, me, me);
       mySection = h("section.my-area" + (current === me ? ".current" : ""), {
@@ -600,7 +622,6 @@ export function tableScreen(root, where, { navigate }) {
 
   function renderLog() {
     replace(logList, S.log.slice(0, LOG_SIZE).map((line) => h("li", { text: line })));
-    if (S.state) render();
   }
 
   function renderChat() {

@@ -2,6 +2,7 @@
 
 import { h } from "./dom.js";
 import { choiceText, presetText, settingText, t } from "./i18n.js";
+import { seatName } from "./narrate.js";
 
 function seatBadges(seat, table, mySeat) {
   const out = [];
@@ -28,7 +29,7 @@ export function waitingEl(ctx) {
   const seatItems = seats.map((s) => {
     const status = s.kind !== "human" ? t("seat.online")
       : !s.taken ? t("wait.open") : s.connected ? t("seat.online") : t("seat.offline");
-    const name = s.name || t("wait.open");
+    const name = s.kind === "bot" ? seatName(table, s.seat, null) : s.name || t("wait.open");
     const controls = [];
     if (isHost && s.seat !== mySeat) {
       if (s.kind === "human" && s.taken) {
@@ -52,7 +53,7 @@ export function waitingEl(ctx) {
         onclick: () => ctx.onHost("DELETE", `${base}/seats/${s.seat}`) }));
     }
     return h("li.wait-seat" + (s.taken ? "" : ".open"), {},
-      h("span.avatar", { "aria-hidden": "true", text: s.kind === "bot" ? "🤖"
+      h("span.avatar", { "aria-hidden": "true", text: s.kind === "bot" ? "⚙"
         : (s.name || "?").slice(0, 1).toUpperCase() }),
       h("span.wait-name", {}, h("strong", { text: name }),
         seatBadges(s, table, mySeat).map((b) => h("span.tag", { text: b }))),
