@@ -189,7 +189,7 @@ export function lobbyScreen(root, _where, { navigate }) {
     let result;
     try {
       result = await post("/api/rules/check", { preset: state.preset, rules: state.overrides,
-        players: state.seats.length });
+        players: state.seats.length + 1 });
     } catch {
       return;
     }

@@ -1,0 +1,76 @@
+"""Coming back: a reload returns to the same seat and state; a server restart shows the
+reconnect banner and the page carries on by itself; the replay page of a finished match."""
+
+from __future__ import annotations
+
+from conftest import Server
+from playwright.sync_api import Browser, expect
+from webplay import click_a_move, create_table, my_turn, open_player, version
+
+
+def my_cells(page) -> list[str]:  # type: ignore[no-untyped-def]
+    """Each of my cells as the page names it (without the "last move" mark)."""
+    return [(c.get_attribute("aria-label") or "").replace(", last move", "")
+            for c in page.locator(".my-area .cell").all()]
+
+
+def test_a_reload_returns_to_the_same_seat_and_state(browser: Browser, server: Server) -> None:
+    ann = open_player(browser, "Ann", server.url + "/")
+    table = create_table(ann, seats=["easy"], rules={"holes": 1})
+    ann.page.locator("#start").click()
+    expect(ann.page.locator(".my-area")).to_be_visible()
+    expect(ann.page.locator(".turn-pill.mine")).to_be_visible()
+    click_a_move(ann)  # turn one card up
+    cells = my_cells(ann.page)
+    assert sum("face down" not in c for c in cells) == 1
+    before = version(ann)
+
+    ann.page.reload()
+    expect(ann.page.locator(".my-area")).to_be_visible()
+    assert ann.page.url.endswith(f"/t/{table}")
+    expect(ann.page.locator(".board-area")).to_have_attribute("data-version", str(before))
+    assert my_cells(ann.page) == cells
+    expect(ann.page.locator(".my-area .seat-head .tag").first).to_have_text("host")
+    # Still Ann's seat: it is her turn again (one more card to turn up) and she can act.
+    expect(ann.page.locator(".turn-pill.mine")).to_be_visible()
+    assert my_turn(ann)
+    click_a_move(ann)
+    assert version(ann) > before
+    assert not ann.errors, ann.errors
+    ann.context.close()
+
+
+def test_the_lobby_lists_your_unfinished_tables(browser: Browser, server: Server) -> None:
+    ann = open_player(browser, "Ann", server.url + "/")
+    table = create_table(ann, seats=["medium"], rules={"holes": 1})
+    ann.page.goto(server.url + "/")
+    mine = ann.page.locator("#mine-title + div a.button")
+    expect(mine.first).to_be_visible()
+    hrefs = [a.get_attribute("href") for a in mine.all()]
+    assert f"/t/{table}" in hrefs
+    ann.page.locator(f'#mine-title + div a[href="/t/{table}"]').click()
+    expect(ann.page.locator(".wait-seat")).to_have_count(2)
+    ann.context.close()
+
+
+def test_a_server_restart_shows_the_banner_and_the_page_reconnects(
+        browser: Browser, own_server: Server) -> None:
+    ann = open_player(browser, "Ann", own_server.url + "/")
+    create_table(ann, seats=["easy"], rules={"holes": 1})
+    ann.page.locator("#start").click()
+    expect(ann.page.locator(".turn-pill.mine")).to_be_visible()
+    click_a_move(ann)
+    before = version(ann)
+    cells = my_cells(ann.page)
+
+    own_server.stop()
+    banner = ann.page.locator(".conn-banner")
+    expect(banner).to_be_visible(timeout=15000)
+    expect(banner).to_contain_text("Reconnecting")
+    own_server.start()
+    expect(banner).to_be_hidden(timeout=30000)
+    expect(ann.page.locator(".board-area")).to_have_attribute("data-version", str(before))
+    assert my_cells(ann.page) == cells
+    click_a_move(ann)
+    assert version(ann) == before + 1
+    ann.context.close()
