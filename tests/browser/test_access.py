@@ -12,6 +12,12 @@ from webplay import click_a_move, create_table, my_turn, open_player, version
 PHONE = {"width": 390, "height": 844}
 
 
+def after(page, v: int) -> None:  # type: ignore[no-untyped-def]
+    """Wait until the board shows a state newer than version v."""
+    page.wait_for_function(
+        "v => Number(document.querySelector('.board-area').dataset.version) > v", arg=v)
+
+
 def wait_my_turn(page) -> None:  # type: ignore[no-untyped-def]
     page.wait_for_function(
         "() => !!document.querySelector('.turn-pill.mine') && "
@@ -84,7 +90,7 @@ def test_one_full_turn_by_keyboard_alone(browser: Browser, server: Server) -> No
     # Setup: a shortcut for one card, Tab and Enter for the other.
     v = version(ann)
     page.keyboard.press("1")
-    page.wait_for_function("v => Number(document.querySelector('.board-area').dataset.version) > v", arg=v)
+    after(page, v)
     wait_my_turn(page)
     v = version(ann)
     for _ in range(40):
@@ -94,17 +100,19 @@ def test_one_full_turn_by_keyboard_alone(browser: Browser, server: Server) -> No
     label = page.evaluate("document.activeElement.getAttribute('aria-label')")
     assert label.startswith("Turn up position"), label
     page.keyboard.press("Enter")
-    page.wait_for_function("v => Number(document.querySelector('.board-area').dataset.version) > v", arg=v)
-    # A whole turn: D draws, 3 swaps the drawn card into position 3.
+    after(page, v)
+    # A whole turn: H asks the coach, D draws, 3 swaps the drawn card into position 3.
     wait_my_turn(page)
+    page.keyboard.press("h")
+    expect(page.locator(".hint-box")).to_contain_text("The coach suggests")
     v = version(ann)
     page.keyboard.press("d")
-    page.wait_for_function("v => Number(document.querySelector('.board-area').dataset.version) > v", arg=v)
+    after(page, v)
     expect(page.locator(".held .pile-name")).to_have_text("In hand")
     assert my_turn(ann)
     v = version(ann)
     page.keyboard.press("3")
-    page.wait_for_function("v => Number(document.querySelector('.board-area').dataset.version) > v", arg=v)
+    after(page, v)
     expect(page.locator(".log li", has_text="You put")).to_contain_text("in position 3")
     expect(page.locator(".my-area .cell").nth(2).locator("svg.face")).to_have_count(1)
     assert not ann.errors, ann.errors

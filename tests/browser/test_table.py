@@ -42,6 +42,13 @@ def test_two_people_and_a_bot_play_a_hole_to_the_scorecard(
     expect(ann.page.locator("#start")).to_be_enabled()
     ann.page.screenshot(path=str(shots / "waiting-room.png"), full_page=True)
 
+    # Table chat is plain text: markup arrives as the characters typed.
+    ann.page.fill("#chat-input", "<b>hello</b> Bob")
+    ann.page.locator(".chat-form button[type=submit]").click()
+    said = bob.page.locator(".chat-list li", has_text="hello")
+    expect(said).to_have_text("Ann: <b>hello</b> Bob")
+    expect(bob.page.locator(".chat-list b")).to_have_count(0)
+
     watcher = open_player(browser, "Cy", f"{server.url}/watch/{table}", record=True)
     ann.page.locator("#start").click()
     for p in (ann, bob, watcher):
@@ -83,6 +90,7 @@ def test_two_people_and_a_bot_play_a_hole_to_the_scorecard(
         expect(p.page.locator(".placings li")).to_have_count(3)
     expect(ann.page.locator("[data-key=rematch]")).to_be_visible()
     expect(bob.page.locator("[data-key=rematch]")).to_have_count(0)
+    totals = [int(x) for x in ann.page.locator(".scorecard tfoot td").all_inner_texts()]
 
     # Secrecy: each page's DOM after every move, against the true grids at that version.
     seats = {ann.name: 0, bob.name: 1}
@@ -92,6 +100,21 @@ def test_two_people_and_a_bot_play_a_hole_to_the_scorecard(
         assert checked >= len(record["actions"]) * 0.9, (p.name, checked, len(record["actions"]))
     snaps = watcher.snapshots()
     assert assert_no_secrets(snaps, games, None, "the spectator") >= len(record["actions"]) * 0.9
+
+    # The replay of the finished match, at its stable address.
+    replay = open_player(browser, "Dee", f"{server.url}/replay/{table}/1")
+    expect(replay.page.locator(".placings li")).to_have_count(3)
+    shown = sorted(int(x.split()[0]) for x in
+                   replay.page.locator(".placings .total").all_inner_texts())
+    assert shown == sorted(totals)
+    replay.context.close()
+
+    # A rematch: the same seats, a new match from its first hole.
+    ann.page.locator("[data-key=rematch]").click()
+    for p in people:
+        expect(p.page.locator(".board-area")).to_have_attribute("data-match", "2")
+        expect(p.page.locator(".result")).to_have_count(0)
+        expect(p.page.locator(".hole-pill")).to_have_text("Hole 1 of 1")
     for p in (ann, bob, watcher):
         assert not p.errors, p.errors
         p.context.close()

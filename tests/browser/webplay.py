@@ -205,10 +205,12 @@ def secrets_for(g: Game, seat: int | None) -> set[str]:
 
 
 def assert_no_secrets(snapshots: list[dict[str, Any]], games: list[Game], seat: int | None,
-                      who: str) -> int:
+                      who: str, match: int = 1) -> int:
     """Every recorded DOM of one page against the true match at its version."""
     checked = 0
     for snap in snapshots:
+        if snap["match"] != match:
+            continue
         v = snap["version"]
         if v >= len(games) or games[v].is_over:
             continue

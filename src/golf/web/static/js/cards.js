@@ -62,12 +62,12 @@ export function cardFace(card, { fourColour = false, label = null, decorative = 
   root.append(svg("text", { x: 6.5, y: 36, class: "corner-suit", fill: colour,
     "font-size": 14 }, symbol));
   if ("JQK".includes(rank)) {
-    root.append(svg("rect", { x: 17, y: 24, width: 36, height: 52, rx: 4, class: "court-frame",
-      stroke: colour }));
-    root.append(svg("text", { x: 35, y: 56, "text-anchor": "middle", class: "court-letter",
-      fill: colour, "font-size": 26 }, rank));
-    root.append(svg("text", { x: 35, y: 72, "text-anchor": "middle", fill: colour,
-      "font-size": 12 }, symbol));
+    root.append(svg("rect", { x: 20, y: 16, width: 34, height: 62, rx: 5, class: "court-frame",
+      stroke: colour, fill: colour }));
+    root.append(svg("text", { x: 37, y: 55, "text-anchor": "middle", class: "court-letter",
+      fill: colour, "font-size": 28 }, rank));
+    root.append(svg("text", { x: 37, y: 71, "text-anchor": "middle", fill: colour,
+      "font-size": 13 }, symbol));
   } else {
     root.append(svg("text", { x: 36, y: 66, "text-anchor": "middle", class: "pip-big",
       fill: colour, "font-size": 36 }, symbol));

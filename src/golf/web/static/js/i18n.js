@@ -595,6 +595,15 @@ const PRESETS = {
   },
 };
 
+const PRESET_NAMES = {
+  en: { "six-card": "Six-card Golf", "six-card-knock": "Six-card Golf with knocking",
+    "four-card": "Four-card Golf", "four-card-wild": "Four-card Golf, wild jokers",
+    "nine-card": "Nine-card Golf", "german": "German Golf" },
+  de: { "six-card": "Sechs-Karten-Golf", "six-card-knock": "Sechs-Karten-Golf mit Klopfen",
+    "four-card": "Vier-Karten-Golf", "four-card-wild": "Vier-Karten-Golf, wilde Joker",
+    "nine-card": "Neun-Karten-Golf", "german": "Golf nach deutscher Art" },
+};
+
 // Every rule setting in plain words: a label, what it does, and its choices.
 const SETTINGS = {
   en: {
@@ -740,6 +749,11 @@ export function settingText(key) {
 export function choiceText(key, value, params) {
   const text = CHOICES[current][`${key}.${value}`] ?? CHOICES.en[`${key}.${value}`];
   return text === undefined ? String(value) : fill(text, params);
+}
+
+/** A preset's display name ("Six-card Golf"); unknown presets keep their own name. */
+export function presetName(name) {
+  return PRESET_NAMES[current][name] || name;
 }
 
 export function presetText(name, fallback) {

@@ -1,7 +1,7 @@
 // /join/{code}: what the invite leads to, then a seat at that table.
 
 import { h, replace } from "./dom.js";
-import { presetText, t, joinNames } from "./i18n.js";
+import { presetName, presetText, t, joinNames } from "./i18n.js";
 import { get, post, rememberSeat, saveName, savedName, tokenFor } from "./api.js";
 
 export function inviteScreen(root, where, { navigate }) {
@@ -45,7 +45,7 @@ export function inviteScreen(root, where, { navigate }) {
         navigate(`/watch/${encodeURIComponent(summary.id)}`); } });
     replace(box,
       h("h1", { text: t("invite.title", { title: summary.title }) }),
-      h("p", { text: t("invite.game", { preset: summary.preset }) }),
+      h("p", { text: t("invite.game", { preset: presetName(summary.preset) }) }),
       h("p.help", { text: presetText(summary.preset, "") }),
       names.length ? h("p", { text: t("invite.seated", { names: joinNames(names) }) }) : null,
       summary.status !== "waiting" ? [h("p.notice", { text: t("invite.started") }), watch]

@@ -2,7 +2,7 @@
 // the engine through POST /api/rules/check), the open tables, an invite, your tables.
 
 import { h, replace } from "./dom.js";
-import { choiceText, presetText, settingText, t } from "./i18n.js";
+import { choiceText, presetName, presetText, settingText, t } from "./i18n.js";
 import { ApiError, allTokens, get, post, rememberSeat, saveName, savedName } from "./api.js";
 import { cardBack, cardFace } from "./cards.js";
 
@@ -254,7 +254,7 @@ export function lobbyScreen(root, _where, { navigate }) {
         h("select#preset", { "aria-describedby": "preset-help err-preset",
           onchange: (e) => { state.preset = e.target.value; state.overrides = {}; renderForm(); check(); } },
           state.presets.map((x) => h("option", { value: x.name, selected: x.name === state.preset,
-            text: x.name }))),
+            text: presetName(x.name) }))),
         h("p.help.preset-help", { id: "preset-help" }, presetText(p.name, p.description), " ",
           h("span.muted", { text: t("lobby.players", { lo: p.players[0], hi: p.players[1] }) })),
         errorSlot("preset")),
@@ -346,7 +346,7 @@ export function lobbyScreen(root, _where, { navigate }) {
     replace(openBox, h("ul.table-list", {}, data.tables.map((tb) => h("li.table-item", {},
       h("div.table-info", {},
         h("strong", { text: tb.title }),
-        h("span.muted", { text: ` · ${tb.preset} · ${t(`status.${tb.status}`)}` }),
+        h("span.muted", { text: ` · ${presetName(tb.preset)} · ${t(`status.${tb.status}`)}` }),
         h("div.muted", { text: t("lobby.freeSeats", { free: tb.free, seats: tb.seats })
           + (tb.spectators ? " · " + t("lobby.watching", { n: tb.spectators }) : "") })),
       h("div.table-actions", {},
@@ -389,7 +389,7 @@ export function lobbyScreen(root, _where, { navigate }) {
     replace(mineBox, h("ul.table-list", {}, data.tables.map((m) => h("li.table-item", {},
       h("div.table-info", {},
         h("strong", { text: m.table.title }),
-        h("span.muted", { text: ` · ${m.table.preset} · ${t(`status.${m.table.status}`)}` })),
+        h("span.muted", { text: ` · ${presetName(m.table.preset)} · ${t(`status.${m.table.status}`)}` })),
       h("a.button.primary", { href: `/t/${encodeURIComponent(m.table.id)}`, text: t("lobby.rejoin"),
         onclick: (e) => { e.preventDefault(); navigate(`/t/${encodeURIComponent(m.table.id)}`); } })))));
   }

@@ -72,7 +72,10 @@ export function replayScreen(root, where, { navigate }) {
         lastPos: frame.event && frame.event.seat === s ? Number(String(frame.event.action).split(" ")[1]) || null : null }))
       : null));
     const top = view.discard_top;
+    const final = frames[frames.length - 1].view;
     replace(box,
+      h("details.panel.replay-result", { open: S.at === frames.length - 1 },
+        h("summary", { text: t("match.over") }), resultEl(final, table, null)),
       h("div.table-head", {},
         h("h1.table-title", { text: t("replay.title") }),
         h("span.hole-pill", { text: `${t("score.hole")} ${view.hole}` }),
@@ -98,7 +101,6 @@ export function replayScreen(root, where, { navigate }) {
             h("div.pile", {}, top ? cardFace(top, { fourColour: four }) : cardSpace(t("table.discardEmpty"))))))),
       frame.event && frame.event.hole_over
         ? h("section.panel", {}, holeEndEl(frame.event.hole_over, view, table, null, four)) : null,
-      S.at === frames.length - 1 && view.is_over ? h("section.panel", {}, resultEl(view, table, null)) : null,
       h("section.panel", {}, h("h2", { text: t("score.title") }), scorecardEl(view, table, null)),
       h("details.panel", {}, h("summary", { text: t("table.historyTitle") }), historyEl(view, four)));
   }

@@ -40,7 +40,10 @@ export function tableScreen(root, where, { navigate }) {
   const scoreBox = h("div.score-box");
   const side = h("aside.side-panels");
   const dialog = h("dialog.modal", { "aria-labelledby": "dialog-title" });
-  dialog.addEventListener("close", () => { dialog.dataset.kind = ""; });
+  dialog.addEventListener("close", () => {
+    dialog.dataset.kind = "";
+    replace(dialog);
+  });
   replace(root, banner, toast, board, side, dialog, live);
   root.classList.add("table-screen");
 
@@ -396,11 +399,16 @@ export function tableScreen(root, where, { navigate }) {
     const info = S.table.seats[seat] || {};
     const tags = [];
     if (seat === S.table.host) tags.push(t("seat.host"));
-    if (info.kind === "bot") tags.push(t("seat.bot"));
+    if (info.kind === "bot") tags.push(["bot", t("seat.bot")]);
     if (info.kind === "external") tags.push(t("seat.external"));
     if (info.stand_in) tags.push(t("seat.standIn"));
     else if (info.away) tags.push(t("seat.away"));
     return tags;
+  }
+
+  function tagEl(tag) {
+    const [kind, text] = Array.isArray(tag) ? tag : ["", tag];
+    return h("span.tag" + (kind ? `.tag-${kind}` : ""), { text });
   }
 
   function renderGame() {
@@ -456,7 +464,7 @@ export function tableScreen(root, where, { navigate }) {
         h("div.seat-head", {},
           h("span.turn-mark", { "aria-hidden": "true", text: s === current ? "▶" : "" }),
           h("strong.seat-name", { text: name }),
-          seatTags(s).map((tag) => h("span.tag", { text: tag })),
+          seatTags(s).map(tagEl),
           h("span.total", { text: t("seat.total", { n: view.totals[s] }) }),
           s === current ? h("span.sr-only", { text: t("turn.of", { name }) }) : null,
           muteable ? h("button.link.small", { type: "button",
@@ -508,7 +516,7 @@ export function tableScreen(root, where, { navigate }) {
       h("div.seat-head", {},
         h("span.turn-mark", { "aria-hidden": "true", text: current === me ? "▶" : "" }),
         h("strong.seat-name", { text: (S.table.seats[me] || {}).name || name }),
-        seatTags(me).map((tag) => h("span.tag", { text: tag })),
+        seatTags(me).map(tagEl),
         h("span.total", { text: t("seat.total", { n: view.totals[me] }) })),
       h("p.prompt", { id: "prompt", text: promptText(view, st, others, cells) }),
       gridEl(view, me, { label: t("table.yourGrid"), targets: cells, onAct: act,

@@ -1,7 +1,7 @@
 // The waiting room: seats, bots by difficulty, the invite link, host controls, start.
 
 import { h } from "./dom.js";
-import { choiceText, presetText, settingText, t } from "./i18n.js";
+import { choiceText, presetName, presetText, settingText, t } from "./i18n.js";
 import { seatName } from "./narrate.js";
 
 function seatBadges(seat, table, mySeat) {
@@ -92,7 +92,7 @@ export function waitingEl(ctx) {
   return h("section.waiting.panel", { "aria-labelledby": "wait-title" },
     h("div.panel-head", {},
       h("h1#wait-title", { text: table.title }),
-      h("span.muted", { text: `${table.preset} · ${t("wait.title")}` })),
+      h("span.muted", { text: `${presetName(table.preset)} · ${t("wait.title")}` })),
     h("p.help", { text: presetText(table.preset, "") }),
     h("div.wait-columns", {},
       h("div", {},
