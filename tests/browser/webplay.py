@@ -3,14 +3,79 @@ clicks, and record what each page's DOM held after every move (for the secrecy c
 
 from __future__ import annotations
 
+import json
 import re
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
 from golf import Game
 from golf.cards import card_str
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@dataclass
+class Server:
+    """A running `golf serve` subprocess on a loopback port."""
+
+    port: int
+    data_dir: Path
+    proc: subprocess.Popen[bytes] | None = None
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def start(self) -> None:
+        log = open(self.data_dir / "server.log", "ab")  # noqa: SIM115 - lives with the process
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "golf", "serve", "--host", "127.0.0.1", "--port",
+             str(self.port), "--data-dir", str(self.data_dir)],
+            stdout=log, stderr=subprocess.STDOUT, cwd=self.data_dir)
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise RuntimeError("golf serve exited: "
+                                   + (self.data_dir / "server.log").read_text()[-2000:])
+            try:
+                with urllib.request.urlopen(self.url + "/api/health", timeout=2) as r:
+                    if r.status == 200:
+                        return
+            except OSError:
+                time.sleep(0.2)
+        raise RuntimeError("golf serve did not answer /api/health within 60 s")
+
+    def stop(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+        self.proc = None
+
+    def api(self, method: str, path: str, body: Any = None, token: str | None = None) -> Any:
+        data = None if body is None else json.dumps(body).encode()
+        req = urllib.request.Request(self.url + path, data=data, method=method)
+        req.add_header("Content-Type", "application/json")
+        if token:
+            req.add_header("Authorization", f"Bearer {token}")
+        with urllib.request.urlopen(req, timeout=10) as r:
+            return json.loads(r.read() or b"null")
+
 
 # Records the whole DOM each time the board shows a new state version (test-side only).
 RECORDER = """

@@ -6,9 +6,9 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from conftest import Server
 from playwright.sync_api import Browser, expect
 from webplay import (
+    Server,
     assert_no_secrets,
     click_a_move,
     create_table,

@@ -3,9 +3,8 @@ reconnect banner and the page carries on by itself; the replay page of a finishe
 
 from __future__ import annotations
 
-from conftest import Server
 from playwright.sync_api import Browser, expect
-from webplay import click_a_move, create_table, my_turn, open_player, version
+from webplay import Server, click_a_move, create_table, my_turn, open_player, version
 
 
 def my_cells(page) -> list[str]:  # type: ignore[no-untyped-def]

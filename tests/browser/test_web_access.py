@@ -5,9 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from conftest import Server
 from playwright.sync_api import Browser, expect
-from webplay import click_a_move, create_table, my_turn, open_player, version
+from webplay import Server, click_a_move, create_table, my_turn, open_player, version
 
 PHONE = {"width": 390, "height": 844}
 
