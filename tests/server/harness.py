@@ -178,8 +178,7 @@ class Client:
                 try:
                     await self._open()
                     break
-                except (OSError, ConnectionClosed, asyncio.TimeoutError,
-                        websockets.InvalidHandshake):
+                except (TimeoutError, OSError, ConnectionClosed, websockets.InvalidHandshake):
                     await asyncio.sleep(delay)
                     delay = min(delay * 2, 0.5)
 
@@ -236,6 +235,14 @@ class Client:
         """Cut the connection without a goodbye (as a lost network does)."""
         with contextlib.suppress(Exception):
             self.ws.transport.abort()
+
+    def resynced(self, connects: int) -> bool:
+        """Connected more than ``connects`` times and had a state since the last welcome."""
+        if self.connects <= connects:
+            return False
+        last = max((i for i, f in enumerate(self.frames) if f["type"] == "welcome"),
+                   default=None)
+        return last is not None and any(f["type"] == "state" for f in self.frames[last:])
 
     @property
     def version(self) -> int:

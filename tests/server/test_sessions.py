@@ -199,7 +199,7 @@ def test_absence_policy_end_ends_the_match(server: ServerProcess) -> None:
 @pytest.mark.slow
 def test_turn_timeout_plays_a_safe_default_move(server: ServerProcess) -> None:
     async def run() -> None:
-        tid, _, (a, b) = await seated(server, options={"turn_timer": 1, "reserve": 0})
+        _tid, _, (a, b) = await seated(server, options={"turn_timer": 1, "reserve": 0})
         # Nobody moves: the server plays for seat 0 (setup), then for seat 1.
         await a.wait(lambda c: c.version >= 4, timeout=15, what="default moves")
         events = [f["event"] for f in a.frames if f["type"] == "event"]
@@ -308,7 +308,7 @@ def test_external_bot_seat_plays_over_the_protocol(server: ServerProcess) -> Non
 
 def test_hint_comes_from_the_coach_on_your_turn(server: ServerProcess) -> None:
     async def run() -> None:
-        tid, _, (a, b) = await seated(server)
+        _tid, _, (a, b) = await seated(server)
         await a.send({"type": "hint", "version": a.version})
         await a.wait(lambda c: any(f["type"] == "hint" for f in c.frames), what="a hint")
         hint = next(f for f in a.frames if f["type"] == "hint")

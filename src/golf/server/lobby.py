@@ -121,13 +121,13 @@ def renumber(room: Room) -> None:
 
 
 def check_preset(preset: Any, overrides: Any) -> None:
-    rules, errors = bridge.check_rules(preset, overrides)
+    _rules, errors = bridge.check_rules(preset, overrides)
     if errors:
         key, message = next(iter(errors.items()))
         raise ProtocolError("bad_rules", message, field=key)
 
 
-def router(hub: Hub) -> APIRouter:  # noqa: C901 - one route table, each route small
+def router(hub: Hub) -> APIRouter:
     api = APIRouter(prefix="/api")
 
     @api.get("/health")
@@ -211,7 +211,7 @@ def router(hub: Hub) -> APIRouter:  # noqa: C901 - one route table, each route s
 
     @api.get("/tables")
     async def open_tables() -> dict[str, Any]:
-        out = []
+        out: list[dict[str, Any]] = []
         for room in hub.rooms.values():
             r = room.rec
             if r.public and r.status in ("waiting", "playing"):
@@ -219,7 +219,7 @@ def router(hub: Hub) -> APIRouter:  # noqa: C901 - one route table, each route s
                             "status": r.status, "seats": len(room.seats),
                             "free": sum(not s.taken for s in room.seats),
                             "spectators": len(room.spectators)})
-        out.sort(key=lambda t: (t["status"] != "waiting", -t["free"]))
+        out.sort(key=lambda t: (t["status"] != "waiting", -int(t["free"])))
         return {"tables": out[:200]}
 
     @api.get("/tables/{table_id}")

@@ -110,9 +110,10 @@ def decode(frame: str | bytes) -> dict[str, Any]:
         raise ProtocolError("bad_json", "the message is not valid JSON; send one JSON object "
                             'with a "type" field per frame') from None
     if not isinstance(msg, dict):
-        kind = {list: "a list", str: "a string"}.get(type(msg), type(msg).__name__)
+        names: dict[type, str] = {list: "a list", str: "a string"}
+        got = names.get(type(msg), type(msg).__name__)
         raise ProtocolError("bad_message", 'a message is a JSON object with a "type" field, '
-                            f"got {kind}")
+                            f"got {got}")
     kind = msg.get("type")
     if not isinstance(kind, str):
         raise ProtocolError("bad_message", 'the message needs a string field "type", one of: '

@@ -208,7 +208,7 @@ async def _finish(conn: AsyncConnection, table_id: str, match_id: int,
         status=status))
 
 
-async def _load(conn: AsyncConnection, row: Mapping[str, Any]) -> TableRecord:
+async def _load(conn: AsyncConnection, row: sa.RowMapping) -> TableRecord:
     seat_rows = (await conn.execute(sa.select(db.seats).where(
         db.seats.c.table_id == row["id"]).order_by(db.seats.c.position))).mappings().all()
     seats = [SeatRecord(s["position"], s["kind"], s["name"], s["bot"], s["token_hash"],
@@ -225,7 +225,7 @@ async def _load(conn: AsyncConnection, row: Mapping[str, Any]) -> TableRecord:
     return t
 
 
-async def _match(conn: AsyncConnection, m: Mapping[str, Any]) -> MatchRecord:
+async def _match(conn: AsyncConnection, m: sa.RowMapping) -> MatchRecord:
     acts = (await conn.execute(sa.select(db.actions.c.action, db.actions.c.by).where(
         db.actions.c.match_id == m["id"]).order_by(db.actions.c.idx))).all()
     return MatchRecord(m["id"], m["number"], m["status"], dict(m["rules"]), m["players"],
