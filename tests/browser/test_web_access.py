@@ -3,6 +3,7 @@ messages next to the rule fields, and memory mode for presets with private peeks
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from playwright.sync_api import Browser, expect
@@ -38,11 +39,12 @@ def test_the_german_ui_follows_the_browser_and_the_switch(
     page.select_option("#lang", "de")
     expect(page.locator("#create-title")).to_have_text("Neuen Tisch eröffnen")
 
-    create_table(de, seats=["easy"], rules={"holes": 1})
+    create_table(de, seats=["easy"], rules={"holes": 1}, turn_timer=90)
     expect(page.locator("#wait-title")).to_have_text("Tisch von Jana")
     expect(page.locator("#start")).to_have_text("Spiel starten")
     page.locator("#start").click()
     expect(page.locator(".turn-pill.mine")).to_have_text("Du bist dran")
+    expect(page.locator("#clock")).to_have_text(re.compile(r"^⏱ (8\d|90) s \+30 s Reserve$"))
     expect(page.locator("#prompt")).to_have_text("Decke 2 deiner Karten auf: Tippe sie an.")
     expect(page.locator(".my-area button.cell").first).to_have_attribute(
         "aria-label", "Platz 1 aufdecken – Platz 1: verdeckt")

@@ -49,6 +49,12 @@ def test_the_lobby_lists_your_unfinished_tables(browser: Browser, server: Server
     assert f"/t/{table}" in hrefs
     ann.page.locator(f'#mine-title + div a[href="/t/{table}"]').click()
     expect(ann.page.locator(".wait-seat")).to_have_count(2)
+    # Host tools: add a hard bot, then remove it again.
+    ann.page.locator(".add-row button", has_text="Hard bot").click()
+    expect(ann.page.locator(".wait-seat")).to_have_count(3)
+    expect(ann.page.locator(".wait-seat").nth(2)).to_contain_text("Hard bot")
+    ann.page.locator(".wait-seat").nth(2).locator("button", has_text="Remove").click()
+    expect(ann.page.locator(".wait-seat")).to_have_count(2)
     ann.context.close()
 
 

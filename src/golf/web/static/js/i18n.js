@@ -182,6 +182,7 @@ const EN = {
   "timer.turn": "{s} s",
   "timer.turnLabel": "Time left for {name}: {s} seconds",
   "timer.reserve": "+{s} s reserve",
+  "timer.inReserve": "reserve: {s} s",
   "timer.absence": "{name} is away: {s} s",
 
   "hint.title": "The coach suggests",
@@ -469,6 +470,7 @@ const DE = {
   "timer.turn": "{s} s",
   "timer.turnLabel": "Restzeit für {name}: {s} Sekunden",
   "timer.reserve": "+{s} s Reserve",
+  "timer.inReserve": "Reserve: {s} s",
   "timer.absence": "{name} ist weg: {s} s",
 
   "hint.title": "Der Trainer rät",

@@ -620,8 +620,12 @@ export function tableScreen(root, where, { navigate }) {
     if (c.kind === "absence") {
       el.textContent = "⏳ " + t("timer.absence", { name, s: secs });
     } else {
-      el.textContent = "⏱ " + t("timer.turn", { s: secs })
-        + (c.reserve ? " " + t("timer.reserve", { s: Math.ceil(c.reserve / 1000) }) : "");
+      // The deadline includes the seat's reserve: the turn's own time runs out first.
+      const reserve = c.reserve || 0;
+      const turn = Math.ceil((left - reserve) / 1000);
+      el.textContent = turn > 0
+        ? "⏱ " + t("timer.turn", { s: turn }) + (reserve ? " " + t("timer.reserve", { s: Math.ceil(reserve / 1000) }) : "")
+        : "⏱ " + t("timer.inReserve", { s: secs });
     }
     el.setAttribute("aria-label", t("timer.turnLabel", { name, s: secs }));
     el.classList.toggle("low", secs <= 10);
