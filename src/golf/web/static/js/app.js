@@ -48,6 +48,8 @@ async function show() {
 
 function header() {
   const bar = document.getElementById("topbar");
+  const skip = document.querySelector(".skip-link");
+  if (skip) skip.textContent = t("app.skip");
   const logo = h("a.brand", { href: "/", "aria-label": t("common.back"),
     onclick: (e) => { e.preventDefault(); navigate("/"); } },
     h("span.brand-cards", { "aria-hidden": "true" }, cardBack(), cardFace("AS", { decorative: true })),

@@ -63,7 +63,7 @@ export function cardFace(card, { fourColour = false, label = null, decorative = 
     "font-size": 14 }, symbol));
   if ("JQK".includes(rank)) {
     root.append(svg("rect", { x: 20, y: 16, width: 34, height: 62, rx: 5, class: "court-frame",
-      stroke: colour, fill: colour }));
+      stroke: colour }));
     root.append(svg("text", { x: 37, y: 55, "text-anchor": "middle", class: "court-letter",
       fill: colour, "font-size": 28 }, rank));
     root.append(svg("text", { x: 37, y: 71, "text-anchor": "middle", fill: colour,

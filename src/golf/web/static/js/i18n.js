@@ -3,6 +3,7 @@
 
 const EN = {
   "app.name": "Golf",
+  "app.skip": "Skip to the game",
   "app.tagline": "The card game for friends and family: keep your score low.",
   "lang.label": "Language",
   "lang.en": "English",
@@ -291,6 +292,7 @@ const EN = {
 
 const DE = {
   "app.name": "Golf",
+  "app.skip": "Zum Spiel springen",
   "app.tagline": "Das Kartenspiel für Freunde und Familie: Wer die wenigsten Punkte hat, gewinnt.",
   "lang.label": "Sprache",
   "lang.en": "English",

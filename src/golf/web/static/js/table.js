@@ -668,6 +668,9 @@ export function tableScreen(root, where, { navigate }) {
       renderChat();
     }
     side.hidden = !S.table;
+    // Before the first match there is nothing to score or tell yet: only the chat.
+    const playing = Boolean(S.state) && !(S.table && S.table.status === "waiting" && S.state.view.is_over);
+    for (const panel of side.querySelectorAll(".score-panel, .log-panel")) panel.hidden = !playing;
   }
 
   return {
