@@ -6,10 +6,12 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import pytest
 from playwright.sync_api import Browser, expect
 from webplay import (
     Server,
     assert_no_secrets,
+    card_forms,
     click_a_move,
     create_table,
     invite_url,
@@ -19,6 +21,9 @@ from webplay import (
     play_until_hole_end,
     truth,
 )
+
+from golf import Game
+from golf.cards import card_str
 
 
 def test_two_people_and_a_bot_play_a_hole_to_the_scorecard(
@@ -118,3 +123,20 @@ def test_two_people_and_a_bot_play_a_hole_to_the_scorecard(
     for p in (ann, bob, watcher):
         assert not p.errors, p.errors
         p.context.close()
+
+
+def test_the_secrecy_check_finds_a_hidden_card_in_any_of_its_forms() -> None:
+    """The DOM check itself: a face-down card named in any way the page writes cards fails."""
+    g = Game("six-card", players=2, seed=7)
+    games = [g.clone()]
+    hidden = card_str(g.position()["grids"][1][0])
+    for form in card_forms(hidden):
+        snap = {"version": 0, "match": 1, "html": f"<div aria-label='{form}'></div>"}
+        with pytest.raises(AssertionError, match=hidden):
+            assert_no_secrets([snap], games, 0, "Ann")
+    own = card_str(g.position()["grids"][0][0])
+    clean = {"version": 0, "match": 1, "html": "<div>nothing to see</div>"}
+    assert assert_no_secrets([clean], games, 0, "Ann") == 1
+    # Its own never-seen cards are secret from a seat too.
+    with pytest.raises(AssertionError, match=own):
+        assert_no_secrets([{**clean, "html": card_forms(own)[0]}], games, 0, "Ann")

@@ -160,6 +160,7 @@ export function tableScreen(root, where, { navigate }) {
 
   function takeError(msg) {
     S.pending = false;
+    if (S.hint && S.hint.loading) S.hint = null;
     if (msg.code === "bad_token") {
       // Our seat is gone (removed, or another server): watch instead.
       forgetSeat(id);
@@ -434,7 +435,8 @@ export function tableScreen(root, where, { navigate }) {
       h("h1.table-title", { text: S.table.title }),
       h("span.hole-pill", { text: holeText }),
       h("span.turn-pill" + (yourTurn ? ".mine" : ""), { text: turnText }),
-      h("span.clock#clock", { "aria-live": "off" }));
+      h("span.clock#clock", { "aria-live": "off" }),
+      S.table.spectators ? h("span.watchers", { text: t("lobby.watching", { n: S.table.spectators }) }) : null);
 
     // Last turns (someone went out or knocked).
     let finalBanner = null;
