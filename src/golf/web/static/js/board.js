@@ -113,7 +113,7 @@ export function discardEl(view, others, onAct, { fourColour, onHistory, changed 
 }
 
 /** The card in someone's hand (theirs: its face; others': a back unless it is public). */
-export function heldEl(view, name, mine, fourColour) {
+export function heldEl(view, name, mine, fourColour, fresh = false) {
   if (view.held_by === null || view.held_by === undefined) return null;
   const card = view.held;
   const art = card ? cardFace(card, { fourColour }) : cardBack();
@@ -121,7 +121,7 @@ export function heldEl(view, name, mine, fourColour) {
   const title = mine ? t("table.held") : t("table.heldBy", { name });
   const label = `${title}: ${card ? cardName(card) : t("table.heldHidden")}`;
   return h("div.pile-wrap.held", {}, h("span.pile-name", { text: title }),
-    h("div.pile.held-card", { role: "img", "aria-label": label }, art));
+    h("div.pile.held-card" + (fresh ? ".fresh" : ""), { role: "img", "aria-label": label }, art));
 }
 
 /** The discard pile's cards, newest first (for its dialog). */

@@ -3,6 +3,8 @@
 import { h, replace } from "./dom.js";
 import { presetName, presetText, t, joinNames } from "./i18n.js";
 import { get, post, rememberSeat, saveName, savedName, tokenFor } from "./api.js";
+import { cardBack, cardFace } from "./cards.js";
+import { seatName } from "./narrate.js";
 
 export function inviteScreen(root, where, { navigate }) {
   const code = where.code;
@@ -17,7 +19,7 @@ export function inviteScreen(root, where, { navigate }) {
       navigate(tableUrl, { replaceState: true });
       return;
     }
-    const names = summary.seats.filter((s) => s.name).map((s) => s.name);
+    const names = summary.seats.filter((s) => s.taken && s.name).map((s) => seatName(summary, s.seat, null));
     const free = summary.seats.some((s) => s.kind === "human" && !s.taken);
     const nameInput = h("input#join-name", { type: "text", maxlength: 20, value: savedName(),
       autocomplete: "nickname", required: true, "aria-describedby": "join-error" });
@@ -44,6 +46,8 @@ export function inviteScreen(root, where, { navigate }) {
       text: t("lobby.watch"), onclick: (e) => { e.preventDefault();
         navigate(`/watch/${encodeURIComponent(summary.id)}`); } });
     replace(box,
+      h("div.invite-fan", { "aria-hidden": "true" }, cardFace("QH", { decorative: true }),
+        cardFace("QS", { decorative: true }), cardBack()),
       h("h1", { text: t("invite.title", { title: summary.title }) }),
       h("p", { text: t("invite.game", { preset: presetName(summary.preset) }) }),
       h("p.help", { text: presetText(summary.preset, "") }),

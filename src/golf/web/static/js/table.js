@@ -448,6 +448,10 @@ export function tableScreen(root, where, { navigate }) {
         : t("banner.final", { name: seatName(S.table, view.final_turns_from, me) });
     }
 
+    // A card just drawn or taken slides into the hand.
+    const heldFresh = Boolean(S.prev) && !prefersReducedMotion()
+      && view.held_by !== null && S.prev.view.held_by === null;
+
     // Opponents, in turn order after me.
     const n = view.players;
     const order = [];
@@ -474,7 +478,7 @@ export function tableScreen(root, where, { navigate }) {
             text: S.muted.includes(s) ? t("chat.unmuteShort") : t("chat.muteShort"), onclick: () => toggleMute(s) }) : null),
         gridEl(view, s, { label: t("table.gridOf", { name }), fourColour: four,
           lastPos: lastPosFor(s), changed: changedCells(s) }),
-        view.held_by === s && s !== me ? heldEl(view, name, false, four) : null);
+        view.held_by === s && s !== me ? heldEl(view, name, false, four, heldFresh) : null);
       }));
 
     // The middle: stock, discard pile, the card in my hand, what to do now.
@@ -484,7 +488,7 @@ export function tableScreen(root, where, { navigate }) {
       stockEl(view, others, act),
       discardEl(view, others, act, { fourColour: four, onHistory: showHistory,
         changed: discardChanged }),
-      view.held_by === me && mine ? heldEl(view, "", true, four) : null);
+      view.held_by === me && mine ? heldEl(view, "", true, four, heldFresh) : null);
 
     const lastLine = S.log.length && S.lastEvent ? h("p.last-move", {},
       h("span.last-tag-inline", { "aria-hidden": "true", text: "●" }), " ", S.log[0]) : null;
