@@ -115,6 +115,7 @@ def test_one_full_turn_by_keyboard_alone(browser: Browser, server: Server) -> No
     page.keyboard.press("3")
     after(page, v)
     expect(page.locator(".log li", has_text="You put")).to_contain_text("in position 3")
+    expect(page.locator("#announcer")).not_to_be_empty()
     expect(page.locator(".my-area .cell").nth(2).locator("svg.face")).to_have_count(1)
     assert not ann.errors, ann.errors
     ann.context.close()

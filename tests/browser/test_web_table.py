@@ -105,6 +105,9 @@ def test_two_people_and_a_bot_play_a_hole_to_the_scorecard(
         assert checked >= len(record["actions"]) * 0.9, (p.name, checked, len(record["actions"]))
     snaps = watcher.snapshots()
     assert assert_no_secrets(snaps, games, None, "the spectator") >= len(record["actions"]) * 0.9
+    # Someone went out: the others' last turns were announced by a banner.
+    assert any("final-banner" in s["html"] and "one more turn" in s["html"]
+               for s in ann.snapshots() if s["match"] == 1)
 
     # The replay of the finished match, at its stable address.
     replay = open_player(browser, "Dee", f"{server.url}/replay/{table}/1")
