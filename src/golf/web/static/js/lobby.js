@@ -18,7 +18,12 @@ export function lobbyScreen(root, _where, { navigate }) {
   };
   const nameInput = h("input#name", { type: "text", maxlength: 20, autocomplete: "nickname",
     value: savedName(), "aria-describedby": "name-help name-error",
-    oninput: () => { saveName(nameInput.value.trim()); showError("name", null); } });
+    oninput: () => {
+      saveName(nameInput.value.trim());
+      showError("name", null);
+      const title = document.getElementById("title");
+      if (title) title.placeholder = t("lobby.defaultTitle", { name: nameInput.value.trim() || "…" });
+    } });
   const errors = {};
   const formBox = h("div");
   const openBox = h("div", { "aria-live": "polite" });
@@ -425,7 +430,7 @@ export function lobbyScreen(root, _where, { navigate }) {
       h("div.lobby-columns", {},
         h("section.panel", {}, formBox),
         h("div.side", {},
-          h("details.panel.how", {},
+          h("details.panel.how", { open: !savedName() },
             h("summary", { text: t("lobby.how") }),
             h("ol", {}, [1, 2, 3, 4, 5].map((i) => h("li", { text: t(`lobby.how.${i}`) })))),
           h("section.panel", { "aria-labelledby": "mine-title" },
