@@ -4,7 +4,16 @@ reconnect banner and the page carries on by itself; the replay page of a finishe
 from __future__ import annotations
 
 from playwright.sync_api import Browser, expect
-from webplay import Server, click_a_move, create_table, my_turn, open_player, version
+from webplay import (
+    Server,
+    click_a_move,
+    create_table,
+    invite_url,
+    join_by_invite,
+    my_turn,
+    open_player,
+    version,
+)
 
 
 def my_cells(page) -> list[str]:  # type: ignore[no-untyped-def]
@@ -55,6 +64,32 @@ def test_the_lobby_lists_your_unfinished_tables(browser: Browser, server: Server
     expect(ann.page.locator(".wait-seat").nth(2)).to_contain_text("Hard bot")
     ann.page.locator(".wait-seat").nth(2).locator("button", has_text="Remove").click()
     expect(ann.page.locator(".wait-seat")).to_have_count(2)
+    ann.context.close()
+
+
+def test_a_player_who_stays_away_ends_the_match_under_the_end_policy(
+        browser: Browser, server: Server) -> None:
+    ann = open_player(browser, "Ann", server.url + "/")
+    create_table(ann, seats=["human"], rules={"holes": 1}, absence="end", grace=5)
+    bob = open_player(browser, "Bob", invite_url(ann))
+    join_by_invite(bob)
+    ann.page.locator("#start").click()
+    page = ann.page
+    # Ann plays until it is Bob's turn; then Bob's browser goes away.
+    while not page.locator(".turn-pill", has_text="Bob's turn").count():
+        if my_turn(ann):
+            click_a_move(ann)
+        elif my_turn(bob):
+            click_a_move(bob)
+        else:
+            page.wait_for_timeout(50)
+    bob.context.close()
+    bob_panel = page.locator(".seat-panel", has_text="Bob")
+    expect(bob_panel.locator(".tag", has_text="away")).to_be_visible()
+    expect(page.locator("#clock")).to_contain_text("Bob is away", timeout=10000)
+    expect(page.locator(".result-panel")).to_contain_text("ended early", timeout=20000)
+    expect(page.locator("[data-key=rematch]")).to_be_visible()
+    assert not ann.errors, ann.errors
     ann.context.close()
 
 

@@ -132,7 +132,8 @@ def open_player(browser: Browser, name: str, url: str, *, locale: str = "en-US",
 
 
 def create_table(p: Player, *, seats: list[str], preset: str = "six-card",
-                 rules: dict[str, int] | None = None, turn_timer: int | None = None) -> str:
+                 rules: dict[str, int] | None = None, turn_timer: int | None = None,
+                 absence: str | None = None, grace: int | None = None) -> str:
     """Fill the lobby form (seats after the host: human/easy/medium/hard) and create."""
     page = p.page
     page.fill("#name", p.name)
@@ -146,6 +147,11 @@ def create_table(p: Player, *, seats: list[str], preset: str = "six-card",
     page.locator("details.options summary").click()
     page.fill("#opt-bot_delay", "0")
     page.locator("#opt-bot_delay").dispatch_event("change")
+    if absence is not None:
+        page.select_option("#opt-absence", absence)
+    if grace is not None:
+        page.fill("#opt-grace", str(grace))
+        page.locator("#opt-grace").dispatch_event("change")
     if turn_timer is not None:
         page.fill("#opt-turn_timer", str(turn_timer))
         page.locator("#opt-turn_timer").dispatch_event("change")

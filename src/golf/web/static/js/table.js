@@ -231,6 +231,7 @@ export function tableScreen(root, where, { navigate }) {
 
   function showEvent(msg) {
     const ev = msg.event;
+    if (ev.ended) S.endedReason = ev.ended;
     S.lastEvent = { ...ev, version: msg.version, match: msg.match };
     const said = narrate(ev, S.table, S.seat);
     if (said && said.text) {
@@ -418,7 +419,7 @@ export function tableScreen(root, where, { navigate }) {
     const me = S.seat;
     const four = pref("fourColour", false);
     const mine = me !== null && me !== undefined && view.grids[me];
-    const yourTurn = st.your_turn && !view.is_over;
+    const yourTurn = st.your_turn && !view.is_over && S.table.status !== "ended";
     const { cells, others } = yourTurn ? targetsOf(st.legal_actions) : targetsOf([]);
     const current = view.current_player;
     board.dataset.version = String(st.version);
@@ -533,11 +534,15 @@ export function tableScreen(root, where, { navigate }) {
     }
 
     let result = null;
-    if (view.is_over) {
+    const ended = S.table.status === "ended";
+    if (view.is_over || ended) {
       const isHost = S.host;
       const finished = ["finished", "ended"].includes(S.table.status);
       result = h("section.result-panel", {},
-        resultEl(view, S.table, me),
+        ended && !view.is_over
+          ? h("div.result", {}, h("h2", { text: t("match.over") }),
+            h("p.headline", { text: t("match.ended", { reason: S.endedReason || "" }) }))
+          : resultEl(view, S.table, me),
         h("div.form-actions", {},
           isHost && finished ? h("button.primary.big", { type: "button", "data-key": "rematch",
             text: t("match.rematch"), onclick: () => hostCall("POST",
@@ -551,7 +556,8 @@ export function tableScreen(root, where, { navigate }) {
 
     replace(board,
       head,
-      mine ? null : h("p.notice.spectator-note", { text: t("table.spectating") }),
+      S.seat === null || S.seat === undefined
+        ? h("p.notice.spectator-note", { text: t("table.spectating") }) : null,
       finalBanner ? h("p.final-banner", { role: "status" }, h("span", { "aria-hidden": "true", text: "⚑ " }), finalBanner) : null,
       result,
       h("div.felt", {}, opponents, h("div.middle", {}, center, lastLine), mySection));
