@@ -203,6 +203,8 @@ export function lobbyScreen(root, _where, { navigate }) {
     const seatsMessage = result.errors.players;
     for (const [key, message] of Object.entries(result.errors || {})) {
       showError(key === "*" ? "rules-all" : key === "players" ? "seats" : key, message);
+      // "players" is also a rule setting: then the message belongs next to it as well.
+      if (key === "players" && "players" in state.overrides) showError("players", message);
     }
     if (seatsMessage) showError("seats", seatsMessage);
     state.errors = result.errors || {};
