@@ -270,6 +270,7 @@ const EN = {
   "ev.yourTurn": "Your turn.",
 
   "replay.title": "Replay",
+  "replay.result": "Final result",
   "replay.first": "To the start",
   "replay.prev": "Back",
   "replay.next": "Forward",
@@ -565,6 +566,7 @@ const DE = {
   "ev.yourTurn": "Du bist dran.",
 
   "replay.title": "Wiederholung",
+  "replay.result": "Endergebnis",
   "replay.first": "Zum Anfang",
   "replay.prev": "Zurück",
   "replay.next": "Vor",

@@ -74,17 +74,15 @@ export function replayScreen(root, where, { navigate }) {
     const top = view.discard_top;
     const final = frames[frames.length - 1].view;
     replace(box,
-      h("details.panel.replay-result", { open: S.at === frames.length - 1 },
-        h("summary", { text: t("match.over") }), resultEl(final, table, null)),
       h("div.table-head", {},
         h("h1.table-title", { text: t("replay.title") }),
         h("span.hole-pill", { text: `${t("score.hole")} ${view.hole}` }),
         h("span.turn-pill", { text: S.at ? t("replay.step", { i: S.at, n: frames.length - 1 }) : t("replay.start") })),
       h("div.replay-controls", { role: "toolbar", "aria-label": t("replay.title") },
-        h("button.ghost", { type: "button", text: "⏮ " + t("replay.first"), onclick: () => go(0), disabled: S.at === 0 }),
+        h("button.ghost", { type: "button", text: "« " + t("replay.first"), onclick: () => go(0), disabled: S.at === 0 }),
         h("button.primary", { type: "button", id: "replay-prev", text: "◀ " + t("replay.prev"), onclick: () => go(S.at - 1), disabled: S.at === 0 }),
         h("button.primary", { type: "button", id: "replay-next", text: t("replay.next") + " ▶", onclick: () => go(S.at + 1), disabled: S.at === frames.length - 1 }),
-        h("button.ghost", { type: "button", text: t("replay.last") + " ⏭", onclick: () => go(frames.length - 1), disabled: S.at === frames.length - 1 }),
+        h("button.ghost", { type: "button", text: t("replay.last") + " »", onclick: () => go(frames.length - 1), disabled: S.at === frames.length - 1 }),
         holes.length > 1 ? h("label.inline", {}, t("replay.hole"), " ", holeSelect) : null,
         h("input#replay-slider", { type: "range", min: 0, max: frames.length - 1, value: S.at,
           "aria-label": t("replay.step", { i: S.at, n: frames.length - 1 }),
@@ -101,6 +99,8 @@ export function replayScreen(root, where, { navigate }) {
             h("div.pile", {}, top ? cardFace(top, { fourColour: four }) : cardSpace(t("table.discardEmpty"))))))),
       frame.event && frame.event.hole_over
         ? h("section.panel", {}, holeEndEl(frame.event.hole_over, view, table, null, four)) : null,
+      h("details.panel.replay-result", { open: S.at === frames.length - 1 },
+        h("summary", { text: t("replay.result") }), resultEl(final, table, null)),
       h("section.panel", {}, h("h2", { text: t("score.title") }), scorecardEl(view, table, null)),
       h("details.panel", {}, h("summary", { text: t("table.historyTitle") }), historyEl(view, four)));
   }
