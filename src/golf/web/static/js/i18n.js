@@ -118,6 +118,7 @@ const EN = {
   "seat.host": "host",
   "seat.you": "you",
   "seat.bot": "bot",
+  "seat.dealer": "dealer",
   "seat.external": "program",
   "seat.total": "total {n}",
 
@@ -414,6 +415,7 @@ const DE = {
   "seat.host": "Gastgeber",
   "seat.you": "du",
   "seat.bot": "Bot",
+  "seat.dealer": "Geber",
   "seat.external": "Programm",
   "seat.total": "gesamt {n}",
 

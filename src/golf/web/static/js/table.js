@@ -403,6 +403,7 @@ export function tableScreen(root, where, { navigate }) {
     if (seat === S.table.host) tags.push(t("seat.host"));
     if (info.kind === "bot") tags.push(["bot", t("seat.bot")]);
     if (info.kind === "external") tags.push(t("seat.external"));
+    if (S.state && S.state.view.dealer === seat) tags.push(["dealer", t("seat.dealer")]);
     if (info.stand_in) tags.push(t("seat.standIn"));
     else if (info.away) tags.push(t("seat.away"));
     return tags;
