@@ -43,13 +43,15 @@ def chromium_path() -> str:
     return path
 
 
-@pytest.fixture(scope="session")
+# Module scope, not session: sync Playwright keeps an asyncio loop running in this thread,
+# and the suite's other tests (the server's) call asyncio.run() after these modules.
+@pytest.fixture(scope="module")
 def playwright() -> Iterator[Playwright]:
     with sync_playwright() as p:
         yield p
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser(playwright: Playwright, chromium_path: str) -> Iterator[Browser]:
     b = playwright.chromium.launch(executable_path=chromium_path, headless=True,
                                    args=LAUNCH_ARGS)
