@@ -67,6 +67,32 @@ def test_the_lobby_lists_your_unfinished_tables(browser: Browser, server: Server
     ann.context.close()
 
 
+def test_a_public_table_is_listed_and_joined_and_the_invite_copies(
+        browser: Browser, server: Server) -> None:
+    ann = open_player(browser, "Ann", server.url + "/")
+    ann.context.grant_permissions(["clipboard-read", "clipboard-write"], origin=server.url)
+    ann.page.fill("#name", "Ann")
+    ann.page.locator("#public").check()
+    ann.page.fill("#title", "Sunday golf")
+    table = create_table(ann, seats=["human"], rules={"holes": 1})
+    link = invite_url(ann)
+    ann.page.locator("#copy-invite").click()
+    expect(ann.page.locator("#copy-invite")).to_have_text("Copied!")
+    assert ann.page.evaluate("navigator.clipboard.readText()") == link
+
+    cy = open_player(browser, "Cy", server.url + "/")
+    cy.page.fill("#name", "Cy")
+    item = cy.page.locator(".table-item", has_text="Sunday golf")
+    expect(item).to_contain_text("1 of 2 seats free")
+    item.locator("button", has_text="Join").click()
+    cy.page.wait_for_url(f"**/t/{table}")
+    expect(ann.page.locator(".wait-seat", has_text="Cy")).to_contain_text("online")
+    expect(cy.page.locator(".notice")).to_contain_text("Waiting for Ann to start the game.")
+    for p in (ann, cy):
+        assert not p.errors, p.errors
+        p.context.close()
+
+
 def test_a_player_who_stays_away_ends_the_match_under_the_end_policy(
         browser: Browser, server: Server) -> None:
     ann = open_player(browser, "Ann", server.url + "/")
