@@ -324,3 +324,67 @@ def httpx_delete(server: ServerProcess, path: str, token: str) -> Any:
     import httpx
 
     return httpx.delete(server.base + path, headers={"Authorization": f"Bearer {token}"})
+
+
+@pytest.mark.slow
+def test_absence_countdown_runs_only_on_the_absent_players_turn(
+        server: ServerProcess) -> None:
+    async def run() -> None:
+        _, _, (a, b) = await seated(server, options={"absence": "bot", "grace": 1})
+        assert a.state["view"]["current_player"] == 0  # setup: seat 0 first
+        await b.drop()
+        await a.wait(lambda c: c.summary["seats"][1]["away"], what="seat 1 away")
+        await asyncio.sleep(2.5)  # longer than the grace, but it is not seat 1's turn
+        assert not a.summary["seats"][1]["stand_in"]
+        assert a.state["clock"] is None
+        for _ in range(2):  # seat 0's setup; then it is seat 1's turn and the clock runs
+            await a.act(next(x for x in a.state["legal_actions"]))
+            await a.wait(lambda c, v=a.version: c.version > v)
+        assert a.state["view"]["current_player"] == 1
+        assert a.state["clock"]["kind"] == "absence" and a.state["clock"]["seat"] == 1
+        await a.wait(lambda c: c.summary["seats"][1]["stand_in"], timeout=10,
+                     what="the stand-in after the grace on seat 1's turn")
+        await close_all([a, b])
+
+    asyncio.run(run())
+
+
+@pytest.mark.slow
+def test_host_role_passes_when_the_host_stays_away(server: ServerProcess) -> None:
+    async def run() -> None:
+        _, _, (a, b) = await seated(server, start=False, options={"grace": 1})
+        await a.drop()
+        await b.wait(lambda c: c.welcome["host"] is True and c.summary["host"] == 1,
+                     timeout=10, what="the host role passing to seat 1")
+        await close_all([a, b])
+
+    asyncio.run(run())
+
+
+def test_replay_steps_forward_and_back(server: ServerProcess) -> None:
+    async def run() -> None:
+        tid, _, (a, b) = await seated(server, preset="german", rules={"holes": 2,
+                                                                       "target": 0})
+        await play_out([a, b], random.Random(12))
+        summary = server.get(f"/api/tables/{tid}/matches/1/replay").json()
+        assert summary["length"] == a.version
+        assert [h["hole"] for h in summary["holes"]] == [1, 2]
+        truth = Truth(summary["record"])
+        second = summary["holes"][1]["version"]
+        assert truth.at(second).hole == 2 and truth.at(second - 1).hole == 1
+        for v in (0, 1, second, summary["length"]):
+            step = server.get(f"/api/tables/{tid}/matches/1/replay/{v}?seat=0").json()
+            assert step["view"] == truth.at(v).view(0)
+            assert (step["event"] is None) == (v == 0)
+            public = server.get(f"/api/tables/{tid}/matches/1/replay/{v}").json()
+            assert public["view"]["seat"] is None
+        # The seat's replay shows what it saw: the events as they were sent during play.
+        sent = {f["version"]: f["event"] for f in a.frames if f["type"] == "event"}
+        for v in (1, 2, 3):
+            step = server.get(f"/api/tables/{tid}/matches/1/replay/{v}?seat=0").json()
+            assert step["event"] == sent[v]
+        bad = server.get(f"/api/tables/{tid}/matches/1/replay/{summary['length'] + 1}")
+        assert bad.status_code == 400
+        await close_all([a, b])
+
+    asyncio.run(run())

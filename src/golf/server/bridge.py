@@ -22,6 +22,7 @@ than the views do.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -45,8 +46,9 @@ STAND_IN = "medium"
 COACH = "expert"
 
 
+@functools.lru_cache(maxsize=256)
 def bot_spec(name: str) -> str:
-    """The registry spec for a difficulty or spec, checked by building the bot."""
+    """The registry spec for a difficulty or spec, checked by building the bot once."""
     spec = DIFFICULTIES.get(name, name)
     make_bot(spec, load_rules("six-card"))  # raises GolfError naming what is allowed
     return spec
@@ -107,6 +109,8 @@ class Outcome:
     public: dict[str, Any]
     #: The card only the actor may see (a card drawn from the stock, a peeked card).
     private_card: str | None
+    #: The public view after the action.
+    after: dict[str, Any]
 
     def event_for(self, receiver: int | None) -> dict[str, Any]:
         if self.private_card is not None and receiver == self.seat:
@@ -114,16 +118,20 @@ class Outcome:
         return self.public
 
 
-def apply_and_describe(game: Game, action: str | Action, by: str) -> Outcome:
+def apply_and_describe(game: Game, action: str | Action, by: str,
+                       before: dict[str, Any] | None = None) -> Outcome:
     """Play ``action`` for the current seat and describe it for every receiver.
 
     Raises the engine's GolfError (state unchanged) if it is not legal now.
+    ``before`` may pass ``public_view(game)`` when the caller has it already; the
+    public view after the action is ``Outcome.after``.
 
     TODO(core): switch to the event ``Game.apply`` returns (``golf.events``) and its
     per-seat renderer. Until then the event is derived from public views before and
     after, plus the actor's own view for the two cards only the actor sees.
     """
-    before = public_view(game)
+    if before is None:
+        before = public_view(game)
     seat = game.current_player
     if seat is None:
         raise GolfError("the match is over; no action is legal")
@@ -158,7 +166,7 @@ def apply_and_describe(game: Game, action: str | Action, by: str) -> Outcome:
         hole_over = {**hole_end, "explained": explained}
     public = {"seat": seat, "action": str(a), "by": by, "hole": before["hole"], "card": card,
               "replaced": replaced, "hole_over": hole_over, "match_over": after["is_over"]}
-    return Outcome(seat, str(a), by, before["hole"], public, private)
+    return Outcome(seat, str(a), by, before["hole"], public, private, after)
 
 
 def default_move(view: Mapping[str, Any], legal: Sequence[str]) -> str:
@@ -190,8 +198,9 @@ def check_rules(preset: Any, overrides: Any, players: int | None = None) -> tupl
         Rules | None, dict[str, str]]:
     """The engine's verdict on a preset plus overrides: the rules, or errors per field.
 
-    Each override is tried alone first so that each message sits next to its field;
-    then their combination (field ``*``), then the player count (field ``players``).
+    When the overrides are refused, each is tried alone so that each message sits next
+    to its field; a refusal of the combination only has the field ``*``. Then the
+    player count is checked (field ``players``).
 
     >>> r, errors = check_rules("six-card", {"hole": 3})
     >>> r is None, list(errors)
@@ -205,18 +214,17 @@ def check_rules(preset: Any, overrides: Any, players: int | None = None) -> tupl
         base = load_rules(preset)
     except GolfError as e:
         return None, {"preset": str(e)}
-    errors: dict[str, str] = {}
-    for key, value in overrides.items():
-        try:
-            load_rules(preset, {key: value})
-        except GolfError as e:
-            errors[str(key)] = str(e)
-    if errors:
-        return None, errors
     try:
         rules = load_rules(preset, dict(overrides)) if overrides else base
-    except GolfError as e:
-        return None, {"*": str(e)}
+    except GolfError as whole:
+        # Attach the message to the field at fault when one override alone fails.
+        errors: dict[str, str] = {}
+        for key, value in overrides.items():
+            try:
+                load_rules(preset, {key: value})
+            except GolfError as e:
+                errors[str(key)] = str(e)
+        return None, errors or {"*": str(whole)}
     if players is not None:
         try:
             rules.check_players(players)
@@ -234,6 +242,34 @@ def restore_game(rules: Mapping[str, Any], players: int, seed: int,
     """A running match rebuilt from its stored record."""
     return Game.from_record({"rules": dict(rules), "players": players, "seed": seed,
                              "actions": list(history)})
+
+
+class Replay:
+    """A finished match, step by step: the view of a seat (or the public view) after
+    each action and the event that led there."""
+
+    def __init__(self, rec: Mapping[str, Any]) -> None:
+        g = Game.from_record({**rec, "actions": []})
+        self.games = [g.clone()]
+        self.outcomes: list[Outcome | None] = [None]
+        self.hole_starts = [{"hole": 1, "version": 0}]
+        for a in rec["actions"]:
+            hole = g.hole
+            self.outcomes.append(apply_and_describe(g, a, by="player"))
+            self.games.append(g.clone())
+            if g.hole != hole and not g.is_over:
+                self.hole_starts.append({"hole": g.hole, "version": len(self.games) - 1})
+
+    @property
+    def length(self) -> int:
+        return len(self.games) - 1
+
+    def step(self, version: int, seat: int | None) -> dict[str, Any]:
+        g = self.games[version]
+        view = public_view(g) if seat is None else seat_view(g, seat)
+        out = self.outcomes[version]
+        return {"version": version, "view": view,
+                "event": None if out is None else out.event_for(seat)}
 
 
 def record(game: Game) -> dict[str, Any]:

@@ -6,8 +6,10 @@ a message naming the field; rules are checked only by the engine's loader.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import time
+from collections import OrderedDict
 from collections.abc import Mapping
 from typing import Any
 
@@ -27,6 +29,7 @@ from .tokens import hash_token, new_invite, new_seed, new_table_id, new_token
 
 MAX_BODY = 16384
 MAX_SEATS = 8
+REPLAY_CACHE = 32
 SEAT_KINDS = ("human", "bot", "external")
 
 
@@ -469,8 +472,46 @@ def router(hub: Hub) -> APIRouter:
                                 "over")
         record = {"format": "golf-record/1", "rules": m.rules, "players": m.players,
                   "seed": m.seed, "actions": m.actions}
+        steps = await replay_of(room, number)
         return {"table": room.id, "match": m.number, "names": m.names, "record": record,
-                "by": m.by, "result": m.result}
+                "by": m.by, "result": m.result, "length": steps.length,
+                "holes": steps.hole_starts}
+
+    replays: OrderedDict[tuple[str, int], bridge.Replay] = OrderedDict()
+
+    async def replay_of(room: Room, number: int) -> bridge.Replay:
+        key = (room.id, number)
+        if key in replays:
+            replays.move_to_end(key)
+            return replays[key]
+        m = await hub.store.match(room.id, number)
+        if m is None:
+            raise ProtocolError("no_match", f"table {room.id} has no match {number}")
+        if m.status == "playing":
+            raise ProtocolError("match_running", "the replay is available once the match is "
+                                "over")
+        rec = {"rules": m.rules, "players": m.players, "seed": m.seed, "actions": m.actions}
+        steps = replays[key] = await asyncio.to_thread(bridge.Replay, rec)
+        while len(replays) > REPLAY_CACHE:
+            replays.popitem(last=False)
+        return steps
+
+    @api.get("/tables/{table_id}/matches/{number}/replay/{version}")
+    async def replay_step(table_id: str, number: int, version: int,
+                          seat: str = "public") -> dict[str, Any]:
+        room = await hub.room(table_id)
+        steps = await replay_of(room, number)
+        if not 0 <= version <= steps.length:
+            raise ProtocolError("bad_message", f"version is from 0 to {steps.length}",
+                                field="version")
+        if seat == "public":
+            who = None
+        elif seat.isdigit() and int(seat) < steps.games[0].players:
+            who = int(seat)
+        else:
+            raise ProtocolError("bad_message", "seat is 'public' or a seat number",
+                                field="seat")
+        return steps.step(version, who)
 
     return api
 

@@ -33,6 +33,7 @@ if TYPE_CHECKING:
     from .hub import Hub
 
 log = logging.getLogger("golf.server")
+dumps = json.JSONEncoder(separators=(",", ":"), check_circular=False).encode
 
 #: Seconds a time-driven move may fire early (timer granularity).
 SLACK = 0.02
@@ -111,7 +112,7 @@ def check_options(options: Any, base: Mapping[str, Any] | None = None) -> dict[s
         if isinstance(v, bool) or not isinstance(v, int | float) or not lo <= v <= hi:
             extra = " or null" if none_ok else ""
             raise ProtocolError("bad_option", f"{key} must be a number from {lo:g} to {hi:g}"
-                                f"{extra}, got {json.dumps(v)}", field=key)
+                                f"{extra}, got {dumps(v)}", field=key)
 
     number("bot_delay", 0, 5)
     number("grace", 1, 600)
@@ -119,7 +120,7 @@ def check_options(options: Any, base: Mapping[str, Any] | None = None) -> dict[s
     number("reserve", 0, 600)
     if out["absence"] not in ("wait", "bot", "end"):
         raise ProtocolError("bad_option", "absence must be 'wait', 'bot' or 'end', got "
-                            f"{json.dumps(out['absence'])}", field="absence")
+                            f"{dumps(out['absence'])}", field="absence")
     return out
 
 
@@ -140,6 +141,7 @@ class Room:
         self._changed = time.monotonic()
         self.clock: dict[str, Any] | None = None
         self._coach: Bot | None = None
+        self._public: tuple[Game, dict[str, Any]] | None = None
         if self.match is not None:
             self.game = bridge.restore_game(self.match.rules, self.match.players,
                                             self.match.seed, self.match.actions)
@@ -194,17 +196,23 @@ class Room:
 
     def state_for(self, seat: int | None) -> dict[str, Any]:
         assert self.game is not None and self.match is not None
-        view = bridge.public_view(self.game) if seat is None else \
-            bridge.seat_view(self.game, seat)
+        view = self.public() if seat is None else bridge.seat_view(self.game, seat)
         return {"type": "state", "table": self.id, "match": self.match.number,
                 "version": self.version, "view": view, "legal_actions": view["legal_actions"],
                 "your_turn": bool(view["legal_actions"]), "clock": self.clock}
+
+    def public(self) -> dict[str, Any]:
+        """The public view of the current state (kept until the next change)."""
+        assert self.game is not None
+        if self._public is None or self._public[0] is not self.game:
+            self._public = (self.game, bridge.public_view(self.game))
+        return self._public[1]
 
     def _table_message(self) -> dict[str, Any]:
         return {"type": "table", "table": self.summary()}
 
     def send_table(self) -> None:
-        text = json.dumps(self._table_message())
+        text = dumps(self._table_message())
         for c in self._all_clients():
             c.push(text)
 
@@ -217,13 +225,13 @@ class Room:
         role = "spectator" if seat is None else ("bot" if seat.rec.kind == "external"
                                                   else "player")
         pos = None if seat is None else seat.position
-        client.push(json.dumps({
+        client.push(dumps({
             "type": "welcome", "protocol": 1, "table": self.id, "seat": pos, "role": role,
             "host": pos is not None and pos == self.rec.host,
             "muted": [] if seat is None else seat.rec.muted}))
-        client.push(json.dumps(self._table_message()))
+        client.push(dumps(self._table_message()))
         if self.game is not None:
-            client.push(json.dumps(self.state_for(pos)))
+            client.push(dumps(self.state_for(pos)))
 
     def _broadcast_state(self, outcome: bridge.Outcome | None = None) -> None:
         assert self.match is not None
@@ -238,10 +246,10 @@ class Room:
         assert self.match is not None
         texts = []
         if outcome is not None:
-            texts.append(json.dumps({"type": "event", "match": self.match.number,
+            texts.append(dumps({"type": "event", "match": self.match.number,
                                      "version": self.version,
                                      "event": outcome.event_for(seat)}))
-        texts.append(json.dumps(self.state_for(seat)))
+        texts.append(dumps(self.state_for(seat)))
         for c in list(clients):
             for t in texts:
                 c.push(t)
@@ -249,7 +257,7 @@ class Room:
     def _send_clock(self) -> None:
         if self.match is None:
             return
-        text = json.dumps({"type": "clock", "match": self.match.number,
+        text = dumps({"type": "clock", "match": self.match.number,
                            "version": self.version, "clock": self.clock})
         for c in self._all_clients():
             c.push(text)
@@ -349,7 +357,7 @@ class Room:
         assert self.game is not None and self.match is not None
         g = self.game.clone()
         try:
-            outcome = bridge.apply_and_describe(g, text, by)
+            outcome = bridge.apply_and_describe(g, text, by, before=self.public())
         except NotationError as e:
             raise ProtocolError("bad_action", str(e)) from None
         except IllegalAction as e:
@@ -363,6 +371,7 @@ class Room:
         await asyncio.shield(self.hub.store.append_action(
             self.id, self.match.id, index, outcome.action, by, result))
         self.game = g
+        self._public = (g, outcome.after)
         self.match.actions.append(outcome.action)
         self.match.by.append(by)
         self._changed = time.monotonic()
@@ -450,7 +459,7 @@ class Room:
         event = {"seat": seat.position, "action": None, "by": "absence", "ended": reason,
                  "hole": self.game.hole, "card": None, "replaced": None, "hole_over": None,
                  "match_over": True}
-        text = json.dumps({"type": "event", "match": self.match.number,
+        text = dumps({"type": "event", "match": self.match.number,
                            "version": self.version, "event": event})
         for c in self._all_clients():
             c.push(text)

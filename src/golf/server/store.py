@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import time
-from collections.abc import AsyncIterator, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -64,63 +64,133 @@ class TableRecord:
     current: MatchRecord | None = None
 
 
+#: At most this many writes share one transaction.
+MAX_BATCH = 500
+Op = Callable[[AsyncConnection], Awaitable[Any]]
+
+
 class Store:
+    """The database behind the hub.
+
+    Writes go through one writer task that commits, in a single transaction, every
+    write queued while the previous transaction was in flight (group commit): each
+    caller is answered only after the transaction holding its write has committed,
+    and one database round trip serves a whole batch of tables. If a batch fails, its
+    writes are retried one by one, so one bad write fails alone.
+    """
+
     def __init__(self, engine: AsyncEngine) -> None:
         self.engine = engine
         self.sqlite = engine.dialect.name == "sqlite"
-        self._write_lock = asyncio.Lock()
+        self._queue: list[tuple[Op | None, dict[str, Any] | None, asyncio.Future[Any]]] = []
+        self._writer: asyncio.Task[None] | None = None
+        self.batches = 0
+        self.writes = 0
 
-    @contextlib.asynccontextmanager
-    async def write(self) -> AsyncIterator[AsyncConnection]:
-        """One write transaction (committed on leaving the block)."""
-        if self.sqlite:
-            async with self._write_lock, self.engine.begin() as conn:
-                yield conn
-        else:
-            async with self.engine.begin() as conn:
-                yield conn
+    async def submit(self, op: Op | None, action_row: dict[str, Any] | None = None) -> Any:
+        """Run ``op`` (and insert ``action_row``) inside a write transaction; return the
+        op's result once committed. Action rows of a batch are inserted together, after
+        its other writes (which may create the matches they belong to)."""
+        fut: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        self._queue.append((op, action_row, fut))
+        if self._writer is None or self._writer.done():
+            self._writer = asyncio.create_task(self._drain())
+        return await fut
+
+    async def _drain(self) -> None:
+        while self._queue:
+            batch = self._queue[:MAX_BATCH]
+            del self._queue[:MAX_BATCH]
+            try:
+                async with self.engine.begin() as conn:
+                    results = [None if op is None else await op(conn) for op, _, _ in batch]
+                    rows = [row for _, row, _ in batch if row is not None]
+                    if rows:
+                        await conn.execute(db.actions.insert(), rows)
+            except Exception:
+                await self._one_by_one(batch)
+                continue
+            self.batches += 1
+            self.writes += len(batch)
+            for (_, _, fut), result in zip(batch, results, strict=True):
+                if not fut.done():
+                    fut.set_result(result)
+
+    async def _one_by_one(
+            self, batch: list[tuple[Op | None, dict[str, Any] | None, asyncio.Future[Any]]]
+    ) -> None:
+        for op, row, fut in batch:
+            try:
+                async with self.engine.begin() as conn:
+                    result = None if op is None else await op(conn)
+                    if row is not None:
+                        await conn.execute(db.actions.insert(), [row])
+            except Exception as e:
+                if not fut.done():
+                    fut.set_exception(e)
+            else:
+                if not fut.done():
+                    fut.set_result(result)
 
     async def close(self) -> None:
+        if self._writer is not None:
+            with contextlib.suppress(Exception):
+                await self._writer
         await self.engine.dispose()
 
     # --- tables and seats ------------------------------------------------------------
     async def create_table(self, t: TableRecord) -> None:
-        async with self.write() as conn:
+        async def op(conn: AsyncConnection) -> None:
             await conn.execute(db.tables.insert().values(**_table_values(t)))
             await _insert_seats(conn, t.id, t.seats)
 
+        await self.submit(op)
+
     async def save_table(self, t: TableRecord, seats: bool = False) -> None:
         """Write the table's fields (and, with ``seats``, its whole seat list)."""
-        async with self.write() as conn:
-            values = _table_values(t)
-            del values["id"]
+        values = _table_values(t)
+        del values["id"]
+        seat_list = list(t.seats) if seats else None
+
+        async def op(conn: AsyncConnection) -> None:
             await conn.execute(db.tables.update().where(db.tables.c.id == t.id).values(**values))
-            if seats:
+            if seat_list is not None:
                 await conn.execute(db.seats.delete().where(db.seats.c.table_id == t.id))
-                await _insert_seats(conn, t.id, t.seats)
+                await _insert_seats(conn, t.id, seat_list)
+
+        await self.submit(op)
 
     async def save_seat(self, table_id: str, s: SeatRecord) -> None:
-        async with self.write() as conn:
+        values = {"kind": s.kind, "name": s.name, "bot": s.bot, "token_hash": s.token_hash,
+                  "muted": list(s.muted)}
+
+        async def op(conn: AsyncConnection) -> None:
             await conn.execute(
                 db.seats.update()
                 .where(db.seats.c.table_id == table_id, db.seats.c.position == s.position)
-                .values(kind=s.kind, name=s.name, bot=s.bot, token_hash=s.token_hash,
-                        muted=list(s.muted)))
+                .values(**values))
+
+        await self.submit(op)
 
     # --- matches -------------------------------------------------------------------
     async def start_match(self, t: TableRecord, rules: Mapping[str, Any], players: int,
                           seed: int, names: Sequence[str]) -> MatchRecord:
         """Insert match ``t.match`` and write the table (status, rules) with it."""
-        async with self.write() as conn:
+        values = _table_values(t)
+        del values["id"]
+        number = t.match
+
+        async def op(conn: AsyncConnection) -> int:
             res = await conn.execute(db.matches.insert().values(
-                table_id=t.id, number=t.match, status="playing", rules=dict(rules),
+                table_id=t.id, number=number, status="playing", rules=dict(rules),
                 players=players, seed=str(seed), names=list(names), result=None,
                 started=time.time(), finished=None).returning(db.matches.c.id))
             match_id = int(res.scalar_one())
-            values = _table_values(t)
-            del values["id"]
             await conn.execute(db.tables.update().where(db.tables.c.id == t.id).values(**values))
-        return MatchRecord(match_id, t.match, "playing", dict(rules), players, seed,
+            return match_id
+
+        match_id = await self.submit(op)
+        return MatchRecord(match_id, number, "playing", dict(rules), players, seed,
                            list(names), None, [], [])
 
     async def append_action(self, table_id: str, match_id: int, index: int, action: str,
@@ -131,16 +201,23 @@ class Store:
         The primary key (match, index) makes a duplicate write fail rather than fork
         the match.
         """
-        async with self.write() as conn:
-            await conn.execute(db.actions.insert().values(
-                match_id=match_id, idx=index, action=action, by=by, at=time.time()))
-            if result is not None:
-                await _finish(conn, table_id, match_id, result, status or "finished")
+        row = {"match_id": match_id, "idx": index, "action": action, "by": by,
+               "at": time.time()}
+        if result is None:
+            await self.submit(None, row)
+            return
+
+        async def finish(conn: AsyncConnection) -> None:
+            await _finish(conn, table_id, match_id, result, status or "finished")
+
+        await self.submit(finish, row)
 
     async def end_match(self, table_id: str, match_id: int, result: dict[str, Any],
                         status: str) -> None:
-        async with self.write() as conn:
+        async def op(conn: AsyncConnection) -> None:
             await _finish(conn, table_id, match_id, result, status)
+
+        await self.submit(op)
 
     # --- reading -------------------------------------------------------------------
     async def load(self, table_id: str) -> TableRecord | None:
