@@ -111,10 +111,21 @@ def test_two_people_and_a_bot_play_a_hole_to_the_scorecard(
 
     # The replay of the finished match, at its stable address.
     replay = open_player(browser, "Dee", f"{server.url}/replay/{table}/1")
-    expect(replay.page.locator(".placings li")).to_have_count(3)
-    shown = sorted(int(x.split()[0]) for x in
-                   replay.page.locator(".placings .total").all_inner_texts())
+    rp = replay.page
+    expect(rp.locator(".turn-pill")).to_have_text("The deal")
+    expect(rp.locator(".placings li")).to_have_count(3)
+    shown = sorted(int(x.split()[0]) for x in rp.locator(".placings .total").all_text_contents())
     assert shown == sorted(totals)
+    n = len(record["actions"])
+    rp.locator("#replay-next").click()
+    expect(rp.locator(".turn-pill")).to_have_text(f"Move 1 of {n}")
+    expect(rp.locator(".last-move")).to_contain_text("turned up")
+    rp.keyboard.press("End")
+    expect(rp.locator(".turn-pill")).to_have_text(f"Move {n} of {n}")
+    expect(rp.locator(".hole-end .reveal")).to_have_count(3)
+    rp.keyboard.press("ArrowLeft")
+    expect(rp.locator(".turn-pill")).to_have_text(f"Move {n - 1} of {n}")
+    assert not replay.errors, replay.errors
     replay.context.close()
 
     # A rematch: the same seats, a new match from its first hole.
