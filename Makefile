@@ -1,26 +1,45 @@
 # Two commands do everything: `make run` and `make test`. Both build .venv on first use.
+# `make run` installs only the game and the server (the `web` extra); `make test` everything.
 PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-dev
+WEB_STAMP := $(VENV)/.installed-web
+HOST ?= 127.0.0.1
+PORT ?= 8000
+DATA ?= golf-data
 
-.PHONY: run test lint typecheck bench venv clean
+.PHONY: run play test lint typecheck bench bench-server venv venv-web clean
 
-$(STAMP): pyproject.toml
-	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
+$(VENV)/bin/python:
+	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e '.[dev,sim,rl,openspiel]'
-	@touch $(STAMP)
+
+$(WEB_STAMP): pyproject.toml | $(VENV)/bin/python
+	$(PY) -m pip install --quiet -e '.[web]'
+	@touch $(WEB_STAMP)
+
+$(STAMP): pyproject.toml | $(VENV)/bin/python
+	$(PY) -m pip install --quiet -e '.[dev,sim,rl,openspiel,web,postgres,fast]'
+	@touch $(STAMP) $(WEB_STAMP)
 
 venv: $(STAMP)
 
-run: $(STAMP)
+venv-web: $(WEB_STAMP)
+
+run: $(WEB_STAMP)
+	@echo "Open http://$(HOST):$(PORT)/ in a browser (Ctrl-C stops the server)."
+	$(VENV)/bin/golf serve --host $(HOST) --port $(PORT) --data-dir $(DATA)
+
+play: $(WEB_STAMP)
 	$(VENV)/bin/golf play
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check src tests bench examples scripts
 	$(VENV)/bin/mypy
 
+# The server suite starts its own throwaway PostgreSQL (scripts/ci/postgres.sh, which
+# installs Debian's postgresql if missing) and stops it at the end (tests/server/conftest.py).
 test: lint
 	$(VENV)/bin/pytest
 
@@ -28,6 +47,9 @@ bench: $(STAMP)
 	$(PY) bench/engine.py
 	$(PY) bench/bots.py
 	$(PY) bench/envs.py
+
+bench-server: $(STAMP)
+	$(PY) bench/server.py
 
 clean:
 	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache .hypothesis

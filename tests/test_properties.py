@@ -1,9 +1,12 @@
 """Invariants of random legal play, in every preset and every player count it allows.
 
 Each example plays a whole match with random legal actions and checks after every
-action that every card is in exactly one place and that a player always has a legal
-action; at random moments it checks that views hide what they must, that a clone is
-independent, and at the end that the record replays to identical views.
+action that every card is in exactly one place, that a player always has a legal
+action, that the rules accept the state reached (``Game.from_state(validate=True)``)
+and that the action's event shows no seat (nor a spectator) a card its view after the
+action does not show; at random moments it checks that views hide what they must, that
+a clone and a copied state are independent, and at the end that the record replays to
+identical views.
 """
 
 from __future__ import annotations
@@ -17,8 +20,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import golf
+import golf.position
 from golf import Game
 from golf.cards import card_str
+from golf.events import DREW, Event
 from helpers import scramble_hidden
 
 CASES = [
@@ -37,16 +42,57 @@ def check_views(g: Game, rng: random.Random) -> None:
         assert json.loads(json.dumps(v)) == v
         # What is shown is right, and only what may be known is shown.
         for other in g.active:
-            up, peeked = g.face_up(other), g._peeked[other] if other == seat else 0
+            up, peeked = g.face_up(other), g.state.hole.peeked[other] if other == seat else 0
             for i, card in enumerate(v["grids"][other]):
                 if up[i] or peeked >> i & 1:
-                    assert card == card_str(g._grids[other][i])
+                    assert card == card_str(g.state.hole.grids[other][i])
                 else:
                     assert card is None
         for other in range(g.players):
             if other not in g.active:
                 assert v["grids"][other] is None
         assert scramble_hidden(g, seat, rng).view(seat) == v
+
+
+def _view_cards(v: Any) -> set[int]:
+    """Every card a view shows (codes), the public stock list after a reshuffle aside."""
+    cards = {c for grid in v["grids"] if grid for c in grid if c is not None}
+    cards.update(v["discard"])
+    if v["held"] is not None:
+        cards.add(v["held"])
+    last = v["last_hole"]
+    if last is not None:
+        cards.update(c for grid in last["grids"] if grid for c in grid)
+        if last["discard_top"] is not None:
+            cards.add(last["discard_top"])
+    return cards
+
+
+def _event_cards(d: Any) -> set[int]:
+    cards = set()
+    for f in d["facts"]:
+        for key in ("card", "discarded", "discard_top"):
+            if f.get(key) is not None:
+                cards.add(f[key])
+        if "result" in f:
+            cards.update(c for grid in f["result"]["grids"] if grid for c in grid)
+    return cards
+
+
+def check_event(g: Game, e: Event, rng: random.Random) -> None:
+    """The event shows a seat (and a spectator) only cards its view now shows; the card
+    drawn from the stock only to its holder; and it is JSON-ready."""
+    for seat in (None, rng.randrange(g.players), e.seat):
+        d = e.to_dict(seat, codes=True)
+        assert json.loads(json.dumps(e.to_dict(seat))) == e.to_dict(seat)
+        shown = _event_cards(d)
+        assert shown <= _view_cards(g.view(seat, codes=True)), (e, seat)
+        for f in e.facts:
+            if f[0] == DREW and f[2] == 0:
+                drawn = next(x for x in d["facts"] if x["type"] == "draw")["card"]
+                assert (drawn is not None) == (seat == e.seat)
+                if seat == e.seat:
+                    assert drawn == g.view(seat, codes=True)["held"]
 
 
 def play_and_check(g: Game, rng: random.Random, check_every: int) -> None:
@@ -57,11 +103,22 @@ def play_and_check(g: Game, rng: random.Random, check_every: int) -> None:
         legal = g.legal_actions()
         assert legal, f"no legal action in phase {g.phase}"
         assert g.current_player in g.active
-        g.apply(rng.choice(legal))
+        seat = g.current_player
+        e = g.step(rng.choice(legal))
+        assert e.seat == seat and e.facts and g.history[-1] == e.action
         step += 1
         assert sorted(g.census()) == deck
+        Game.from_state(g.state.copy(), validate=True)  # the rules reach what play reaches
+        check_event(g, e, rng)
         if step % check_every == 0 or rng.random() < 0.01:
             check_views(g, rng)
+            # A copied state is independent of the game it came from, both ways.
+            copy = g.state.copy()
+            before_copy = golf.position.position(copy)
+            other = Game.from_state(g.state.copy())
+            while not other.is_over and len(other.history) < len(g.history) + 6:
+                other.apply(rng.choice(other.legal_actions()))
+            assert golf.position.position(copy) == before_copy == g.position()
             # A clone goes its own way without touching the original, and the original
             # given the same actions reaches the same state.
             before = [g.view(s) for s in range(g.players)], g.record()

@@ -11,17 +11,22 @@
 from .actions import Action
 from .cards import card_str, parse_card
 from .errors import GolfError, IllegalAction, NotationError, RulesError
+from .events import Event
 from .game import Game, HoleResult
 from .rules import Rules, load_rules, preset_names
 from .scoring import Score, score
+from .state import HoleState, MatchState
 from .view import view
 
 __all__ = [
     "Action",
+    "Event",
     "Game",
     "GolfError",
     "HoleResult",
+    "HoleState",
     "IllegalAction",
+    "MatchState",
     "NotationError",
     "Rules",
     "RulesError",

@@ -37,6 +37,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from itertools import repeat
+from math import fsum
 from operator import add, mul
 
 from ..cards import ACE
@@ -425,7 +426,7 @@ class Evaluation:
         """Expected total of a grid; also keeps each component's term in ``cur``."""
         est = self.est
         self.cur = [self.comp_value(k, ranks) for k in range(len(est.comps))]
-        self.total = est.base + sum(self.cur)
+        self.total = est.base + fsum(self.cur)
         return self.total
 
     def unit(self, key: int, pooled: bool) -> list[float]:
@@ -589,7 +590,7 @@ class Evaluation:
                 fills.append((w, j))
         for x in est.ranks:
             j = index + x * mine
-            out[x] = base + sum(w * est.term(comp, j + f) for w, f in fills)
+            out[x] = base + fsum(w * est.term(comp, j + f) for w, f in fills)
         return out
 
 

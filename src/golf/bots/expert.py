@@ -43,6 +43,7 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping, Sequence
 from itertools import repeat
+from math import fsum
 from operator import add, mul
 from typing import Any, ClassVar
 
@@ -497,7 +498,7 @@ class _Context:
             else:
                 take = list(map(min, *vecs))
             c, n = sub.counts, sub.n
-            draw = sum(map(mul, c, map(min, take, repeat(e, RADIX)))) / n if n else e
+            draw = fsum(map(mul, c, map(min, take, repeat(e, RADIX)))) / n if n else e
             if self.bot._peeks:
                 # their face-down cards include the ones they looked at and kept
                 unknown = sum(1 for r in o.ranks if not r)
@@ -520,7 +521,7 @@ class _Context:
                 floor = e - gain
                 t = [d if d > 0.0 else 0.0 for d in map(floor.__sub__, take)]
                 c, n = self.ev.counts, self.ev.n
-                t[0] = sum(map(mul, c, t)) / n if n else 0.0
+                t[0] = fsum(map(mul, c, t)) / n if n else 0.0
             self._threat = t
         return t
 
@@ -670,7 +671,7 @@ class _Context:
         if not n:
             return 0.0
         vec, base = self.part(cell, True)
-        return sum(c[x] * max(0.0, total - base - vec[x]) for x in range(1, RADIX) if c[x]) / n
+        return fsum(c[x] * max(0.0, total - base - vec[x]) for x in range(1, RADIX) if c[x]) / n
 
     # --- valuing a card --------------------------------------------------------------
     def best_use(self, rank: int, pooled: bool, reasons: bool) -> tuple[float, float, str]:
@@ -700,7 +701,7 @@ class _Context:
             return INF, self.total
         vecs = [self.discards(), *self.cell_vectors(True)]
         best = map(min, *vecs) if len(vecs) > 1 else vecs[0]
-        u = sum(map(mul, c, best)) / n
+        u = fsum(map(mul, c, best)) / n
         if not reasons:
             return u, 0.0
         # the expected total behind the utility, for the hint

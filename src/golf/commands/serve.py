@@ -1,0 +1,45 @@
+"""``golf serve``: run the Golf server (tables over the network, the browser client)."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from ..errors import GolfError
+
+
+def register(sub: Any) -> None:
+    p = sub.add_parser(
+        "serve", help="run the Golf server: play with friends in the browser or over the "
+        "protocol",
+        description="Run the Golf server: many tables, people and bots, any preset and house "
+        "rules. Tables, seats and every move are stored in a database (SQLite in the data "
+        "directory by default), so a restart continues every table where it was.",
+        epilog="examples: golf serve | golf serve --host 0.0.0.0 --port 8080 | "
+        "golf serve --db postgresql://golf@localhost/golf. The protocol is in "
+        "docs/protocol.md, running it for friends in docs/server.md.",
+    )
+    p.add_argument("--host", default="127.0.0.1",
+                   help="address to listen on (default 127.0.0.1: this machine only; "
+                   "0.0.0.0 for the whole network)")
+    p.add_argument("--port", type=int, default=8000, help="port (default 8000)")
+    p.add_argument("--db", default=None, metavar="URL",
+                   help="database URL, e.g. postgresql://user:pass@host/db "
+                   "(default: SQLite file golf.db in the data directory)")
+    p.add_argument("--data-dir", default="golf-data", metavar="DIR",
+                   help="directory for the SQLite database (default ./golf-data)")
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    if not 0 < args.port < 65536:
+        raise GolfError(f"--port must be from 1 to 65535, got {args.port}")
+    try:
+        from ..server.app import Config
+        from ..server.serve import run as serve
+    except ImportError as e:
+        raise GolfError(f"the server needs the 'web' extra ({e.name} is missing): "
+                        "pip install 'golf-cards[web]'") from None
+    print(f"Golf server on http://{args.host}:{args.port}/ (Ctrl-C stops it)", flush=True)
+    serve(Config(host=args.host, port=args.port, db=args.db, data_dir=args.data_dir))
+    return 0

@@ -1,0 +1,218 @@
+"""Compiled policies and playouts: what a search runs thousands of times a second.
+
+A policy is a number per seat: :data:`RANDOM` picks uniformly among the legal actions;
+:data:`GREEDY` plays one-step rules of thumb from what its seat knows (its face-up and
+peeked cards, the discard pile's top; unknown cards valued at the deck's mean, in
+hundredths so that every decision is integer arithmetic, the same on every machine).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import numpy.typing as npt
+
+from ..actions import K_FLIP, K_SWAP
+from ..phases import FLIP, HOLD, OVER, SETUP, TURN
+from ._jit import jit
+from .layout import (
+    C_CELLS,
+    C_DECK,
+    C_FLIP_AFTER,
+    C_O_DECK,
+    C_O_DISCARD,
+    C_O_GRIDS,
+    C_O_PEEKED,
+    C_O_TOTALS,
+    C_O_UP,
+    C_PLAYERS,
+    C_POINTS,
+    C_REPLACE_DOWN,
+    CHANCE_RNG,
+    DEAL,
+    FLIP_MAY,
+    S_CHANCE,
+    S_CUR,
+    S_DISCARD_LEN,
+    S_HELD,
+    S_HOLES_ENDED,
+    S_PHASE,
+)
+from .machine import (
+    DISCARD_CODE,
+    DRAW_CODE,
+    KNOCK_CODE,
+    MAX_LEGAL,
+    PASS_CODE,
+    TAKE_CODE,
+    below,
+    legal_actions,
+    new_state,
+    resume_deal,
+    seed_rng,
+    start_match,
+    step,
+)
+from .score import score_ranks
+
+Ints = npt.NDArray[np.int64]
+Rng = npt.NDArray[np.uint64]
+RANDOM, GREEDY = 0, 1
+POLICIES = {"random": RANDOM, "greedy": GREEDY}
+TAKE_GAIN = 200  # hundredths of a point: take the discard when it saves two points
+
+
+@jit
+def _mean_points(cfg: Ints) -> int:
+    """The deck's mean card value, in hundredths (rounded down)."""
+    o_deck, n = cfg[C_O_DECK], cfg[C_DECK]
+    t = 0
+    for i in range(n):
+        t += cfg[C_POINTS + (cfg[o_deck + i] & 15)]
+    return int((100 * t) // n)
+
+
+@jit
+def _known(st: Ints, cfg: Ints, seat: int, ranks: Ints) -> int:
+    """The seat's known ranks (0: unknown) into ``ranks``; returns how many are unknown."""
+    cells = cfg[C_CELLS]
+    seen = st[cfg[C_O_UP] + seat] | st[cfg[C_O_PEEKED] + seat]
+    base = cfg[C_O_GRIDS] + seat * cells
+    unknown = 0
+    for i in range(cells):
+        if seen >> i & 1:
+            ranks[i] = st[base + i] & 15
+        else:
+            ranks[i] = 0
+            unknown += 1
+    return unknown
+
+
+@jit
+def _estimate(cfg: Ints, ranks: Ints, mean: int) -> int:
+    unknown = 0
+    for i in range(cfg[C_CELLS]):
+        if ranks[i] == 0:
+            unknown += 1
+    return 100 * score_ranks(cfg, ranks) + mean * unknown
+
+
+@jit
+def _best_swap(
+    cfg: Ints, ranks: Ints, rank: int, legal: Ints, n: int, mean: int
+) -> tuple[int, int]:
+    """(action, estimate) of the best legal swap of a card of ``rank`` into the grid."""
+    best_a, best_v = -1, 1 << 40
+    for k in range(n):
+        a = legal[k]
+        if a >> 4 != K_SWAP:
+            continue
+        i = a & 15
+        old = ranks[i]
+        ranks[i] = rank
+        v = _estimate(cfg, ranks, mean)
+        ranks[i] = old
+        if v < best_v:
+            best_a, best_v = a, v
+    return best_a, best_v
+
+
+@jit
+def greedy_action(st: Ints, cfg: Ints, legal: Ints, n: int, scratch: Ints) -> int:
+    """The greedy policy's choice among the ``n`` legal actions (``scratch``: room for
+    a grid and a list of actions, ``2 * MAX_LEGAL`` ints, so that a decision allocates
+    nothing)."""
+    phase = st[S_PHASE]
+    if phase == SETUP:
+        return int(legal[0])
+    seat = st[S_CUR]
+    cells = cfg[C_CELLS]
+    ranks = scratch[:MAX_LEGAL]
+    unknown = _known(st, cfg, seat, ranks)
+    mean = _mean_points(cfg)
+    now = _estimate(cfg, ranks, mean)
+    if phase == TURN:
+        for k in range(n):
+            if legal[k] == KNOCK_CODE and now <= 100 * cells:
+                return KNOCK_CODE
+        top = st[cfg[C_O_DISCARD] + st[S_DISCARD_LEN] - 1] & 15
+        # Where a taken card may go: every cell, or (replace = face-down) the face-down ones.
+        up = st[cfg[C_O_UP] + seat]
+        swaps = scratch[MAX_LEGAL:]
+        m = 0
+        for i in range(cells):
+            if not cfg[C_REPLACE_DOWN] or not up >> i & 1:
+                swaps[m] = K_SWAP << 4 | i
+                m += 1
+        if m:
+            _, v = _best_swap(cfg, ranks, top, swaps, m, mean)
+            if now - v >= TAKE_GAIN:
+                return TAKE_CODE
+        return DRAW_CODE
+    if phase == HOLD:
+        held = st[S_HELD] & 15
+        a, v = _best_swap(cfg, ranks, held, legal, n, mean)
+        can_discard = legal[n - 1] == DISCARD_CODE
+        if can_discard and (a < 0 or v >= now):
+            return DISCARD_CODE
+        return a
+    if phase == FLIP:
+        if cfg[C_FLIP_AFTER] == FLIP_MAY and unknown < 2:
+            return PASS_CODE
+        for k in range(n):
+            if legal[k] >> 4 == K_FLIP:
+                return int(legal[k])
+    return int(legal[0])
+
+
+@jit
+def choose(st: Ints, cfg: Ints, policy: int, rng: Rng, legal: Ints, scratch: Ints) -> int:
+    """A compiled policy's action; ``legal`` (``MAX_LEGAL`` ints) and ``scratch``
+    (``2 * MAX_LEGAL``) are work space."""
+    n = legal_actions(st, cfg, legal)
+    if policy == GREEDY:
+        return greedy_action(st, cfg, legal, n, scratch)
+    return int(legal[below(rng, n)])
+
+
+@jit
+def playout(st: Ints, cfg: Ints, policies: Ints, rng: Rng, holes: int) -> int:
+    """Play on from ``st`` (in place) with one policy per seat until the match is over,
+    or until ``holes`` more holes have finished (0: to the end). Chance switches to the
+    state's own generator. Returns the number of actions played."""
+    st[S_CHANCE] = CHANCE_RNG
+    if st[S_PHASE] == DEAL:
+        resume_deal(st, cfg, rng)
+    stop = st[S_HOLES_ENDED] + holes
+    legal = np.empty(MAX_LEGAL, dtype=np.int64)
+    scratch = np.empty(2 * MAX_LEGAL, dtype=np.int64)
+    moves = 0
+    while st[S_PHASE] != OVER:
+        if holes and st[S_HOLES_ENDED] >= stop:
+            break
+        n = legal_actions(st, cfg, legal)
+        # The random policy inline: the hot loop of batch play and random playouts.
+        if policies[st[S_CUR]] == GREEDY:
+            a = greedy_action(st, cfg, legal, n, scratch)
+        else:
+            a = int(legal[below(rng, n)])
+        step(st, cfg, a, rng)
+        moves += 1
+    return moves
+
+
+@jit
+def play_matches(cfg: Ints, n_matches: int, seed: int, policies: Ints) -> tuple[Ints, Ints]:
+    """Play ``n_matches`` whole matches; returns (totals per match and seat, holes per match)."""
+    n = cfg[C_PLAYERS]
+    totals = np.zeros((n_matches, n), dtype=np.int64)
+    holes = np.zeros(n_matches, dtype=np.int64)
+    rng = seed_rng(seed)
+    o_tot = cfg[C_O_TOTALS]
+    for m in range(n_matches):
+        st = new_state(cfg, CHANCE_RNG)
+        start_match(st, cfg, rng)
+        playout(st, cfg, policies, rng, 0)
+        for s in range(n):
+            totals[m, s] = st[o_tot + s]
+        holes[m] = st[S_HOLES_ENDED]
+    return totals, holes

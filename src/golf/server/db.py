@@ -1,0 +1,140 @@
+"""The database: SQLAlchemy Core tables, the async engine and migrations.
+
+SQLite (the default, a file in the data dir) and PostgreSQL run the same code. The
+schema is created and upgraded only by the Alembic migrations in
+``golf/server/migrations``; ``golf serve`` runs them at start.
+
+A match is stored as the engine record (rules, players, seed) plus one row per
+accepted action, written in the transaction that acknowledges it.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
+
+metadata = sa.MetaData()
+
+tables = sa.Table(
+    "golf_tables", metadata,
+    sa.Column("id", sa.String(32), primary_key=True),
+    sa.Column("title", sa.String(80), nullable=False),
+    sa.Column("status", sa.String(16), nullable=False, index=True),
+    sa.Column("preset", sa.String(64), nullable=False),
+    sa.Column("overrides", sa.JSON, nullable=False),
+    sa.Column("public", sa.Boolean, nullable=False),
+    sa.Column("options", sa.JSON, nullable=False),
+    sa.Column("host", sa.Integer, nullable=False),
+    sa.Column("invite", sa.String(64), nullable=False, unique=True),
+    sa.Column("match", sa.Integer, nullable=False),
+    sa.Column("created", sa.Float, nullable=False),
+)
+
+seats = sa.Table(
+    "golf_seats", metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("table_id", sa.String(32), sa.ForeignKey("golf_tables.id"), nullable=False,
+              index=True),
+    sa.Column("position", sa.Integer, nullable=False),
+    sa.Column("kind", sa.String(16), nullable=False),
+    sa.Column("name", sa.String(40), nullable=True),
+    sa.Column("bot", sa.String(120), nullable=True),
+    sa.Column("token_hash", sa.String(64), nullable=True, unique=True),
+    sa.Column("bot_seed", sa.String(48), nullable=False),
+    sa.Column("muted", sa.JSON, nullable=False),
+)
+
+matches = sa.Table(
+    "golf_matches", metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("table_id", sa.String(32), sa.ForeignKey("golf_tables.id"), nullable=False),
+    sa.Column("number", sa.Integer, nullable=False),
+    sa.Column("status", sa.String(16), nullable=False),
+    sa.Column("rules", sa.JSON, nullable=False),
+    sa.Column("players", sa.Integer, nullable=False),
+    # A 128-bit seed does not fit a BIGINT: stored as decimal text.
+    sa.Column("seed", sa.String(48), nullable=False),
+    sa.Column("names", sa.JSON, nullable=False),
+    sa.Column("result", sa.JSON, nullable=True),
+    sa.Column("started", sa.Float, nullable=False),
+    sa.Column("finished", sa.Float, nullable=True),
+    sa.UniqueConstraint("table_id", "number", name="uq_match_number"),
+)
+
+actions = sa.Table(
+    "golf_actions", metadata,
+    sa.Column("match_id", sa.Integer, sa.ForeignKey("golf_matches.id"), primary_key=True),
+    sa.Column("idx", sa.Integer, primary_key=True, autoincrement=False),
+    sa.Column("action", sa.String(16), nullable=False),
+    sa.Column("by", sa.String(16), nullable=False),
+    sa.Column("at", sa.Float, nullable=False),
+)
+
+MIGRATIONS = Path(__file__).parent / "migrations"
+
+
+def async_url(url: str) -> str:
+    """The async driver's URL for a plain ``sqlite:`` or ``postgresql:`` URL.
+
+    >>> async_url("postgresql://u@localhost:5433/golf")
+    'postgresql+asyncpg://u@localhost:5433/golf'
+    >>> async_url("sqlite:////tmp/golf.db")
+    'sqlite+aiosqlite:////tmp/golf.db'
+    """
+    for plain, driver in (("postgresql://", "postgresql+asyncpg://"),
+                          ("postgres://", "postgresql+asyncpg://"),
+                          ("sqlite://", "sqlite+aiosqlite://")):
+        if url.startswith(plain):
+            return driver + url[len(plain):]
+    return url
+
+
+def default_url(data_dir: Path) -> str:
+    return f"sqlite+aiosqlite:///{(data_dir / 'golf.db').resolve()}"
+
+
+def make_engine(url: str) -> AsyncEngine:
+    url = async_url(url)
+    if url.startswith("sqlite"):
+        engine = create_async_engine(url, connect_args={"timeout": 30})
+
+        @sa.event.listens_for(engine.sync_engine, "connect")
+        def _pragmas(dbapi_conn: Any, _record: Any) -> None:
+            # WAL: readers never block the writer; NORMAL sync survives a killed
+            # process (the WAL is in the OS cache), which is what kill -9 tests.
+            cur = dbapi_conn.cursor()
+            cur.execute("PRAGMA journal_mode=WAL")
+            cur.execute("PRAGMA synchronous=NORMAL")
+            cur.execute("PRAGMA foreign_keys=ON")
+            cur.close()
+
+        return engine
+    return create_async_engine(url, pool_size=10, max_overflow=20)
+
+
+def _upgrade(conn: sa.Connection) -> None:
+    from alembic import command
+    from alembic.config import Config
+
+    cfg = Config()
+    cfg.set_main_option("script_location", str(MIGRATIONS))
+    cfg.attributes["connection"] = conn
+    command.upgrade(cfg, "head")
+
+
+async def migrate(engine: AsyncEngine) -> None:
+    """Bring the schema to the newest migration (keeps every table and replay)."""
+    async with engine.begin() as conn:
+        await conn.run_sync(_upgrade)
+
+
+async def schema_version(conn: AsyncConnection) -> str | None:
+    def read(sync: sa.Connection) -> str | None:
+        from alembic.runtime.migration import MigrationContext
+
+        return MigrationContext.configure(sync).get_current_revision()
+
+    return await conn.run_sync(read)

@@ -1,0 +1,93 @@
+"""The hub: every live table of this server process, loaded on demand.
+
+Unfinished tables are loaded at start (their bots and clocks must run); finished ones
+when someone asks for them. Tables are found by id, seat tokens and invite codes are
+looked up in the database, so a restarted process finds everything again.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from typing import Any
+
+from .protocol import ProtocolError
+from .room import Room
+from .store import Store, TableRecord
+from .tokens import hash_token
+
+log = logging.getLogger("golf.server")
+
+
+class Hub:
+    def __init__(self, store: Store) -> None:
+        self.store = store
+        self.rooms: dict[str, Room] = {}
+        self.draining = False
+        self.started = time.time()
+        self._loading = asyncio.Lock()
+
+    async def load_unfinished(self) -> int:
+        ids = await self.store.unfinished_ids()
+        for table_id in ids:
+            room = await self.get(table_id)
+            if room is not None:
+                room.reschedule()
+        return len(ids)
+
+    async def get(self, table_id: Any) -> Room | None:
+        if not isinstance(table_id, str) or not 1 <= len(table_id) <= 32:
+            return None
+        room = self.rooms.get(table_id)
+        if room is not None:
+            return room
+        async with self._loading:
+            room = self.rooms.get(table_id)
+            if room is None:
+                rec = await self.store.load(table_id)
+                if rec is None:
+                    return None
+                room = self.rooms[table_id] = Room(self, rec)
+        return room
+
+    async def room(self, table_id: Any) -> Room:
+        room = await self.get(table_id)
+        if room is None:
+            raise ProtocolError("no_table", f"there is no table {str(table_id)[:40]!r}; "
+                                "check the link, or create a table")
+        return room
+
+    async def add(self, rec: TableRecord) -> Room:
+        await self.store.create_table(rec)
+        room = self.rooms[rec.id] = Room(self, rec)
+        return room
+
+    async def by_invite(self, code: Any) -> Room:
+        table_id = await self.store.table_of_invite(code) if isinstance(code, str) and \
+            len(code) <= 64 else None
+        room = await self.get(table_id) if table_id else None
+        if room is None:
+            raise ProtocolError("bad_invite", "this invite code leads to no table; ask the "
+                                "host for a new link")
+        return room
+
+    async def by_token(self, token: str) -> tuple[Room, int] | None:
+        found = await self.store.table_of_token(hash_token(token))
+        if found is None:
+            return None
+        room = await self.get(found[0])
+        return None if room is None else (room, found[1])
+
+    def connections(self) -> int:
+        return sum(r.connections() for r in self.rooms.values())
+
+    async def drain(self) -> None:
+        """Stop planned moves, let running ones finish, and close every socket with
+        the reason ``reconnect``."""
+        self.draining = True
+        for room in self.rooms.values():
+            room.cancel_timers()
+        for room in list(self.rooms.values()):
+            await room.settle()
+            room.close_clients(1012, "reconnect", "the server is restarting; reconnect")

@@ -1,0 +1,168 @@
+"""Protocol constants, errors and the per-connection limits (see ``docs/protocol.md``).
+
+Every error a client can cause is a :class:`ProtocolError` with a code from
+:data:`CODES` and a message that says what was wrong and what is allowed.
+
+>>> b = TokenBucket(capacity=2, rate=1.0, now=0.0)
+>>> b.take(0.0), b.take(0.0), b.take(0.0), b.take(1.0)
+(True, True, False, True)
+"""
+
+from __future__ import annotations
+
+import json
+import time
+import unicodedata
+from collections.abc import Mapping
+from typing import Any
+
+PROTOCOL = 1
+#: Frames above this many bytes are refused with ``too_large``.
+MAX_FRAME = 4096
+#: Frames above this size make the WebSocket layer close the connection (1009).
+HARD_MAX_FRAME = 65536
+BUCKET_CAPACITY = 30
+BUCKET_RATE = 20.0
+#: Rate-limited this many times within FLOOD_WINDOW seconds: the socket is closed.
+FLOOD_STRIKES = 50
+FLOOD_WINDOW = 10.0
+MAX_CHAT = 300
+CHAT_BURST = 5
+CHAT_RATE = 1.0
+MAX_NAME = 20
+
+CLIENT_TYPES = ("hello", "action", "chat", "mute", "hint", "ping")
+
+#: Error code -> HTTP status for REST answers (the WebSocket ignores the status).
+CODES: dict[str, int] = {
+    "bad_json": 400, "too_large": 413, "bad_message": 400, "unknown_type": 400,
+    "unsupported_protocol": 400, "not_joined": 400, "already_joined": 400,
+    "no_table": 404, "bad_token": 403, "bad_invite": 404, "spectator": 403,
+    "not_started": 409, "match_over": 409, "stale_version": 409, "not_your_turn": 409,
+    "bad_action": 400, "illegal_action": 409, "rate_limited": 429, "chat_too_long": 400,
+    "chat_empty": 400, "bad_rules": 422, "bad_seats": 422, "bad_name": 422,
+    "bad_option": 422, "table_full": 409, "already_started": 409, "name_taken": 409,
+    "seats_open": 409, "not_finished": 409, "not_host": 403, "unauthorized": 401,
+    "match_running": 409, "draining": 503, "no_match": 404,
+}
+
+
+class ProtocolError(Exception):
+    """A client mistake: answered with ``{"type": "error", "code", "message"}``."""
+
+    def __init__(self, code: str, message: str, field: str | None = None) -> None:
+        assert code in CODES, code
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.field = field
+
+    @property
+    def status(self) -> int:
+        return CODES[self.code]
+
+    def payload(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"type": "error", "code": self.code, "message": self.message}
+        if self.field is not None:
+            out["field"] = self.field
+        return out
+
+
+class TokenBucket:
+    """``capacity`` messages at once, refilled at ``rate`` per second."""
+
+    __slots__ = ("capacity", "level", "rate", "stamp")
+
+    def __init__(self, capacity: float, rate: float, now: float | None = None) -> None:
+        self.capacity = capacity
+        self.rate = rate
+        self.level = float(capacity)
+        self.stamp = time.monotonic() if now is None else now
+
+    def take(self, now: float | None = None) -> bool:
+        now = time.monotonic() if now is None else now
+        self.level = min(self.capacity, self.level + (now - self.stamp) * self.rate)
+        self.stamp = now
+        if self.level >= 1.0:
+            self.level -= 1.0
+            return True
+        return False
+
+
+def decode(frame: str | bytes) -> dict[str, Any]:
+    """A client frame as a message object, or a ProtocolError saying why not.
+
+    >>> decode('{"type": "ping"}')
+    {'type': 'ping'}
+    >>> try:
+    ...     decode('[1]')
+    ... except ProtocolError as e:
+    ...     print(e.code, "-", e.message)
+    bad_message - a message is a JSON object with a "type" field, got a list
+    """
+    size = len(frame.encode() if isinstance(frame, str) else frame)
+    if size > MAX_FRAME:
+        raise ProtocolError("too_large", f"the message has {size} bytes; at most {MAX_FRAME} "
+                            "are allowed")
+    try:
+        msg = json.loads(frame)
+    except (ValueError, UnicodeDecodeError):
+        raise ProtocolError("bad_json", "the message is not valid JSON; send one JSON object "
+                            'with a "type" field per frame') from None
+    if not isinstance(msg, dict):
+        names: dict[type, str] = {list: "a list", str: "a string"}
+        got = names.get(type(msg), type(msg).__name__)
+        raise ProtocolError("bad_message", 'a message is a JSON object with a "type" field, '
+                            f"got {got}")
+    kind = msg.get("type")
+    if not isinstance(kind, str):
+        raise ProtocolError("bad_message", 'the message needs a string field "type", one of: '
+                            + ", ".join(CLIENT_TYPES))
+    if kind not in CLIENT_TYPES:
+        raise ProtocolError("unknown_type", f"unknown message type {kind[:40]!r}; the types "
+                            "are: " + ", ".join(CLIENT_TYPES))
+    return msg
+
+
+def field(msg: Mapping[str, Any], name: str, kind: type | tuple[type, ...],
+          what: str, optional: bool = False) -> Any:
+    """``msg[name]`` checked against ``kind`` (bool is never an int here)."""
+    if name not in msg or (optional and msg[name] is None):
+        if optional:
+            return None
+        raise ProtocolError("bad_message", f'"{msg.get("type", "message")}" needs the field '
+                            f'"{name}" ({what})', field=name)
+    value = msg[name]
+    kinds = kind if isinstance(kind, tuple) else (kind,)
+    if (isinstance(value, bool) and bool not in kinds) or not isinstance(value, kinds):
+        raise ProtocolError("bad_message", f'field "{name}" must be {what}, got '
+                            f"{json.dumps(value)[:40]}", field=name)
+    return value
+
+
+def clean_text(text: str) -> str:
+    """Chat or a name as plain text: control and format characters dropped, trimmed."""
+    kept = (ch for ch in text if unicodedata.category(ch)[0] != "C" or ch == " ")
+    return " ".join("".join(kept).split())
+
+
+def check_name(name: Any) -> str:
+    """A display name: 1 to MAX_NAME characters of plain text.
+
+    >>> check_name("  Ann ")
+    'Ann'
+    """
+    if not isinstance(name, str):
+        raise ProtocolError("bad_name", "a name is text of 1 to 20 characters", field="name")
+    if any(unicodedata.category(ch)[0] == "C" for ch in name):
+        raise ProtocolError("bad_name", "a name may not contain control characters",
+                            field="name")
+    clean = " ".join(name.split())
+    if not 1 <= len(clean) <= MAX_NAME:
+        raise ProtocolError("bad_name", f"a name has 1 to {MAX_NAME} characters, not "
+                            f"{len(clean)}", field="name")
+    return clean
+
+
+def now_ms() -> int:
+    return int(time.time() * 1000)

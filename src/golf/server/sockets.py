@@ -1,0 +1,237 @@
+"""The WebSocket endpoint: one connection per client, messages as in docs/protocol.md.
+
+A connection reads frames, checks each one (size, JSON, type, fields, rate) and hands
+it to its table. Everything it sends goes through a queue drained by a writer task,
+so a slow client never holds up a table; one that falls far behind is closed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import time
+from typing import Any
+
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from .hub import Hub
+from .protocol import (
+    BUCKET_CAPACITY,
+    BUCKET_RATE,
+    CHAT_BURST,
+    CHAT_RATE,
+    FLOOD_STRIKES,
+    FLOOD_WINDOW,
+    MAX_CHAT,
+    PROTOCOL,
+    ProtocolError,
+    TokenBucket,
+    clean_text,
+    decode,
+    field,
+    now_ms,
+)
+from .room import Room, Seat
+from .tokens import hash_token
+
+log = logging.getLogger("golf.server")
+#: Messages queued for one client before it counts as gone.
+MAX_QUEUE = 1000
+
+
+class Connection:
+    def __init__(self, ws: WebSocket, hub: Hub) -> None:
+        self.ws = ws
+        self.hub = hub
+        self.room: Room | None = None
+        self.seat: Seat | None = None
+        self.queue: asyncio.Queue[str | None] = asyncio.Queue()
+        self.bucket = TokenBucket(BUCKET_CAPACITY, BUCKET_RATE)
+        self.chat_bucket = TokenBucket(CHAT_BURST, CHAT_RATE)
+        self.strikes: list[float] = []
+        self.closing: tuple[int, str] | None = None
+
+    # --- sending -------------------------------------------------------------------------
+    def push(self, text: str) -> None:
+        if self.closing is not None:
+            return
+        if self.queue.qsize() >= MAX_QUEUE:
+            self.close_soon(1008, "too_slow", "this connection fell too far behind")
+            return
+        self.queue.put_nowait(text)
+
+    def send(self, payload: dict[str, Any]) -> None:
+        self.push(json.dumps(payload))
+
+    def close_soon(self, code: int, reason: str, message: str) -> None:
+        """Send ``bye``, then close with ``code`` once everything queued is out."""
+        if self.closing is not None:
+            return
+        self.queue.put_nowait(json.dumps({"type": "bye", "reason": reason,
+                                          "message": message}))
+        self.closing = (code, reason)
+        self.queue.put_nowait(None)
+
+    async def writer(self) -> None:
+        with contextlib.suppress(Exception):
+            while True:
+                text = await self.queue.get()
+                if text is None:
+                    break
+                await self.ws.send_text(text)
+        if self.closing is not None:
+            with contextlib.suppress(Exception):
+                await self.ws.close(self.closing[0], self.closing[1])
+
+    # --- receiving -----------------------------------------------------------------------
+    def _admit(self) -> bool:
+        """The token bucket; too many refusals in a window close the connection."""
+        if self.bucket.take():
+            return True
+        now = time.monotonic()
+        self.strikes = [t for t in self.strikes if now - t < FLOOD_WINDOW]
+        self.strikes.append(now)
+        if len(self.strikes) >= FLOOD_STRIKES:
+            self.close_soon(1008, "flooding", "too many messages; the connection is closed")
+        else:
+            self.send(ProtocolError("rate_limited", f"too many messages: at most "
+                                    f"{BUCKET_CAPACITY} at once and {BUCKET_RATE:g} per "
+                                    "second; this one was ignored").payload())
+        return False
+
+    async def handle(self, frame: str | bytes) -> None:
+        if not self._admit():
+            return
+        try:
+            msg = decode(frame)
+            await self.dispatch(msg)
+        except ProtocolError as e:
+            payload = e.payload()
+            state = getattr(e, "state", None)
+            if state is not None:
+                payload["state"] = state
+            self.send(payload)
+
+    async def dispatch(self, msg: dict[str, Any]) -> None:
+        kind = msg["type"]
+        if kind == "ping":
+            self.send({"type": "pong", "time": now_ms()})
+            return
+        if kind == "hello":
+            await self.hello(msg)
+            return
+        room = self.room
+        if room is None:
+            raise ProtocolError("not_joined", 'send "hello" with the table id (and your seat '
+                                "token) first")
+        if kind == "action":
+            version = field(msg, "version", int, "the state version the action was made on")
+            text = field(msg, "action", str, "action notation such as 'draw' or 'swap 3'")
+            if len(text) > 32:
+                raise ProtocolError("bad_action", "an action is short notation such as "
+                                    "'draw' or 'swap 3'")
+            await room.act(self, version, text)
+        elif kind == "chat":
+            await self.chat(room, msg)
+        elif kind == "mute":
+            await self.mute(room, msg)
+        elif kind == "hint":
+            version = field(msg, "version", int, "the state version", optional=True)
+            self.send(await room.hint(self, room.version if version is None else version))
+
+    async def hello(self, msg: dict[str, Any]) -> None:
+        if self.room is not None:
+            raise ProtocolError("already_joined", "this connection already joined a table; "
+                                "open another connection for another table")
+        protocol = field(msg, "protocol", int, "the protocol version, 1")
+        if protocol != PROTOCOL:
+            raise ProtocolError("unsupported_protocol", f"this server speaks protocol "
+                                f"{PROTOCOL}, not {protocol}")
+        table_id = field(msg, "table", str, "the table id")
+        token = field(msg, "token", str, "your seat token, or null to watch", optional=True)
+        room = await self.hub.room(table_id)
+        seat = None
+        if token is not None:
+            seat = room.seat_of(hash_token(token))
+            if seat is None:
+                raise ProtocolError("bad_token", "this token holds no seat at this table (it "
+                                    "may be for another table, or the seat was removed); "
+                                    "send hello without a token to watch")
+        self.room, self.seat = room, seat
+        async with room.lock:
+            room.attach(self)
+
+    async def chat(self, room: Room, msg: dict[str, Any]) -> None:
+        if self.seat is None:
+            raise ProtocolError("spectator", "spectators cannot chat")
+        text = clean_text(field(msg, "text", str, "the chat text"))
+        if not text:
+            raise ProtocolError("chat_empty", "the chat message is empty")
+        if len(text) > MAX_CHAT:
+            raise ProtocolError("chat_too_long", f"a chat message has at most {MAX_CHAT} "
+                                f"characters, this one has {len(text)}")
+        if not self.chat_bucket.take():
+            raise ProtocolError("rate_limited", f"at most {CHAT_BURST} chat messages at once "
+                                f"and {CHAT_RATE:g} per second; this one was not sent")
+        sender = self.seat.position
+        text_out = json.dumps({"type": "chat", "seat": sender, "name": self.seat.rec.name,
+                               "text": text, "time": now_ms()})
+        for s in room.seats:
+            if sender in s.rec.muted:
+                continue
+            for c in list(s.conns):
+                c.push(text_out)
+        for c in list(room.spectators):
+            c.push(text_out)
+
+    async def mute(self, room: Room, msg: dict[str, Any]) -> None:
+        if self.seat is None:
+            raise ProtocolError("spectator", "spectators see no chat to mute")
+        seat = field(msg, "seat", int, "the seat number to mute")
+        muted = field(msg, "muted", bool, "true to mute, false to unmute")
+        if not 0 <= seat < len(room.seats) or seat == self.seat.position:
+            raise ProtocolError("bad_message", f"seat must be another seat, 0 to "
+                                f"{len(room.seats) - 1}", field="seat")
+        async with room.lock:
+            current = set(self.seat.rec.muted)
+            if muted:
+                current.add(seat)
+            else:
+                current.discard(seat)
+            self.seat.rec.muted = sorted(current)
+            await room.hub.store.save_seat(room.id, self.seat.rec)
+        out = json.dumps({"type": "muted", "seats": self.seat.rec.muted})
+        for c in list(self.seat.conns):
+            c.push(out)
+
+
+async def endpoint(ws: WebSocket, hub: Hub) -> None:
+    """Serve one WebSocket until it closes."""
+    await ws.accept()
+    conn = Connection(ws, hub)
+    writer = asyncio.create_task(conn.writer())
+    if hub.draining:
+        conn.close_soon(1012, "reconnect", "the server is restarting; reconnect")
+    try:
+        while conn.closing is None:
+            message = await ws.receive()
+            if message["type"] == "websocket.disconnect":
+                break
+            frame = message.get("text")
+            if frame is None:
+                frame = message.get("bytes") or b""
+            await conn.handle(frame)
+    except (WebSocketDisconnect, RuntimeError):
+        pass
+    finally:
+        if conn.room is not None:
+            room = conn.room
+            async with room.lock:
+                room.detach(conn)
+        if conn.closing is None:
+            conn.closing = (1000, "")
+            conn.queue.put_nowait(None)
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(writer, timeout=5)

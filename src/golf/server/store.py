@@ -1,0 +1,326 @@
+"""Persistence: every change to a table is one transaction.
+
+An accepted action is inserted (with the match's end, when it ends it) in the
+transaction whose commit acknowledges it; nobody hears of an action before it is on
+disk. On SQLite one writer runs at a time (an asyncio lock instead of lock
+timeouts); PostgreSQL takes writers concurrently.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import time
+from collections.abc import Awaitable, Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
+
+from . import db
+
+
+@dataclass
+class SeatRecord:
+    position: int
+    kind: str  # human | bot | external
+    name: str | None
+    bot: str | None
+    token_hash: str | None
+    bot_seed: int
+    muted: list[int] = field(default_factory=list)
+    id: int | None = None
+
+
+@dataclass
+class MatchRecord:
+    id: int
+    number: int
+    status: str
+    rules: dict[str, Any]
+    players: int
+    seed: int
+    names: list[str]
+    result: dict[str, Any] | None
+    actions: list[str]
+    by: list[str]
+
+
+@dataclass
+class TableRecord:
+    id: str
+    title: str
+    status: str
+    preset: str
+    overrides: dict[str, Any]
+    public: bool
+    options: dict[str, Any]
+    host: int
+    invite: str
+    match: int
+    created: float
+    seats: list[SeatRecord]
+    current: MatchRecord | None = None
+
+
+#: At most this many writes share one transaction.
+MAX_BATCH = 500
+Op = Callable[[AsyncConnection], Awaitable[Any]]
+
+
+class Store:
+    """The database behind the hub.
+
+    Writes go through one writer task that commits, in a single transaction, every
+    write queued while the previous transaction was in flight (group commit): each
+    caller is answered only after the transaction holding its write has committed,
+    and one database round trip serves a whole batch of tables. If a batch fails, its
+    writes are retried one by one, so one bad write fails alone.
+    """
+
+    def __init__(self, engine: AsyncEngine) -> None:
+        self.engine = engine
+        self.sqlite = engine.dialect.name == "sqlite"
+        self._queue: list[tuple[Op | None, dict[str, Any] | None, asyncio.Future[Any]]] = []
+        self._writer: asyncio.Task[None] | None = None
+        self._conn: AsyncConnection | None = None
+        self.batches = 0
+        self.writes = 0
+
+    async def submit(self, op: Op | None, action_row: dict[str, Any] | None = None) -> Any:
+        """Run ``op`` (and insert ``action_row``) inside a write transaction; return the
+        op's result once committed. Action rows of a batch are inserted together, after
+        its other writes (which may create the matches they belong to)."""
+        fut: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        self._queue.append((op, action_row, fut))
+        if self._writer is None or self._writer.done():
+            self._writer = asyncio.create_task(self._drain())
+        return await fut
+
+    async def _drain(self) -> None:
+        while self._queue:
+            batch = self._queue[:MAX_BATCH]
+            del self._queue[:MAX_BATCH]
+            try:
+                conn = await self._connection()
+                async with conn.begin():
+                    results = [None if op is None else await op(conn) for op, _, _ in batch]
+                    rows = [row for _, row, _ in batch if row is not None]
+                    if rows:
+                        await conn.execute(db.actions.insert(), rows)
+            except Exception:
+                await self._drop_connection()
+                await self._one_by_one(batch)
+                continue
+            self.batches += 1
+            self.writes += len(batch)
+            for (_, _, fut), result in zip(batch, results, strict=True):
+                if not fut.done():
+                    fut.set_result(result)
+
+    async def _connection(self) -> AsyncConnection:
+        """The writer's own connection, kept open between batches (no pool round trip)."""
+        if self._conn is None:
+            self._conn = await self.engine.connect()
+        return self._conn
+
+    async def _drop_connection(self) -> None:
+        conn, self._conn = self._conn, None
+        if conn is not None:
+            with contextlib.suppress(Exception):
+                await conn.close()
+
+    async def _one_by_one(
+            self, batch: list[tuple[Op | None, dict[str, Any] | None, asyncio.Future[Any]]]
+    ) -> None:
+        for op, row, fut in batch:
+            try:
+                async with self.engine.begin() as conn:
+                    result = None if op is None else await op(conn)
+                    if row is not None:
+                        await conn.execute(db.actions.insert(), [row])
+            except Exception as e:
+                if not fut.done():
+                    fut.set_exception(e)
+            else:
+                if not fut.done():
+                    fut.set_result(result)
+
+    async def close(self) -> None:
+        if self._writer is not None:
+            with contextlib.suppress(Exception):
+                await self._writer
+        await self._drop_connection()
+        await self.engine.dispose()
+
+    # --- tables and seats ------------------------------------------------------------
+    async def create_table(self, t: TableRecord) -> None:
+        async def op(conn: AsyncConnection) -> None:
+            await conn.execute(db.tables.insert().values(**_table_values(t)))
+            await _insert_seats(conn, t.id, t.seats)
+
+        await self.submit(op)
+
+    async def save_table(self, t: TableRecord, seats: bool = False) -> None:
+        """Write the table's fields (and, with ``seats``, its whole seat list)."""
+        values = _table_values(t)
+        del values["id"]
+        seat_list = list(t.seats) if seats else None
+
+        async def op(conn: AsyncConnection) -> None:
+            await conn.execute(db.tables.update().where(db.tables.c.id == t.id).values(**values))
+            if seat_list is not None:
+                await conn.execute(db.seats.delete().where(db.seats.c.table_id == t.id))
+                await _insert_seats(conn, t.id, seat_list)
+
+        await self.submit(op)
+
+    async def save_seat(self, table_id: str, s: SeatRecord) -> None:
+        values = {"kind": s.kind, "name": s.name, "bot": s.bot, "token_hash": s.token_hash,
+                  "muted": list(s.muted)}
+
+        async def op(conn: AsyncConnection) -> None:
+            await conn.execute(
+                db.seats.update()
+                .where(db.seats.c.table_id == table_id, db.seats.c.position == s.position)
+                .values(**values))
+
+        await self.submit(op)
+
+    # --- matches -------------------------------------------------------------------
+    async def start_match(self, t: TableRecord, rules: Mapping[str, Any], players: int,
+                          seed: int, names: Sequence[str]) -> MatchRecord:
+        """Insert match ``t.match`` and write the table (status, rules) with it."""
+        values = _table_values(t)
+        del values["id"]
+        number = t.match
+
+        async def op(conn: AsyncConnection) -> int:
+            res = await conn.execute(db.matches.insert().values(
+                table_id=t.id, number=number, status="playing", rules=dict(rules),
+                players=players, seed=str(seed), names=list(names), result=None,
+                started=time.time(), finished=None).returning(db.matches.c.id))
+            match_id = int(res.scalar_one())
+            await conn.execute(db.tables.update().where(db.tables.c.id == t.id).values(**values))
+            return match_id
+
+        match_id = await self.submit(op)
+        return MatchRecord(match_id, number, "playing", dict(rules), players, seed,
+                           list(names), None, [], [])
+
+    async def append_action(self, table_id: str, match_id: int, index: int, action: str,
+                            by: str, result: dict[str, Any] | None = None,
+                            status: str | None = None) -> None:
+        """Store action ``index`` of a match; with ``result``, the match's end too.
+
+        The primary key (match, index) makes a duplicate write fail rather than fork
+        the match.
+        """
+        row = {"match_id": match_id, "idx": index, "action": action, "by": by,
+               "at": time.time()}
+        if result is None:
+            await self.submit(None, row)
+            return
+
+        async def finish(conn: AsyncConnection) -> None:
+            await _finish(conn, table_id, match_id, result, status or "finished")
+
+        await self.submit(finish, row)
+
+    async def end_match(self, table_id: str, match_id: int, result: dict[str, Any],
+                        status: str) -> None:
+        async def op(conn: AsyncConnection) -> None:
+            await _finish(conn, table_id, match_id, result, status)
+
+        await self.submit(op)
+
+    # --- reading -------------------------------------------------------------------
+    async def load(self, table_id: str) -> TableRecord | None:
+        async with self.engine.connect() as conn:
+            row = (await conn.execute(
+                sa.select(db.tables).where(db.tables.c.id == table_id))).mappings().first()
+            if row is None:
+                return None
+            return await _load(conn, row)
+
+    async def unfinished_ids(self) -> list[str]:
+        async with self.engine.connect() as conn:
+            res = await conn.execute(sa.select(db.tables.c.id).where(
+                db.tables.c.status.in_(("waiting", "playing"))))
+            return [r[0] for r in res]
+
+    async def table_of_token(self, token_hash: str) -> tuple[str, int] | None:
+        async with self.engine.connect() as conn:
+            row = (await conn.execute(sa.select(db.seats.c.table_id, db.seats.c.position)
+                                      .where(db.seats.c.token_hash == token_hash))).first()
+            return None if row is None else (row[0], row[1])
+
+    async def table_of_invite(self, invite: str) -> str | None:
+        async with self.engine.connect() as conn:
+            row = (await conn.execute(sa.select(db.tables.c.id)
+                                      .where(db.tables.c.invite == invite))).first()
+            return None if row is None else str(row[0])
+
+    async def match(self, table_id: str, number: int) -> MatchRecord | None:
+        async with self.engine.connect() as conn:
+            row = (await conn.execute(sa.select(db.matches).where(
+                db.matches.c.table_id == table_id, db.matches.c.number == number))
+            ).mappings().first()
+            return None if row is None else await _match(conn, row)
+
+    async def matches(self, table_id: str) -> list[dict[str, Any]]:
+        async with self.engine.connect() as conn:
+            res = await conn.execute(
+                sa.select(db.matches.c.number, db.matches.c.status, db.matches.c.result)
+                .where(db.matches.c.table_id == table_id).order_by(db.matches.c.number))
+            return [{"match": r[0], "status": r[1], "result": r[2]} for r in res]
+
+
+def _table_values(t: TableRecord) -> dict[str, Any]:
+    return {"id": t.id, "title": t.title, "status": t.status, "preset": t.preset,
+            "overrides": dict(t.overrides), "public": t.public, "options": dict(t.options),
+            "host": t.host, "invite": t.invite, "match": t.match, "created": t.created}
+
+
+async def _insert_seats(conn: AsyncConnection, table_id: str,
+                        seats: Sequence[SeatRecord]) -> None:
+    if not seats:
+        return
+    await conn.execute(db.seats.insert(), [
+        {"table_id": table_id, "position": s.position, "kind": s.kind, "name": s.name,
+         "bot": s.bot, "token_hash": s.token_hash, "bot_seed": str(s.bot_seed),
+         "muted": list(s.muted)} for s in seats])
+
+
+async def _finish(conn: AsyncConnection, table_id: str, match_id: int,
+                  result: dict[str, Any], status: str) -> None:
+    await conn.execute(db.matches.update().where(db.matches.c.id == match_id).values(
+        status=status, result=result, finished=time.time()))
+    await conn.execute(db.tables.update().where(db.tables.c.id == table_id).values(
+        status=status))
+
+
+async def _load(conn: AsyncConnection, row: sa.RowMapping) -> TableRecord:
+    seat_rows = (await conn.execute(sa.select(db.seats).where(
+        db.seats.c.table_id == row["id"]).order_by(db.seats.c.position))).mappings().all()
+    seats = [SeatRecord(s["position"], s["kind"], s["name"], s["bot"], s["token_hash"],
+                        int(s["bot_seed"]), list(s["muted"] or []), s["id"])
+             for s in seat_rows]
+    t = TableRecord(row["id"], row["title"], row["status"], row["preset"],
+                    dict(row["overrides"]), bool(row["public"]), dict(row["options"]),
+                    row["host"], row["invite"], row["match"], row["created"], seats)
+    if t.match:
+        m = (await conn.execute(sa.select(db.matches).where(
+            db.matches.c.table_id == t.id, db.matches.c.number == t.match))).mappings().first()
+        if m is not None:
+            t.current = await _match(conn, m)
+    return t
+
+
+async def _match(conn: AsyncConnection, m: sa.RowMapping) -> MatchRecord:
+    acts = (await conn.execute(sa.select(db.actions.c.action, db.actions.c.by).where(
+        db.actions.c.match_id == m["id"]).order_by(db.actions.c.idx))).all()
+    return MatchRecord(m["id"], m["number"], m["status"], dict(m["rules"]), m["players"],
+                       int(m["seed"]), list(m["names"]), m["result"], [a[0] for a in acts],
+                       [a[1] for a in acts])

@@ -1,0 +1,151 @@
+"""The leak check: every frame a receiver got, against the engine's truth.
+
+For each frame (in the order received) it rebuilds the match at that frame's version
+from the finished match's record and checks:
+
+* a ``state`` frame's view is exactly the engine's view for that receiver (a spectator:
+  no face-down card at all, no card drawn from the stock);
+* no face-down card of another seat, none of the receiver's own unseen cards, no
+  stock order appears, and every card named in an ``event`` was visible to the
+  receiver just before or just after it;
+* the seed, a record or a position never appears while the match runs.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator
+from typing import Any
+
+from golf import Game, card_str
+
+CARD = re.compile(r"^(10|[2-9AJQK])[SHDC]$|^JK\d?$|^JK$")
+FORBIDDEN_KEYS = {"seed", "record", "stock", "deck", "actions", "history"}
+
+
+def strings(x: Any) -> Iterator[str]:
+    if isinstance(x, str):
+        yield x
+    elif isinstance(x, dict):
+        for v in x.values():
+            yield from strings(v)
+    elif isinstance(x, list):
+        for v in x:
+            yield from strings(v)
+
+
+def keys(x: Any) -> Iterator[str]:
+    """Every key, with ``position`` only where it holds data (an engine position),
+    not a grid position number."""
+    if isinstance(x, dict):
+        for k, v in x.items():
+            if k != "position" or isinstance(v, dict | list):
+                yield k
+            yield from keys(v)
+    elif isinstance(x, list):
+        for v in x:
+            yield from keys(v)
+
+
+def lists(x: Any) -> Iterator[list[Any]]:
+    if isinstance(x, dict):
+        for v in x.values():
+            yield from lists(v)
+    elif isinstance(x, list):
+        yield x
+        for v in x:
+            yield from lists(v)
+
+
+class Truth:
+    """The match at every version, rebuilt from its record (test-side only)."""
+
+    def __init__(self, record: dict[str, Any]) -> None:
+        self.record = record
+        g = Game.from_record({**record, "actions": []})
+        self.games = [g.clone()]
+        for a in record["actions"]:
+            g.apply(a)
+            self.games.append(g.clone())
+
+    def at(self, version: int) -> Game:
+        return self.games[version]
+
+
+def public_ok(g: Game, view: dict[str, Any]) -> None:
+    """A spectator's view holds no face-down card and no card drawn from the stock."""
+    for seat in g.active:
+        up = g.face_up(seat)
+        for i, card in enumerate(view["grids"][seat]):
+            if not up[i]:
+                assert card is None, f"spectator sees face-down card {card} of seat {seat}"
+    if view["held_from"] == "stock":
+        assert view["held"] is None, "spectator sees the card drawn from the stock"
+
+
+def visible_cards(view: dict[str, Any]) -> set[str]:
+    return {s for s in strings(view) if CARD.match(s)}
+
+
+def check(receiver: int | None, frames: list[dict[str, Any]], raw: list[str],
+          truth: Truth) -> int:
+    """Check one receiver's frames of one match; returns how many states were checked."""
+    seed = str(truth.record["seed"])
+    checked = 0
+    for msg, text in zip(frames, raw, strict=True):
+        assert seed not in text, f"the seed leaked in a {msg['type']} frame"
+        bad = FORBIDDEN_KEYS & set(keys(msg))
+        assert not bad, f"forbidden keys {bad} in a {msg['type']} frame"
+        kind = msg["type"]
+        if kind not in ("state", "event"):
+            continue
+        v = msg["version"]
+        g = truth.at(v)
+        codes = g.position().get("stock") or []
+        if len(codes) >= 3:
+            found = list(lists(msg))
+            assert codes not in found and [card_str(c) for c in codes] not in found, \
+                "the stock's order leaked"
+        if kind == "state":
+            view = msg["view"]
+            if receiver is None:
+                public_ok(g, view)
+            else:
+                assert view == json.loads(json.dumps(g.view(receiver))), \
+                    f"seat {receiver}'s view at version {v} differs from the engine's"
+                for other in g.active:
+                    if other == receiver:
+                        continue
+                    up = g.face_up(other)
+                    for i, card in enumerate(view["grids"][other]):
+                        assert up[i] or card is None, \
+                            f"seat {receiver} sees seat {other}'s face-down card"
+                own_known = set(view["peeked"])
+                up = g.face_up(receiver)
+                for i, card in enumerate(view["grids"][receiver]):
+                    assert up[i] or (i + 1) in own_known or card is None, \
+                        f"seat {receiver} sees its own unseen card at {i + 1}"
+            checked += 1
+        else:
+            before, after = truth.at(v - 1), g
+            if receiver is None:
+                allowed = visible_cards(_public(before)) | visible_cards(_public(after))
+            else:
+                allowed = visible_cards(before.view(receiver)) | \
+                    visible_cards(after.view(receiver))
+            named = visible_cards(msg["event"])
+            assert named <= allowed, \
+                f"event at version {v} names {named - allowed} that {receiver} could not see"
+    return checked
+
+
+def _public(g: Game) -> dict[str, Any]:
+    """The engine's own seat-0 view, stripped of all that is not face up (reference)."""
+    v = g.view(0)
+    for seat in g.active:
+        up = g.face_up(seat)
+        v["grids"][seat] = [c if up[i] else None for i, c in enumerate(v["grids"][seat])]
+    if v["held_from"] != "discard":
+        v["held"] = None
+    return v

@@ -1,0 +1,24 @@
+"""`golf serve` on the command line: its help and its refusals."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+
+def golf(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "golf", *args], capture_output=True,
+                          text=True, timeout=60)
+
+
+def test_serve_help_names_every_option() -> None:
+    out = golf("serve", "--help")
+    assert out.returncode == 0
+    for option in ("--host", "--port", "--db", "--data-dir"):
+        assert option in out.stdout
+
+
+def test_serve_refuses_a_bad_port_in_one_line() -> None:
+    out = golf("serve", "--port", "70000")
+    assert out.returncode == 2
+    assert out.stderr.strip() == "golf: error: --port must be from 1 to 65535, got 70000"
