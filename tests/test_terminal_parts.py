@@ -25,7 +25,7 @@ from golf.table import Saved, SeatSpec, build_bots, read_save, restore, save_jso
 from golf.terminal import board as boards
 from golf.terminal.console import Console
 from golf.terminal.entry import Command, EntryError, legal_text, read
-from golf.terminal.narrate import describe
+from golf.terminal.narrate import tell
 from golf.terminal.replay import replay
 from golf.terminal.seats import seat_table
 from golf.terminal.session import Options, Session
@@ -220,17 +220,20 @@ def test_moves_are_told_without_naming_unseen_cards(preset: str, seed: int) -> N
             break
         actor = g.current_player
         assert actor is not None
-        before = [g.view(s) for s in range(g.players)]
         action = rng.choice(g.legal_actions())
-        g.apply(action)
-        for seat in range(g.players):
-            text = describe(action, actor, before[seat], g.view(seat), names, PLAIN)
-            assert text.startswith(names[actor])
+        event = g.step(action)
+        for seat in [*range(g.players), None]:
+            lines = tell(event, seat, names, PLAIN)
+            assert lines and lines[-1].startswith(names[actor])
+            text = " ".join(lines)
             if action.kind == "draw":
                 drawn = g.view(actor)["held"]
                 assert (drawn in text) == (seat == actor)
             if action.kind == "peek" and seat != actor:
                 assert text.endswith("(hidden from the others)")
+            if action.kind == "swap":
+                # the card swapped out lies face up: everyone is told which it was
+                assert "discarding " in text and "face-down" not in text
 
 
 # --- rules summary ----------------------------------------------------------------------------

@@ -33,7 +33,7 @@ from ..table import Saved
 from . import board as boards
 from .console import Console
 from .entry import did_you_mean
-from .narrate import describe, reshuffled
+from .narrate import tell
 from .session import hole_banner, hole_end, match_result, seat_list
 
 _PROMPT = "Enter: next, b: back, h N: hole N, s NAME: seat, a: all, q: stop> "
@@ -83,10 +83,8 @@ class _Viewer:
     def game_at(self, index: int) -> Game:
         return Game.from_record({**self.record, "actions": self.actions[:index]})
 
-    def shown(self, game: Game) -> dict[str, Any]:
-        if self.seat is None:
-            return boards.masked(game.view(0), True, True)
-        return game.view(self.seat)
+    def shown(self, game: Game) -> Mapping[str, Any]:
+        return game.view(self.seat)  # None: the public view, what everyone saw
 
     def show_step(self, k: int) -> None:
         """The board before step ``k``, then its actions told one by one."""
@@ -100,13 +98,13 @@ class _Viewer:
         actor = game.current_player
         assert actor is not None
         for i in range(step.start, step.end):
-            before = self.shown(game)
-            game.apply(self.actions[i])
-            after = self.shown(game)
-            shuffle = reshuffled(before, after)
-            if shuffle:
-                c.say(shuffle)
-            c.say(describe(game.history[-1], actor, before, after, self.names, style))
+            event = game.step(self.actions[i])
+            peeked = None
+            cell = event.action.cell
+            if event.action.kind == "peek" and self.seat == actor and cell is not None:
+                peeked = game.view(actor)["grids"][actor][cell]
+            for line in tell(event, self.seat, self.names, style, peeked):
+                c.say(line)
         if c.fixed:  # the board stays put: show it as the turn left it
             c.board(boards.board(self.shown(game), self.names, game.rules, style, c.width,
                                  self.bots, {actor: {a.cell for a in game.history[

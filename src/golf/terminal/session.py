@@ -32,12 +32,13 @@ from ..actions import Action
 from ..bots import make_bot
 from ..bots.base import Bot, Option
 from ..errors import GolfError, IllegalAction
+from ..events import Event
 from ..game import Game
 from ..table import BotSeat, PersonSeat, Seat, SeatSpec, Table, Turn, bot_seed, write_save
 from . import board as boards
 from .console import Console
 from .entry import COMMANDS, Command, EntryError, did_you_mean, legal_now, read
-from .narrate import describe, reshuffled, verb
+from .narrate import tell, verb
 from .seats import PREFERRED_BOT, available_bot
 from .style import Style
 from .summary import header, match_length, rules_summary
@@ -93,12 +94,9 @@ class Session:
             raise GolfError(f"no bot object for {', '.join(missing)}")
         places: list[Seat] = [PersonSeat(self._asker(i)) if s.is_human else BotSeat(self.bots[i])
                               for i, s in enumerate(seats)]
-        self.table = Table(game, places, observers=[self])
+        self.table = Table(game, places, observers=[self], events=True)
         #: The person whose turn is on screen with its prompt (its board is drawn).
         self._prompting: int | None = None
-        #: What the screen showed before the coming action: (whose eyes, public), and
-        #: how many holes had ended.
-        self._before: tuple[dict[str, Any], dict[str, Any], int] | None = None
         #: (hole, holes ended, seat) whose peeks have been cleared off the screen.
         self._hidden: set[tuple[int, int, int]] = set()
         #: How many holes had ended before the last action (a move of a finished hole
@@ -113,7 +111,7 @@ class Session:
     def shown(self, seat: int | None, codes: bool = False) -> Mapping[str, Any]:
         """What the screen shows ``seat`` (None: what everyone may see)."""
         if seat is None:
-            return boards.masked(self.game.view(0, codes), True, True)
+            return self.game.public_view(codes)
         v = self.game.view(seat, codes)
         if self.memory_mode and boards.has_drawn(v):
             return boards.masked(v, True, False)
@@ -227,45 +225,46 @@ class Session:
                                      bool(self.game.rules.target)))
 
     # --- watching the table --------------------------------------------------------
-    def look(self, eyes: int | None) -> None:
-        """Remember the screen before the coming action, to tell what it changed."""
-        self._before = (self.shown(eyes), self.shown(None), len(self.game.hole_results))
-
     def before_bot(self, seat: int) -> None:
         """Before a bot decides: the table for onlookers when only bots play."""
         if not self.humans and self.last_actor != seat:
             self.draw_board(None)
         self.last_actor = seat
-        self.look(self.onlooker)
+
+    def sentences(self, turn: Turn, eyes: int | None) -> list[str]:
+        """The turn's event in words for ``eyes`` (None: everyone at the table)."""
+        event = turn.event
+        assert isinstance(event, Event), "the session's table plays with events"
+        peeked = None
+        if turn.action.kind == "peek" and eyes == turn.seat and turn.action.cell is not None:
+            peeked = self.game.view(eyes)["grids"][eyes][turn.action.cell]
+        lines = tell(event, eyes, self.names, self.style, peeked)
+        return [self.style.paint(line, "warn") if line.startswith("The stock ran out")
+                else line for line in lines]
 
     def on_event(self, turn: Turn) -> None:
         """After every action at the table: save, and tell it."""
-        g, seat, action = self.game, turn.seat, turn.action
-        assert self._before is not None
-        before, public_before, holes = self._before
-        self._before = None
+        g, seat = self.game, turn.seat
+        event = turn.event
+        assert isinstance(event, Event), "the session's table plays with events"
+        holes = len(g.hole_results) - (1 if event.ended_hole else 0)
         self._holes_at_last = holes
         self.save()
         person = self.seats[seat].is_human
         eyes = seat if person else self.onlooker
-        line = describe(action, seat, before, self.shown(eyes), self.names, self.style)
-        shuffle = reshuffled(public_before, self.shown(None))
-        if shuffle:
-            self.console.say(self.style.paint(shuffle, "warn"))
-            if self.hot_seat:
-                self.recent.append(shuffle)
+        if self.hot_seat:  # the public account, for the next person's "meanwhile"
+            self.recent.extend(self.sentences(turn, None))
         if not person:
-            self.tell_everyone(action, seat, public_before)
             if self.console.fixed and len(g.hole_results) == holes:
                 self.draw_board(self.onlooker)
                 self.console.status("")
-            self.console.say(self.style.paint(line, "dim") if self.humans else line)
+            for line in self.sentences(turn, eyes):
+                self.console.say(self.style.paint(line, "dim") if self.humans else line)
             self.console.sleep(self.options.delay)
             return
-        if self.hide_peeks_if_due(seat):
-            line = describe(action, seat, before, self.shown(eyes), self.names, self.style)
-        self.console.say(line)
-        self.tell_everyone(action, seat, public_before)
+        self.hide_peeks_if_due(seat)
+        for line in self.sentences(turn, eyes):
+            self.console.say(line)
         if len(g.hole_results) > holes or g.current_player != seat:
             self._prompting = None
             if self.hot_seat:
@@ -323,14 +322,7 @@ class Session:
                 if self.command(entry, seat) == _QUIT:
                     raise _Quit
                 continue
-            self.look(seat)
             return entry
-
-    def tell_everyone(self, action: Action, seat: int, public_before: Mapping[str, Any]) -> None:
-        """Keep the public account of a move for the next person's "meanwhile" (hot-seat)."""
-        if self.hot_seat:
-            self.recent.append(describe(action, seat, public_before, self.shown(None),
-                                        self.names, self.style))
 
     def pass_to(self, seat: int) -> str | None:
         """The hot-seat screen between two people: nothing private on it."""
