@@ -19,7 +19,7 @@ from golf.bots import make_bot
 from golf.cards import build_deck
 from golf.cli import build_parser, main
 from golf.commands.play import seats_wanted
-from golf.errors import GolfError
+from golf.errors import GolfError, NotationError
 from golf.scoring import scorer
 from golf.table import Saved, SeatSpec, build_bots, read_save, restore, save_json, write_save
 from golf.terminal import board as boards
@@ -502,3 +502,17 @@ def test_a_match_against_named_difficulties_saves_and_resumes(tmp_path: Path) ->
     assert [s.bot for s in saved.seats] == ["easy", "medium"]
     game, bots = restore(saved)
     assert game.is_over and bots[0].options["noise"] == 4.0
+
+
+@pytest.mark.parametrize(("variant", "cells"), [("four-card", 4), ("six-card", 6),
+                                                ("nine-card", 9)])
+def test_engine_notation_messages_give_the_grids_range(variant: str, cells: int) -> None:
+    """Bug 6: 'reveal' alone said 'N from 1 to 16' on every grid."""
+    g = Game(variant, players=load_rules(variant).players[0] + 1, seed=1)
+    with pytest.raises(NotationError, match=f"with N from 1 to {cells}$"):
+        g.apply("reveal")
+    with pytest.raises(NotationError, match=f"is not between 1 and {cells}$"):
+        g.apply("swap 17")
+    legal = g.legal_actions()
+    with pytest.raises(EntryError, match=f"from 1 to {cells};"):
+        read("reveal", legal, cells)
