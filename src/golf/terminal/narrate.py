@@ -98,5 +98,5 @@ def _fact_sentence(
     if kind == "final_turns" and f["seats"]:
         others = [names[x] for x in f["seats"]]
         each = others[0] if len(others) == 1 else ", ".join(others[:-1]) + " and " + others[-1]
-        return f"{each} {'has' if len(others) == 1 else 'have'} one last turn."
+        return f"{each} {'has' if len(others) == 1 else 'have'} one last turn"
     return None  # hole ends and starts are told by the reveal and the banners
