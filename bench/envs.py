@@ -68,7 +68,7 @@ def openspiel_states(variant: str, players: int, seconds: float) -> float:
     """States per second of random play on python_golf, chance nodes included."""
     import pyspiel
 
-    import golf.openspiel  # noqa: F401  registers python_golf
+    import golf.envs.openspiel  # noqa: F401  registers python_golf
 
     game = pyspiel.load_game("python_golf", {"preset": variant, "players": players})
     rng = random.Random(3)

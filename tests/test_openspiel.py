@@ -13,7 +13,7 @@ from open_spiel.python.algorithms import ismcts, mcts
 
 import golf
 from golf import GolfError
-from golf.openspiel import (
+from golf.envs.openspiel import (
     GolfState,
     card_id,
     format_rules_param,

@@ -11,7 +11,7 @@ import pytest
 import golf
 from golf import Game
 from golf.bots import bot_names, make_bot
-from golf.openspiel_bot import OpenSpielISMCTSBot, hole_game, in_stock, world
+from golf.bots.openspiel_bot import OpenSpielISMCTSBot, hole_game, in_stock, world
 from golf.simulate import play_match
 
 

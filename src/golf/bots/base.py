@@ -78,7 +78,7 @@ def _load_builtin() -> None:
     from .. import bots  # noqa: F401
 
     with contextlib.suppress(ImportError):
-        importlib.import_module("golf.openspiel_bot")
+        importlib.import_module("golf.bots.openspiel_bot")
 
 
 def _convert(name: str, key: str, text: str, default: Any) -> Any:

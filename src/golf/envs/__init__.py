@@ -1,6 +1,6 @@
 """Game-AI toolkit adapters: PettingZoo, Gymnasium (extra ``golf-cards[rl]``) and the
 shared encoding. Importing it registers the Gymnasium ids
-(:mod:`golf.envs.registration`). The OpenSpiel game is :mod:`golf.openspiel` (extra
+(:mod:`golf.envs.registration`). The OpenSpiel game is :mod:`golf.envs.openspiel` (extra
 ``golf-cards[openspiel]``). See ``docs/rl.md``.
 
 The environment classes load on first use, so ``golf.envs.Encoding`` needs only numpy:

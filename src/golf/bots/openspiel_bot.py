@@ -38,12 +38,12 @@ from typing import Any, ClassVar
 import numpy as np
 from open_spiel.python.algorithms import ismcts, mcts  # type: ignore[import-untyped]
 
-from .actions import Action
-from .bots.base import Bot, make_bot, register
-from .cards import build_deck
-from .game import Game
-from .openspiel import GolfGame, GolfState
-from .rules import Rules, load_rules
+from ..actions import Action
+from ..cards import build_deck
+from ..envs.openspiel import GolfGame, GolfState
+from ..game import Game
+from ..rules import Rules, load_rules
+from .base import Bot, make_bot, register
 
 _GAMES: dict[tuple[Rules, int], GolfGame] = {}
 

@@ -20,7 +20,7 @@ observation is the view alone. Both tensors are the encoding's observation vecto
 :func:`resample` (also ``state.resample_from_infostate``) deals a world consistent
 with everything a seat has seen, for OpenSpiel's IS-MCTS.
 
->>> import pyspiel, golf.openspiel
+>>> import pyspiel, golf.envs.openspiel
 >>> game = pyspiel.load_game("python_golf(players=3,rules=holes:1)")
 >>> state = game.new_initial_state()
 >>> state.is_chance_node(), len(state.chance_outcomes())
@@ -41,13 +41,13 @@ from typing import Any
 import numpy as np
 import pyspiel  # type: ignore[import-not-found]
 
-from .actions import DRAW
-from .cards import JOKER, build_deck, card_str
-from .envs.encoding import Encoding, describe
-from .errors import GolfError
-from .game import MAX_PLAYOFFS, Game
-from .position import draw_pool, redraw
-from .rules import Rules, load_rules, parse_rule_option
+from ..actions import DRAW
+from ..cards import JOKER, build_deck, card_str
+from ..errors import GolfError
+from ..game import MAX_PLAYOFFS, Game
+from ..position import draw_pool, redraw
+from ..rules import Rules, load_rules, parse_rule_option
+from .encoding import Encoding, describe
 
 NAME = "python_golf"
 DEFAULTS: dict[str, Any] = {"preset": "six-card", "players": 2, "rules": "", "reward": "score"}
@@ -207,7 +207,7 @@ class _Core:
                 "drawing": self.drawing, "public": self.public}
 
     def __setstate__(self, data: dict[str, Any]) -> None:
-        from .rules import rules_from_dict
+        from ..rules import rules_from_dict
 
         self.rules = rules_from_dict(data["rules"])
         self.g = Game.from_position(self.rules, data["position"])
