@@ -169,7 +169,7 @@ class Encoding:
             high[s.start:s.stop] = s.high
         self.low, self.high = low, high
 
-    def _scales(self) -> tuple[Obs, Obs]:
+    def _scales(self) -> tuple[list[float], list[float]]:
         """For the scaled observation: the factor of each linearly scaled number (a
         count over the deck's count of its rank, turns over the turn limit, the stock
         over the deck) and the constant ``k`` of each squashed one, ``x / (|x| + k)``
@@ -180,7 +180,7 @@ class Encoding:
         factor = [*per_rank * 3, *[1.0 / rules.turn_limit] * self.players,
                   1.0 / self.deck_size]
         squash = [*[5.0 * self.cells] * self.players, float(rules.holes or 10), 10.0, 100.0]
-        return np.array(factor, np.float32), np.array(squash, np.float32)
+        return factor, squash
 
     # --- actions ------------------------------------------------------------------
     def action(self, action_id: int) -> Action:
@@ -225,8 +225,9 @@ class Encoding:
         s = self._at[name]
         return obs[s.start:s.stop]
 
-    def encode(self, view: Mapping[str, Any]) -> Obs:
-        """The observation vector of a seat's view (``Game.view(seat, codes=True)``)."""
+    def encode(self, view: Mapping[str, Any], out: Obs | None = None) -> Obs:
+        """The observation vector of a seat's view (``Game.view(seat, codes=True)``),
+        written into ``out`` (a float32 array of :attr:`size`) if given."""
         # Hot path (one call per environment step): gather the indices that hold 1 and
         # the numbers in encode order, then fill a zeroed array in two strokes.
         p, seat = self.players, view["seat"]
@@ -290,19 +291,21 @@ class Encoding:
             hot.append(final_at + (who - seat) % p)
         if view["playoff"]:
             hot.append(match_at + 3)
-        o = np.zeros(self.size, np.float32)
+        if out is None:
+            o = np.zeros(self.size, np.float32)
+        else:
+            o = out
+            o.fill(0.0)
         o[hot] = 1.0
         turns, totals = view["turns"], view["totals"]
         counts += [turns[s] for s in order]
         counts.append(view["stock_size"])
         counts += [totals[s] for s in order]
         counts += (view["hole"], view["holes"], self.rules.target)
-        if self.scaled:
-            values = np.array(counts, np.float32)
+        if self.scaled:  # plain Python: faster than numpy on some fifty numbers
             cut = self._linear
-            values[:cut] *= self._factor
-            big = values[cut:]
-            values[cut:] = big / (np.abs(big) + self._squash)
+            values = [x * f for x, f in zip(counts, self._factor, strict=False)]
+            values += [x / (abs(x) + k) for x, k in zip(counts[cut:], self._squash, strict=True)]
             o[self._value_index] = values
         else:
             o[self._value_index] = counts
@@ -366,9 +369,10 @@ def env_rules(
     return loaded
 
 
-def describe(view: Mapping[str, Any]) -> str:
+def describe(view: Mapping[str, Any], suits: bool = True) -> str:
     """A seat's view as text, for rendering and OpenSpiel's observation strings
-    (``*`` marks the dealer; ``??`` a card this seat cannot see).
+    (``*`` marks the dealer; ``??`` a card this seat cannot see; ``suits=False``
+    writes ranks alone, as OpenSpiel's strings do: suits never matter to the rules).
 
     >>> from golf import Game
     >>> g = Game("six-card", players=2, seed=4)
@@ -392,7 +396,7 @@ def describe(view: Mapping[str, Any]) -> str:
         if grid is None:
             lines.append(f"seat {s}{mark}: sits out")
             continue
-        cells = [("??" if c is None else card_str(c)).ljust(3) for c in grid]
+        cells = [("??" if c is None else card_str(c, suits)).ljust(3) for c in grid]
         rows = [" ".join(cells[i:i + cols]).rstrip() for i in range(0, len(cells), cols)]
         extra = ""
         if view["knocked_by"] == s:
@@ -401,11 +405,11 @@ def describe(view: Mapping[str, Any]) -> str:
             extra = ", went out"
         lines.append(f"seat {s}{mark}: {' / '.join(rows)}  total {view['totals'][s]}{extra}")
     pile = view["discard"]
-    top = card_str(pile[-1]) if pile else "empty"
+    top = card_str(pile[-1], suits) if pile else "empty"
     lines.append(f"discard {top} ({len(pile)} card{'s' * (len(pile) != 1)}), "
                  f"stock {view['stock_size']}")
     if view["held_from"] is not None:
-        held = "a card" if view["held"] is None else card_str(view["held"])
+        held = "a card" if view["held"] is None else card_str(view["held"], suits)
         lines.append(f"seat {view['held_by']} holds {held} from the {view['held_from']}")
     if view["is_over"]:
         lines.append(f"match over: winners {view['winners']}")
