@@ -16,7 +16,8 @@ Results travel in ``info``, so they survive a vector env's autoreset: when a hol
 ``hole_scores`` (every seat's, seat order; 0 for a seat sitting it out, which
 ``dealt_in`` marks False) and ``totals``;
 when the match ends also ``won`` (per seat, True for each winner) and ``record`` (the
-match's :meth:`golf.Game.record`, to replay or score it again).
+match's :meth:`golf.Game.record` as JSON text, since vector envs split dicts apart:
+``Game.from_record(json.loads(info["record"]))`` replays it).
 
 Opponents: one spec for all or one per other seat, e.g. ``opponents=["random",
 "greedy"]``; a spec is a registry name, a bot, a callable ``(view, legal) -> action``
@@ -34,6 +35,7 @@ or a learned policy (:mod:`golf.envs.opponents`).
 
 from __future__ import annotations
 
+import json
 import random
 from collections.abc import Mapping
 from pathlib import Path
@@ -204,5 +206,5 @@ def results(game: Game, holes_before: int) -> dict[str, Any]:
     if game.is_over:
         winners = game.winners
         out["won"] = np.array([s in winners for s in range(game.players)])
-        out["record"] = game.record()
+        out["record"] = json.dumps(game.record(), separators=(",", ":"))
     return out
