@@ -160,7 +160,10 @@ class Encoding:
             at["match"].start, at["match"].start + 1, at["match"].start + 2,
         ], np.intp)
         self._linear = 3 * RANKS + p + 1
-        self._factor, self._squash = self._scales()
+        factor, self._squash = self._scales()
+        self._factor = np.array(factor, np.float32)
+        self._linear_index = self._value_index[:self._linear]
+        self._squash_index = self._value_index[self._linear:]
         self.size = start
         low = np.zeros(start, np.float32)
         high = np.zeros(start, np.float32)
@@ -302,13 +305,12 @@ class Encoding:
         counts.append(view["stock_size"])
         counts += [totals[s] for s in order]
         counts += (view["hole"], view["holes"], self.rules.target)
-        if self.scaled:  # plain Python: faster than numpy on some fifty numbers
+        o[self._value_index] = counts
+        if self.scaled:
             cut = self._linear
-            values = [x * f for x, f in zip(counts, self._factor, strict=False)]
-            values += [x / (abs(x) + k) for x, k in zip(counts[cut:], self._squash, strict=True)]
-            o[self._value_index] = values
-        else:
-            o[self._value_index] = counts
+            o[self._linear_index] *= self._factor
+            o[self._squash_index] = [x / (abs(x) + k)
+                                     for x, k in zip(counts[cut:], self._squash, strict=True)]
         return o
 
     # --- the global state -----------------------------------------------------------
