@@ -26,11 +26,11 @@ from typing import Any
 
 import numpy as np
 
-#: CPU time of this process: the machine is shared, and wall time would count the others.
-clock = time.process_time
-
 from golf.envs.gymnasium_env import GolfEnv
 from golf.envs.pettingzoo_env import env, raw_env
+
+#: CPU time of this process: the machine is shared, and wall time would count the others.
+clock = time.process_time
 
 
 def aec_steps(make: Any, variant: str, players: int, seconds: float) -> float:

@@ -26,10 +26,10 @@ from typing import Any
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from learn_policy import Features  # noqa: E402  the same features as the REINFORCE example
+from learn_policy import Features  # the same features as the REINFORCE example
 
-from golf.envs.gymnasium_env import GolfEnv  # noqa: E402
-from golf.envs.pettingzoo_env import raw_env  # noqa: E402
+from golf.envs.gymnasium_env import GolfEnv
+from golf.envs.pettingzoo_env import raw_env
 
 ONE_HOLE = {"holes": 1, "target": 0, "tie_break": "share"}
 
