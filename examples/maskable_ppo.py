@@ -95,8 +95,8 @@ def evaluate(model: MaskablePPO, opponent: str, holes: int, seed: int) -> dict[s
 
 def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
-    p.add_argument("--random-steps", type=int, default=300_000,
-                   help="learner steps against random (default 300000)")
+    p.add_argument("--random-steps", type=int, default=200_000,
+                   help="learner steps against random (default 200000)")
     p.add_argument("--greedy-steps", type=int, default=200_000,
                    help="then learner steps against greedy (default 200000)")
     p.add_argument("--envs", type=int, default=8, help="environments stepped together")

@@ -44,8 +44,9 @@ def pick(theta: np.ndarray, phi: np.ndarray, rng: np.random.Generator) -> tuple[
 
 
 def measure(theta: np.ndarray, features: Features, opponent: str, holes: int,
-            seed: int) -> float:
-    """The policy's mean hole score against ``opponent`` (sampling, as it plays)."""
+            seed: int) -> tuple[float, float]:
+    """The policy's mean hole score against ``opponent`` (sampling, as it plays) and
+    the half-width of its 95% interval."""
     env = GolfEnv(variant="six-card", players=2, rules=ONE_HOLE, opponents=opponent)
     rng = np.random.default_rng(seed)
     scores = []
@@ -57,7 +58,7 @@ def measure(theta: np.ndarray, features: Features, opponent: str, holes: int,
             i, _ = pick(theta, features(obs, legal), rng)
             obs, _, done, _, info = env.step(int(legal[i]))
         scores.append(float(info["hole_scores"][0]))
-    return float(np.mean(scores))
+    return float(np.mean(scores)), float(1.96 * np.std(scores, ddof=1) / np.sqrt(holes))
 
 
 def main(argv: Sequence[str] | None = None) -> list[dict[str, Any]]:
@@ -76,7 +77,7 @@ def main(argv: Sequence[str] | None = None) -> list[dict[str, Any]]:
     baseline, spread = -25.0, 10.0
     log: list[dict[str, Any]] = []
     start = time.process_time()
-    print(f"{'holes':>6}  {'vs random':>9}  {'vs greedy':>9}  {'cpu s':>6}   "
+    print(f"{'holes':>6}  {'vs random':>11}  {'vs greedy':>11}  {'cpu s':>6}   "
           f"mean hole score of the self-play policy (lower is better)")
     for hole in range(1, args.holes + 1):
         env.reset(seed=args.seed * 1_000_003 + hole)
@@ -98,12 +99,12 @@ def main(argv: Sequence[str] | None = None) -> list[dict[str, Any]]:
             baseline += 0.01 * (g - baseline)
             spread += 0.01 * (abs(g - baseline) - spread)
         if hole % args.every == 0:
-            row = {"holes": hole,
-                   "random": measure(theta, features, "random", args.measure, 7 * hole),
-                   "greedy": measure(theta, features, "greedy", args.measure, 11 * hole),
+            (r, rh), (g, gh) = (measure(theta, features, name, args.measure, seed * hole)
+                                for name, seed in (("random", 7), ("greedy", 11)))
+            row = {"holes": hole, "random": r, "random_pm": rh, "greedy": g, "greedy_pm": gh,
                    "cpu_seconds": time.process_time() - start}
             log.append(row)
-            print(f"{hole:>6}  {row['random']:>9.1f}  {row['greedy']:>9.1f}  "
+            print(f"{hole:>6}  {r:>5.1f} ± {rh:<3.1f}  {g:>5.1f} ± {gh:<3.1f}  "
                   f"{row['cpu_seconds']:>6.0f}", flush=True)
     return log
 

@@ -307,10 +307,9 @@ class Encoding:
         counts += (view["hole"], view["holes"], self.rules.target)
         o[self._value_index] = counts
         if self.scaled:
-            cut = self._linear
             o[self._linear_index] *= self._factor
-            o[self._squash_index] = [x / (abs(x) + k)
-                                     for x, k in zip(counts[cut:], self._squash, strict=True)]
+            o[self._squash_index] = [x / (abs(x) + k) for x, k in
+                                     zip(counts[self._linear:], self._squash, strict=True)]
         return o
 
     # --- the global state -----------------------------------------------------------

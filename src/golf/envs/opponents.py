@@ -5,7 +5,9 @@ environment's opponent loop drives like any registry bot (``choose(view, legal)`
 An opponent spec is one of:
 
 * a registry spec, ``"greedy"`` or ``"expert:memory=0.6"`` (:func:`golf.bots.make_bot`);
-* a :class:`golf.bots.Bot` (used as it is; ``reset()`` at every new match);
+* a :class:`golf.bots.Bot` (used as it is; ``reset()`` at every new match; given once
+  for several seats, the one object plays them all, so give one per seat to a bot
+  that remembers);
 * an object with ``choose``, ``act`` or ``decide`` taking ``(view, legal)``, or a plain
   callable ``f(view, legal)``: it returns one of ``legal`` (or its notation);
 * an :class:`ObservationPolicy`, ``f(observation, mask) -> action id``: it sees what a

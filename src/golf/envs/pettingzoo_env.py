@@ -82,6 +82,7 @@ class GolfAECEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type hint
         self._seeds = random.Random()
         self.game = Game(self.golf_rules, players=players, seed=0)
         self._holes_seen = 0
+        self._stale_infos = False
         self.rewards: dict[str, float] = {}
         self._cumulative_rewards: dict[str, float] = {}
         self.terminations: dict[str, bool] = {}
@@ -108,6 +109,7 @@ class GolfAECEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type hint
         self.terminations = {a: False for a in self.agents}
         self.truncations = {a: False for a in self.agents}
         self.infos = {a: {} for a in self.agents}
+        self._stale_infos = False
         self.agent_selection = self._agent_to_act()
 
     def _agent_to_act(self) -> str:
@@ -152,8 +154,12 @@ class GolfAECEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type hint
                 for seat, s in enumerate(scores):
                     if s is not None:
                         self.rewards[self.possible_agents[seat]] -= float(s)
-        news = results(g, holes_before)
-        self.infos = {name: dict(news) for name in self.agents}
+        if self._holes_seen != holes_before:
+            news = results(g, holes_before)
+            self.infos = {name: dict(news) for name in self.agents}
+        elif self._stale_infos:  # last step's results are not this step's
+            self.infos = {name: {} for name in self.agents}
+        self._stale_infos = self._holes_seen != holes_before
         if g.is_over:
             if self.reward_mode == "match":
                 winners = g.winners
