@@ -204,10 +204,11 @@ class _Core:
     :class:`_Saved` marker: the state is rebuilt by replaying its action history,
     unless its cards were placed from outside (:func:`resample`, :func:`state_at`)."""
 
-    __slots__ = ("_g", "dealing", "drawing", "placed", "public", "rules", "shared")
+    __slots__ = ("_g", "dealing", "drawing", "game", "placed", "public", "rules", "shared")
 
-    def __init__(self, rules: Rules, g: Game, shared: bool = False) -> None:
-        self.rules = rules
+    def __init__(self, game: GolfGame, g: Game, shared: bool = False) -> None:
+        self.game = game  # kept here: asking the state for it crosses into C++ every time
+        self.rules = game.golf_rules
         self._g = g
         self.shared = shared  # g is the game's template: clone before the first move
         self.placed = False  # cards placed from outside, not reached by the history
@@ -226,7 +227,7 @@ class _Core:
 
     def __deepcopy__(self, memo: Any) -> _Core:
         c = _Core.__new__(_Core)
-        c.rules = self.rules
+        c.game, c.rules = self.game, self.rules
         c._g = self._g if self.shared else self._g.clone()
         c.shared, c.placed = self.shared, self.placed
         c.dealing = None if self.dealing is None else self.dealing[:]
@@ -248,8 +249,9 @@ class _Core:
         self.drawing = bool(data["drawing"])
         self.public = [str(x) for x in data["public"]]
 
-    def apply(self, game: GolfGame, action: int) -> None:
+    def apply(self, action: int) -> None:
         """Play one chance outcome or player action id."""
+        game = self.game
         if self.shared:
             self._g, self.shared = self._g.clone(), False
         g = self._g
@@ -297,9 +299,9 @@ class _Saved:
 
     def restore(self, state: GolfState) -> _Core:
         game = state.get_game()
-        core = _Core(game.golf_rules, game.template, shared=True)
+        core = _Core(game, game.template, shared=True)
         for action in state.history():
-            core.apply(game, action)
+            core.apply(action)
         if self.placed is not None:
             core.place(self.placed)
         return core
@@ -310,7 +312,7 @@ class GolfState(pyspiel.State):  # type: ignore[misc]
 
     def __init__(self, game: GolfGame) -> None:
         super().__init__(game)
-        self._core = _Core(game.golf_rules, game.template, shared=True)
+        self._core = _Core(game, game.template, shared=True)
 
     def __setattr__(self, name: str, value: Any) -> None:
         if isinstance(value, _Saved):  # pyspiel's deserialize_state: replay the history
@@ -344,7 +346,7 @@ class GolfState(pyspiel.State):  # type: ignore[misc]
         return sorted((card_id(card), n / total) for card, n in left.items())
 
     def _apply_action(self, action: int) -> None:
-        self._core.apply(self.get_game(), action)
+        self._core.apply(action)
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:
