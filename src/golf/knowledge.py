@@ -60,14 +60,14 @@ _RANKS = 15  # counts by rank: index 0 unused, 1-13 ace to king, 14 joker
 class Slot(NamedTuple):
     """A place whose card a seat does not know.
 
-    ``place`` is ``"stock"`` (``index`` 0 is the bottom card, the top is last, as in a
-    position), ``"grid"`` (``seat``'s cell ``index``, 0-based) or ``"held"`` (the card
+    ``place`` is ``"stock"`` (``at`` 0 is the bottom card, the top is last, as in a
+    position), ``"grid"`` (``seat``'s cell ``at``, 0-based) or ``"held"`` (the card
     ``seat`` drew from the stock and holds now). ``seat`` is -1 for the stock.
     """
 
     place: str
     seat: int
-    index: int
+    at: int
 
 
 @dataclass(frozen=True)
@@ -129,8 +129,8 @@ class Knowledge:
     >>> g.apply("peek 1"); g.apply("peek 2")
     >>> k = Knowledge.from_view(g.view(0, codes=True), g.rules)
     >>> [s for s in k.slots if s.seat == 0]          # own cells 1 and 2 are known
-    [Slot(place='grid', seat=0, index=2), Slot(place='grid', seat=0, index=3), \
-Slot(place='grid', seat=0, index=4), Slot(place='grid', seat=0, index=5)]
+    [Slot(place='grid', seat=0, at=2), Slot(place='grid', seat=0, at=3), \
+Slot(place='grid', seat=0, at=4), Slot(place='grid', seat=0, at=5)]
     >>> sum(k.unseen), k.stock, k.draws == k.unseen
     (49, None, True)
     """
@@ -180,7 +180,7 @@ Slot(place='grid', seat=0, index=4), Slot(place='grid', seat=0, index=5)]
         public = view["stock_cards"]
         if public is None:
             pool = _elements(left)
-            groups = (Group(tuple(range(len(slots))), pool),)
+            groups: tuple[Group, ...] = (Group(tuple(range(len(slots))), pool),)
             if len(pool) != len(slots):
                 raise GolfError(f"the view leaves {len(pool)} cards unseen for {len(slots)} "
                                 "unknown places: it is not a view of a game of these rules")
@@ -294,7 +294,7 @@ class Sampler:
         self._n_stock = view["stock_size"]
         self._held_slot = view["held"] is None and view["held_by"] is not None
         # where each grid slot's card goes: (seat, cell) in slot order
-        self._cells = [(s.seat, s.index) for s in k.slots if s.place == GRID]
+        self._cells = [(s.seat, s.at) for s in k.slots if s.place == GRID]
 
     def world(self) -> World:
         """One world, every consistent world equally likely."""
