@@ -40,13 +40,13 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-import numpy as np
-
 from .cards import build_deck, card_str
 from .errors import GolfError
 from .rules import Rules
 
 if TYPE_CHECKING:
+    import numpy as np
+
     from .game import Game
 
 __all__ = ["GRID", "HELD", "STOCK", "Group", "Knowledge", "Sampler", "Slot", "World",
@@ -307,7 +307,14 @@ class Sampler:
         return World(tuple(out), rng.getrandbits(32))
 
     def worlds(self, n: int) -> list[World]:
-        """``n`` independent worlds, each uniform over the consistent ones."""
+        """``n`` independent worlds, each uniform over the consistent ones, drawn in one
+        stroke by NumPy (an extra: ``pip install golf-cards[sim]``; :meth:`world`
+        needs nothing)."""
+        try:
+            import numpy as np
+        except ImportError:  # pragma: no cover - numpy comes with every extra
+            raise GolfError("Sampler.worlds needs NumPy (pip install 'golf-cards[sim]'); "
+                            "Sampler.world draws one world without it") from None
         gen = self._np
         if gen is None:
             gen = self._np = np.random.default_rng(self._rng.getrandbits(64))
