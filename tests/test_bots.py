@@ -16,7 +16,7 @@ import golf
 from golf import Game, GolfError, load_rules
 from golf.bots import ExpertBot, make_bot
 from golf.bots.base import Bot, bot_names, parse_spec
-from golf.bots.counting import deck_counts, unseen
+from golf.bots.counting import deck_counts, draws, unseen
 from golf.bots.estimate import Evaluation, estimator
 from golf.scoring import scorer
 from golf.view import view
@@ -321,15 +321,26 @@ def test_unseen_counts_are_the_hidden_cards(variant: str, players: int, seed: in
     g = random_state(variant, players, seed)
     seat = g.current_player if g.current_player is not None else 0
     cells = g.rules.cells
-    hidden = list(g._stock)
+    hidden = []
     for s in g.active:
         known = g._up[s] | (g._peeked[s] if s == seat else 0)
         hidden += [g._grids[s][i] for i in range(cells) if not known >> i & 1]
+    stock = list(g._stock)
     if g._held >= 0 and g._current != seat and g._held_from == 0:
-        hidden.append(g._held)
-    want = Counter(c & 15 for c in hidden)
+        stock.append(g._held)
+    # After a reshuffle the stock's cards are public (the view lists them): a draw is
+    # one of them, and none of them can be in a face-down cell.
+    public = bool(g._reshuffles)
+    want = Counter(c & 15 for c in (hidden if public else hidden + stock))
     counts = unseen(view(g, seat, True), g.rules)
     assert {r: counts[r] for r in range(15) if counts[r]} == dict(want)
+    stocked = draws(view(g, seat, True), g.rules)
+    if public:
+        assert stocked is not None
+        assert {r: stocked[r] for r in range(15) if stocked[r]} == dict(Counter(
+            c & 15 for c in stock))
+    else:
+        assert stocked is None
     # memory 0: everything below the top of the pile and every peeked card forgotten
     forgetful = unseen(view(g, seat, True), g.rules, memory=0.0)
     assert all(f >= c for f, c in zip(forgetful, counts, strict=True))

@@ -16,9 +16,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from golf import Game, Rules, load_rules, preset_names
-from golf.bots import make_bot
+from golf.bots import counting, make_bot
 from golf.cards import build_deck, parse_card
-from golf.knowledge import Sampler, World
+from golf.envs.encoding import Encoding
+from golf.knowledge import Knowledge, Sampler, World, stock_counts, unseen_counts
 
 PINS = Path(__file__).parent / "data" / "expert_moves.json"
 
@@ -306,3 +307,47 @@ def test_every_sampled_world_gives_the_seat_the_same_view(
         assert h.legal_actions() == g.legal_actions()
         if not h.is_over:
             h.apply(random.Random(seed).choice(h.legal_actions()))  # and it plays on
+
+
+@pytest.mark.parametrize(("variant", "players"), [("german", 6), ("six-card", 2),
+                                                  ("four-card-wild", 7), ("nine-card", 3)])
+@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**32 - 1), steps=st.integers(0, 400), data=st.data())
+def test_bots_and_learners_count_the_same_unseen_cards(
+        variant: str, players: int, seed: int, steps: int, data: st.DataObject) -> None:
+    """One definition: the expert's counting (full memory), the RL encoding's unseen
+    section and the sampler's knowledge agree, before and after reshuffles. (Before
+    this module, right after a reshuffle in 6-player german the expert counted the
+    public stock as unseen, 30 cards to the encoding's 15.)"""
+    g = stalled_game(variant, players, seed, steps)
+    seat = data.draw(st.integers(0, players - 1), label="seat")
+    v = g.view(seat, codes=True)
+    k = Knowledge.from_view(v, g.rules)
+    assert unseen_counts(v, g.rules) == k.unseen
+    assert counting.unseen(v, g.rules) == list(k.unseen)
+    assert stock_counts(v, g.rules) == k.stock
+    assert counting.draws(v, g.rules) == (None if k.stock is None else list(k.stock))
+    enc = Encoding(g.rules, players)
+    assert enc.observation("unseen_counts", enc.encode(v)).tolist() == list(k.unseen[1:])
+    # every card is somewhere: seen by the seat, public in the stock, or unseen
+    seen = sum(1 for grid in v["grids"] if grid for c in grid if c is not None)
+    seen += len(v["discard"]) + (v["held"] is not None)
+    assert seen + sum(k.unplaced) == g.rules.deck_size(players)
+
+
+def test_right_after_a_reshuffle_the_public_stock_is_not_unseen() -> None:
+    g = stalled_game("german", 6, 1, 0)
+    while g.view(0)["stock_cards"] is None:
+        g.apply(next(a for a in g.legal_actions() if str(a) in ("draw", "discard"))
+                if any(str(a) in ("draw", "discard") for a in g.legal_actions())
+                else g.legal_actions()[0])
+    seat = g.current_player
+    assert seat is not None
+    v = g.view(seat, codes=True)
+    k = Knowledge.from_view(v, g.rules)
+    down = sum(1 for grid in v["grids"] if grid for c in grid if c is None)
+    assert sum(k.unseen) == down  # only the face-down cells hold unseen cards
+    assert k.stock is not None and sum(k.stock) == v["stock_size"] + (v["held_by"] is not None
+                                                                       and v["held"] is None)
+    assert k.draws == k.stock and k.groups[0].cards == tuple(
+        sorted(c for c in v["stock_cards"] if c != v["held"]))

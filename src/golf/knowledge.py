@@ -50,7 +50,8 @@ if TYPE_CHECKING:
     from .game import Game
 
 __all__ = ["GRID", "HELD", "STOCK", "Group", "Knowledge", "Sampler", "Slot", "World",
-           "sample_game", "sample_world", "unseen_counts"]
+           "deck_codes", "sample_game", "sample_world", "stock_counts", "unseen_counts",
+           "world_game"]
 
 STOCK, GRID, HELD = "stock", "grid", "held"
 _CODES = 64  # card codes are rank | suit << 4 (see golf.cards)
@@ -153,54 +154,29 @@ Slot(place='grid', seat=0, at=4), Slot(place='grid', seat=0, at=5)]
         :class:`golf.GolfError` saying what does not fit.
         """
         players, seat = view["players"], view["seat"]
-        left = list(deck_codes(rules, players))
-        slots: list[Slot] = []
-        cells: list[Slot] = []
-        for s, grid in enumerate(view["grids"]):
-            if grid is None:
-                continue
-            for i, c in enumerate(grid):
-                if c is None:
-                    cells.append(Slot(GRID, s, i))
-                else:
-                    left[c] -= 1
-        for c in view["discard"]:
-            left[c] -= 1
-        held = view["held"]
-        if held is not None:
-            left[held] -= 1
-        _check_left(left, "the view shows")
-        stock_size = view["stock_size"]
-        slots = [Slot(STOCK, -1, i) for i in range(stock_size)]
+        never, public = _split(view, rules)
+        cells = [Slot(GRID, s, i) for s, grid in enumerate(view["grids"]) if grid is not None
+                 for i, c in enumerate(grid) if c is None]
+        slots = [Slot(STOCK, -1, i) for i in range(view["stock_size"])]
         holder = view["held_by"]
-        if held is None and holder is not None:
+        if view["held"] is None and holder is not None:
             slots.append(Slot(HELD, holder, 0))  # drawn from the stock: only its holder sees it
         n_stock = len(slots)
         slots += cells
-        public = view["stock_cards"]
+        unseen = _rank_counts(never)
         if public is None:
-            pool = _elements(left)
-            groups: tuple[Group, ...] = (Group(tuple(range(len(slots))), pool),)
-            if len(pool) != len(slots):
-                raise GolfError(f"the view leaves {len(pool)} cards unseen for {len(slots)} "
+            if len(never) != len(slots):
+                raise GolfError(f"the view leaves {len(never)} cards unseen for {len(slots)} "
                                 "unknown places: it is not a view of a game of these rules")
-            unseen = _rank_counts(pool)
+            groups: tuple[Group, ...] = (Group(tuple(range(len(slots))), never),)
             return cls(seat, players, tuple(slots), groups, False, unseen, None, unseen)
-        in_stock = list(public)
-        if held is not None and view["held_from"] == "stock":
-            in_stock.remove(held)  # listed with the stock, but the holder sees it
-        for c in in_stock:
-            left[c] -= 1
-        _check_left(left, "the view shows and lists in the stock")
-        stock_cards = tuple(sorted(in_stock))
-        rest = _elements(left)
-        if len(stock_cards) != n_stock or len(rest) != len(cells):
-            raise GolfError(f"the view's public stock has {len(stock_cards)} cards for "
-                            f"{n_stock} places in the stock: it is not a view of these rules")
-        groups = (Group(tuple(range(n_stock)), stock_cards),
-                  Group(tuple(range(n_stock, len(slots))), rest))
-        stock = _rank_counts(stock_cards)
-        return cls(seat, players, tuple(slots), groups, True, _rank_counts(rest), stock, stock)
+        if len(public) != n_stock or len(never) != len(cells):
+            raise GolfError(f"the view's public stock has {len(public)} cards for {n_stock} "
+                            "places in the stock: it is not a view of a game of these rules")
+        groups = (Group(tuple(range(n_stock)), public),
+                  Group(tuple(range(n_stock, len(slots))), never))
+        stock = _rank_counts(public)
+        return cls(seat, players, tuple(slots), groups, True, unseen, stock, stock)
 
     @property
     def unplaced(self) -> tuple[int, ...]:
@@ -223,6 +199,34 @@ Game("six-card", players=2, seed=1).rules).worlds_count() > 10**60
         for g in self.groups:
             total *= _arrangements(g.cards)
         return total
+
+
+def _split(view: Mapping[str, Any], rules: Rules) -> tuple[tuple[int, ...], tuple[int, ...] | None]:
+    """The cards (sorted codes) the view's seat has never seen, and the public stock's
+    cards other than one the seat holds (None before a reshuffle): the one
+    computation behind every count of this module."""
+    left = list(deck_codes(rules, view["players"]))
+    for grid in view["grids"]:
+        if grid is not None:
+            for c in grid:
+                if c is not None:
+                    left[c] -= 1
+    for c in view["discard"]:
+        left[c] -= 1
+    held = view["held"]
+    if held is not None:
+        left[held] -= 1
+    _check_left(left, "the view shows")
+    listed = view["stock_cards"]
+    if listed is None:
+        return _elements(left), None
+    public = list(listed)
+    if held is not None and view["held_from"] == "stock":
+        public.remove(held)  # listed with the stock, but its holder sees it
+    for c in public:
+        left[c] -= 1
+    _check_left(left, "the view shows and lists in the stock")
+    return _elements(left), tuple(sorted(public))
 
 
 def _check_left(left: list[int], what: str) -> None:
@@ -254,7 +258,15 @@ def unseen_counts(view: Mapping[str, Any], rules: Rules) -> tuple[int, ...]:
     >>> sum(unseen_counts(g.view(0, codes=True), g.rules))
     51
     """
-    return Knowledge.from_view(view, rules).unseen
+    return _rank_counts(_split(view, rules)[0])
+
+
+def stock_counts(view: Mapping[str, Any], rules: Rules) -> tuple[int, ...] | None:
+    """By rank, the cards of a public stock (after a reshuffle; with a card another
+    player holds from it, without one the seat holds), else None
+    (:attr:`Knowledge.stock`)."""
+    public = _split(view, rules)[1]
+    return None if public is None else _rank_counts(public)
 
 
 def _random(rng: random.Random | int | None) -> random.Random:
