@@ -121,7 +121,8 @@ def test_decisions_ignore_cards_the_bot_cannot_see(variant: str, seed: int) -> N
         other = scramble_hidden(g, seat, rng)
         if trial == 0:
             # the scramble really moved hidden cards (else the test would prove nothing)
-            assert other._stock != g._stock or other._grids != g._grids or len(g._stock) < 2
+            a, b = other.state.hole, g.state.hole
+            assert a.stock != b.stock or a.grids != b.grids or len(b.stock) < 2
         assert other.view(seat, codes=True) == g.view(seat, codes=True)
         for spec in ("expert", "greedy", "random", "expert:memory=0.3,noise=1.5"):
             a = make_bot(spec, g.rules, seed=seed)
@@ -321,16 +322,17 @@ def test_unseen_counts_are_the_hidden_cards(variant: str, players: int, seed: in
     g = random_state(variant, players, seed)
     seat = g.current_player if g.current_player is not None else 0
     cells = g.rules.cells
+    h = g.state.hole
     hidden = []
     for s in g.active:
-        known = g._up[s] | (g._peeked[s] if s == seat else 0)
-        hidden += [g._grids[s][i] for i in range(cells) if not known >> i & 1]
-    stock = list(g._stock)
-    if g._held >= 0 and g._current != seat and g._held_from == 0:
-        stock.append(g._held)
+        known = h.up[s] | (h.peeked[s] if s == seat else 0)
+        hidden += [h.grids[s][i] for i in range(cells) if not known >> i & 1]
+    stock = list(h.stock)
+    if h.held >= 0 and h.current != seat and h.held_from == 0:
+        stock.append(h.held)
     # After a reshuffle the stock's cards are public (the view lists them): a draw is
     # one of them, and none of them can be in a face-down cell.
-    public = bool(g._reshuffles)
+    public = bool(h.reshuffles)
     want = Counter(c & 15 for c in (hidden if public else hidden + stock))
     counts = unseen(view(g, seat, True), g.rules)
     assert {r: counts[r] for r in range(15) if counts[r]} == dict(want)
@@ -344,8 +346,8 @@ def test_unseen_counts_are_the_hidden_cards(variant: str, players: int, seed: in
     # memory 0: everything below the top of the pile and every peeked card forgotten
     forgetful = unseen(view(g, seat, True), g.rules, memory=0.0)
     assert all(f >= c for f, c in zip(forgetful, counts, strict=True))
-    peeked_down = bin(g._peeked[seat] & ~g._up[seat]).count("1")
-    assert sum(forgetful) - sum(counts) == max(0, len(g._discard) - 1) + peeked_down
+    peeked_down = bin(h.peeked[seat] & ~h.up[seat]).count("1")
+    assert sum(forgetful) - sum(counts) == max(0, len(h.discard) - 1) + peeked_down
 
 
 OTHER_RULES: list[tuple[str, dict[str, Any]]] = [

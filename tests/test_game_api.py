@@ -337,11 +337,11 @@ def test_view_never_shows_the_stock() -> None:
     for seat in range(3):
         v = g.view(seat)
         assert v["stock_size"] == g.stock_size
-        # Reordering the stock (test-only, via the private list) changes no view.
-        c = g.clone()
-        c._stock.reverse()
-        random.Random(seat).shuffle(c._stock)
-        assert c.view(seat) == v
+        # Reordering the stock (in a copy of the state) changes no view.
+        state = g.state.copy()
+        state.hole.stock.reverse()
+        random.Random(seat).shuffle(state.hole.stock)
+        assert Game.from_state(state).view(seat) == v
 
 
 def test_held_card_from_the_stock_is_seen_by_its_holder_only() -> None:

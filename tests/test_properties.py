@@ -37,10 +37,10 @@ def check_views(g: Game, rng: random.Random) -> None:
         assert json.loads(json.dumps(v)) == v
         # What is shown is right, and only what may be known is shown.
         for other in g.active:
-            up, peeked = g.face_up(other), g._peeked[other] if other == seat else 0
+            up, peeked = g.face_up(other), g.state.hole.peeked[other] if other == seat else 0
             for i, card in enumerate(v["grids"][other]):
                 if up[i] or peeked >> i & 1:
-                    assert card == card_str(g._grids[other][i])
+                    assert card == card_str(g.state.hole.grids[other][i])
                 else:
                     assert card is None
         for other in range(g.players):

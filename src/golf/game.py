@@ -1,8 +1,9 @@
-"""The game state machine: one match of Golf under one :class:`~golf.Rules`.
+"""The game: the rules of Golf applied to a :class:`~golf.state.MatchState`.
 
 The engine is deterministic: a match is fixed by its rules, player count, seed and
 action list. Every deal and reshuffle draws from a generator seeded by
-``(seed, hole, reshuffle)``, so a clone needs no random state of its own.
+``(seed, hole, reshuffle)``, so a state needs no random state of its own and a copy of
+it plays on exactly like the original.
 
 >>> g = Game("six-card", players=2, seed=7)
 >>> g.phase, g.current_player, [str(a) for a in g.legal_actions()][:3]
@@ -10,19 +11,20 @@ action list. Every deal and reshuffle draws from a generator seeded by
 >>> g.apply("reveal 1"); g.apply("reveal 4"); g.apply("reveal 2"); g.apply("reveal 5")
 >>> g.phase, [str(a) for a in g.legal_actions()]
 ('turn', ['draw', 'take'])
->>> g.apply("swap 1")
+>>> g.step("take").kinds()
+('draw',)
+>>> g.apply("draw")
 Traceback (most recent call last):
 ...
-golf.errors.IllegalAction: swap 1: you must first draw from the stock or take the discard; ...
+golf.errors.IllegalAction: draw: you hold a card: swap it into your grid or discard it; ...
 """
 
 from __future__ import annotations
 
 import random
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .actions import (
     DISCARD,
@@ -43,10 +45,34 @@ from .actions import (
 )
 from .cards import build_deck
 from .errors import GolfError, IllegalAction, NotationError
+from .events import (
+    DISCARDED,
+    DREW,
+    FINAL_TURNS,
+    FLIPPED,
+    HOLE_ENDED,
+    HOLE_STARTED,
+    KNOCKED,
+    MATCH_ENDED,
+    PASSED,
+    PEEKED,
+    PLAYOFF,
+    RESHUFFLED,
+    REVEALED,
+    SWAPPED,
+    Event,
+    Fact,
+)
 from .phases import FLIP, FROM_DISCARD, FROM_STOCK, HOLD, OVER, PHASES, SETUP, TURN
+from .position import position as _position
+from .position import state_from_position
 from .rules import Rules, load_rules, rules_from_dict
 from .scoring import Score, Scorer, scorer
+from .state import HoleResult, HoleState, MatchState, check_state, mask_of
 from .view import view as _view
+
+if TYPE_CHECKING:
+    from .types import PositionDict, RecordDict, ViewDict
 
 __all__ = ["FLIP", "FROM_DISCARD", "FROM_STOCK", "HOLD", "OVER", "PHASES", "SETUP", "TURN",
            "Game", "HoleResult"]
@@ -54,24 +80,12 @@ RECORD_FORMAT = "golf-record/1"
 MAX_PLAYOFFS = 20
 
 
-@dataclass(frozen=True)
-class HoleResult:
-    """A finished hole: every grid face up, each seat's score (None: not dealt in)."""
-
-    number: int
-    playoff: bool
-    grids: tuple[tuple[int, ...], ...]
-    scores: tuple[int | None, ...]
-    knocked_by: int | None
-    went_out: int | None
-    #: The discard pile's top card when the hole ended (the last card played to it).
-    discard_top: int | None = None
-
-
 class _Tables:
-    """Action tuples per face-down mask, built once per grid size."""
+    """What the engine derives from one Rules, built once and kept on it: action tuples
+    per face-down mask, the decks per deck count."""
 
-    __slots__ = ("flips", "full", "peeks", "reveals", "swaps_all", "swaps_down")
+    __slots__ = ("decks", "flips", "full", "peeks", "reveals", "skip_complete", "swaps_all",
+                 "swaps_down")
 
     def __init__(self, rules: Rules) -> None:
         n = rules.cells
@@ -88,17 +102,38 @@ class _Tables:
         self.swaps_all = acts(K_SWAP, self.full)
         self.reveals = [acts(K_REVEAL, m, allowed) for m in range(size)]
         self.peeks = [acts(K_PEEK, m, allowed) for m in range(size)]
+        self.skip_complete = rules.replace == "face-down"
+        self.decks: dict[int, tuple[int, ...]] = {}
 
-
-_TABLES: dict[tuple[int, tuple[int, ...]], _Tables] = {}
+    def deck(self, rules: Rules, players: int) -> tuple[int, ...]:
+        decks = rules.decks_for(players)
+        d = self.decks.get(decks)
+        if d is None:
+            d = self.decks[decks] = tuple(build_deck(decks, rules.jokers_per_deck))
+        return d
 
 
 def _tables(rules: Rules) -> _Tables:
-    key = (rules.cells, rules.setup_positions())
-    t = _TABLES.get(key)
-    if t is None:
-        t = _TABLES[key] = _Tables(rules)
-    return t
+    return rules.cached("_engine_tables", _Tables)
+
+
+def _shuffle(cards: list[int], rng: random.Random) -> None:
+    """``random.shuffle`` exactly (same draws, same result), without its per-card calls."""
+    bits = rng.getrandbits
+    for i in range(len(cards) - 1, 0, -1):
+        n = i + 1
+        k = n.bit_length()
+        j = bits(k)
+        while j >= n:
+            j = bits(k)
+        cards[i], cards[j] = cards[j], cards[i]
+
+
+def _next_seat(active: tuple[int, ...], players: int, seat: int) -> int:
+    s = (seat + 1) % players
+    while s not in active:
+        s = (s + 1) % players
+    return s
 
 
 class Game:
@@ -106,15 +141,13 @@ class Game:
 
     ``variant`` is a preset name, a path to a TOML rules file or a :class:`Rules`;
     ``rules`` overrides settings on top of it.
+
+    The whole match is :attr:`state` (a :class:`~golf.state.MatchState`), public and
+    read-only by convention: the game changes it only through :meth:`apply`. To play
+    on a state you built or changed, make a game over it with :meth:`from_state`.
     """
 
-    __slots__ = (
-        "_chosen", "_current", "_dealer", "_deck", "_discard", "_ender", "_grids", "_held",
-        "_held_from", "_hole_index", "_knocker", "_legal", "_origin", "_peeked", "_phase",
-        "_playoff", "_reshuffles", "_scorer", "_setup_left", "_stock", "_t", "_turn_count",
-        "_turns", "_up", "_winners", "active", "history", "hole_results", "players",
-        "playoff_scores", "regular_scores", "rules", "seed", "totals_",
-    )
+    __slots__ = ("_legal", "_notes", "_scorer", "_t", "state")
 
     def __init__(
         self,
@@ -123,76 +156,140 @@ class Game:
         seed: int | None = None,
         rules: Mapping[str, Any] | None = None,
     ) -> None:
-        self.rules = load_rules(variant, rules)
-        self.rules.check_players(players)
+        r = load_rules(variant, rules)
+        r.check_players(players)
         if seed is None:
             seed = random.SystemRandom().randrange(2**32)
         if not isinstance(seed, int) or isinstance(seed, bool) or seed < 0:
             raise GolfError(f"seed must be a non-negative integer, got {seed!r}")
-        self.seed = seed
-        self.players = players
-        self._scorer: Scorer = scorer(self.rules)
-        self._t = _tables(self.rules)
-        self._deck = tuple(build_deck(self.rules.decks_for(players), self.rules.jokers_per_deck))
-        self.totals_ = [0] * players
-        self.regular_scores: list[list[int]] = []
-        self.playoff_scores: list[list[int | None]] = []
-        self.hole_results: list[HoleResult] = []
-        self.history: list[Action] = []
-        self._winners: list[int] = []
-        self._hole_index = 0
-        self._playoff = False
-        self._origin: Game | None = None  # the position a game set up by from_position began at
-        self._start_hole(tuple(range(players)))
+        t = self._t = _tables(r)
+        self._scorer: Scorer = scorer(r)
+        self._legal: tuple[Action, ...] | None = None
+        self._notes: list[Fact] = []
+        deck = t.deck(r, players)
+        active = tuple(range(players))
+        self.state = MatchState(r, players, seed, deck, self._deal(r, players, seed, 0, deck,
+                                                                    active))
+        if not r.setup_count:
+            self._begin_turn(self.state.hole.current)
+        self._notes.clear()
+
+    @classmethod
+    def from_state(cls, state: MatchState, validate: bool = False) -> Game:
+        """A game that plays on ``state`` (which it then owns: pass a copy to keep one).
+
+        As cheap as :meth:`clone`: the state is trusted. With ``validate``, a state the
+        rules cannot reach (wrong cards, a seat to act that has nothing to do, a phase
+        the variant lacks, ...) raises :class:`golf.GolfError` saying what is wrong.
+
+        >>> g = Game("six-card", players=2, seed=3)
+        >>> s = g.state.copy()
+        >>> s.hole.stock[-1], s.hole.grids[1][0] = s.hole.grids[1][0], s.hole.stock[-1]
+        >>> rigged = Game.from_state(s, validate=True)
+        >>> rigged.view(0) == g.view(0), rigged.census() == g.census()
+        (True, False)
+        >>> broken = g.state.copy()
+        >>> broken.hole.stock.pop()
+        13
+        >>> Game.from_state(broken, validate=True)
+        Traceback (most recent call last):
+        ...
+        golf.errors.GolfError: state's cards are not the game's deck: extra [none], missing [KS]
+        """
+        if validate:
+            check_state(state)
+        g = cls.__new__(cls)
+        rules = state.rules
+        g._t = rules.cached("_engine_tables", _Tables)
+        g._scorer = rules.cached("_scorer", Scorer)
+        g._legal = None
+        g._notes = []
+        g.state = state
+        return g
 
     # --- public state ------------------------------------------------------------
     @property
+    def rules(self) -> Rules:
+        return self.state.rules
+
+    @property
+    def seed(self) -> int:
+        return self.state.seed
+
+    @property
+    def players(self) -> int:
+        return self.state.players
+
+    @property
+    def history(self) -> list[Action]:
+        """Every action played (since the position a game set up from one began at)."""
+        return self.state.history
+
+    @property
+    def hole_results(self) -> list[HoleResult]:
+        return self.state.hole_results
+
+    @property
+    def active(self) -> tuple[int, ...]:
+        """The seats dealt into the hole being played (a playoff deals in the tied ones)."""
+        return self.state.hole.active
+
+    @property
+    def regular_scores(self) -> list[list[int]]:
+        return self.state.hole_scores
+
+    @property
+    def playoff_scores(self) -> list[list[int | None]]:
+        return self.state.playoff_scores
+
+    @property
     def current_player(self) -> int | None:
         """The seat to act, or None once the match is over."""
-        return None if self._phase == OVER else self._current
+        h = self.state.hole
+        return None if h.phase == OVER else h.current
 
     @property
     def phase(self) -> str:
         """``setup``, ``turn`` (draw, take, knock or flip), ``hold`` (swap or discard the
         held card), ``flip`` (flip after discarding) or ``over``."""
-        return PHASES[self._phase]
+        return PHASES[self.state.hole.phase]
 
     @property
     def is_over(self) -> bool:
-        return self._phase == OVER
+        return self.state.hole.phase == OVER
 
     @property
     def hole(self) -> int:
         """The number of the hole being played (1-based; playoff holes count on)."""
-        return self._hole_index + 1
+        return self.state.hole_index + 1
 
     @property
     def is_playoff(self) -> bool:
-        return self._playoff
+        return self.state.playoff
 
     @property
     def dealer(self) -> int:
-        return self._dealer
+        return self.state.hole.dealer
 
     @property
     def hole_scores(self) -> list[list[int]]:
         """Each finished regular hole's score per seat."""
-        return [list(s) for s in self.regular_scores]
+        return [list(s) for s in self.state.hole_scores]
 
     @property
     def totals(self) -> list[int]:
-        return list(self.totals_)
+        return list(self.state.totals)
 
     @property
     def winners(self) -> list[int]:
         """The seats that won the match (empty until it is over; several on a shared win)."""
-        return list(self._winners)
+        return list(self.state.winners)
 
     @property
     def hole_winners(self) -> list[list[int]]:
         """For each finished hole (playoffs included), the seats with its lowest score."""
         out = []
-        for h in self.hole_results:
+        for h in self.state.hole_results:
             scores = [s for s in h.scores if s is not None]
             low = min(scores)
             out.append([i for i, s in enumerate(h.scores) if s == low])
@@ -200,168 +297,180 @@ class Game:
 
     @property
     def stock_size(self) -> int:
-        return len(self._stock)
+        return len(self.state.hole.stock)
 
     def face_up(self, seat: int) -> list[bool]:
-        up = self._up[seat]
+        up = self.state.hole.up[seat]
         return [bool(up >> i & 1) for i in range(self.rules.cells)]
 
     # --- hole lifecycle ----------------------------------------------------------
-    def _start_hole(self, active: tuple[int, ...]) -> None:
-        r, n = self.rules, self.players
-        self.active = active
-        self._dealer = (self._hole_index - 1) % n
-        first = self._next_seat(self._dealer)
-        rng = random.Random(f"{self.seed}/{self._hole_index}/0")
-        deck = list(self._deck)
-        rng.shuffle(deck)
+    def _deal(self, r: Rules, n: int, seed: int, hole_index: int, deck: tuple[int, ...],
+              active: tuple[int, ...]) -> HoleState:
+        """A freshly dealt hole: setup under way, or the first seat to take a turn."""
+        dealer = (hole_index - 1) % n
+        first = _next_seat(active, n, dealer)
+        cards = list(deck)
+        _shuffle(cards, random.Random(f"{seed}/{hole_index}/0"))
         cells = r.cells
-        self._grids: list[list[int]] = [[] for _ in range(n)]
+        grids: list[list[int]] = [[] for _ in range(n)]
         for k, seat in enumerate(active):
-            self._grids[seat] = deck[k * cells:(k + 1) * cells]
-        self._stock = deck[len(active) * cells:]
-        self._discard = [self._stock.pop()]
-        self._up = [0] * n
-        self._peeked = [0] * n
-        self._chosen = 0
-        self._held = -1
-        self._held_from = FROM_STOCK
-        self._turns = [0] * n
-        self._turn_count = 0
-        self._ender = -1
-        self._knocker = -1
-        self._reshuffles = 0
-        self._legal: tuple[Action, ...] | None = None
-        if r.setup_count:
-            self._phase = SETUP
-            self._current = first
-            self._setup_left = r.setup_count
-        else:
-            self._setup_left = 0
-            self._begin_turn(first)
+            grids[seat] = cards[k * cells:(k + 1) * cells]
+        stock = cards[len(active) * cells:]
+        discard = [stock.pop()]
+        return HoleState(active, dealer, grids, stock, discard, phase=SETUP, current=first,
+                         setup_left=r.setup_count)
 
-    def _next_seat(self, seat: int) -> int:
-        active, n = self.active, self.players
-        s = (seat + 1) % n
-        while s not in active:
-            s = (s + 1) % n
-        return s
-
-    def _can_supply(self) -> bool:
-        return bool(self._stock) or (self.rules.reshuffle and len(self._discard) > 1)
+    def _start_hole(self, active: tuple[int, ...]) -> None:
+        st = self.state
+        r = st.rules
+        h = st.hole = self._deal(r, st.players, st.seed, st.hole_index, st.deck, active)
+        self._notes.append((HOLE_STARTED, st.hole_index + 1, h.dealer, h.discard[-1]))
+        if not r.setup_count:
+            self._begin_turn(h.current)
 
     def _begin_turn(self, seat: int) -> None:
         """Give ``seat`` the turn, skipping players with nothing to do, or end the hole."""
-        if self._turn_count >= self.rules.turn_limit or not self._can_supply():
+        st = self.state
+        h = st.hole
+        r = st.rules
+        if h.turn_count >= r.turn_limit or not (h.stock or (r.reshuffle and len(h.discard) > 1)):
             self._end_hole()
             return
-        skip_complete = self.rules.replace == "face-down"
-        for _ in range(len(self.active)):
-            if seat == self._ender:
+        t = self._t
+        if not t.skip_complete and seat != h.ender:  # the common case: no one to skip
+            h.current = seat
+            h.phase = TURN
+            return
+        full, up, active, n = t.full, h.up, h.active, st.players
+        for _ in range(len(active)):
+            if seat == h.ender:
                 self._end_hole()
                 return
-            if not (skip_complete and self._up[seat] == self._t.full):
-                self._current = seat
-                self._phase = TURN
+            if not (t.skip_complete and up[seat] == full):
+                h.current = seat
+                h.phase = TURN
                 return
-            seat = self._next_seat(seat)
+            seat = _next_seat(active, n, seat)
         self._end_hole()  # every player is complete and may not replace face-up cards
 
+    def _final_turns(self, ender: int) -> None:
+        """Note that the final turns began: every other seat with something to do plays once."""
+        h = self.state.hole
+        t = self._t
+        seats = [s for s in h.active if s != ender
+                 and not (t.skip_complete and h.up[s] == t.full)]
+        self._notes.append((FINAL_TURNS, ender, mask_of(seats)))
+
     def _end_turn(self, seat: int) -> None:
-        self._turns[seat] += 1
-        self._turn_count += 1
-        if self._up[seat] == self._t.full:
-            rule = self.rules.end_on_complete
-            if rule == "first" and self._ender < 0:
-                self._ender = seat  # recorded as went_out even when the hole ends at once
-                if not self.rules.final_turns:
+        st = self.state
+        h = st.hole
+        h.turns[seat] += 1
+        h.turn_count += 1
+        full = self._t.full
+        if h.up[seat] == full:
+            rule = st.rules.end_on_complete
+            if rule == "first" and h.ender < 0:
+                h.ender = seat  # recorded as went_out even when the hole ends at once
+                if not st.rules.final_turns:
                     self._end_hole()
                     return
-            elif rule == "all" and all(self._up[s] == self._t.full for s in self.active):
+                self._final_turns(seat)
+            elif rule == "all" and all(h.up[s] == full for s in h.active):
                 self._end_hole()
                 return
-        self._begin_turn(self._next_seat(seat))
+        self._begin_turn(_next_seat(h.active, st.players, seat))
 
     def _end_hole(self) -> None:
+        st = self.state
+        h = st.hole
         full = self._t.full
-        scores: list[int | None] = [None] * self.players
-        for s in self.active:
-            self._up[s] = full
-            scores[s] = self._scorer.total(tuple(c & 15 for c in self._grids[s]))
-        went_out = self._ender if self._ender >= 0 and self._ender != self._knocker else None
-        self.hole_results.append(HoleResult(
-            self._hole_index + 1, self._playoff,
-            tuple(tuple(g) for g in self._grids), tuple(scores),
-            self._knocker if self._knocker >= 0 else None, went_out,
-            self._discard[-1] if self._discard else None,
+        total = self._scorer.total
+        scores: list[int | None] = [None] * st.players
+        for s in h.active:
+            h.up[s] = full
+            scores[s] = total(tuple(c & 15 for c in h.grids[s]))
+        went_out = h.ender if h.ender >= 0 and h.ender != h.knocker else None
+        st.hole_results.append(HoleResult(
+            st.hole_index + 1, st.playoff,
+            tuple(tuple(g) for g in h.grids), tuple(scores),
+            h.knocker if h.knocker >= 0 else None, went_out,
+            h.discard[-1] if h.discard else None,
         ))
-        self._held = -1
+        self._notes.append((HOLE_ENDED, st.hole_index + 1, int(st.playoff),
+                            len(st.hole_results) - 1))
+        h.held = -1
         self._legal = None
-        if self._playoff:
-            self.playoff_scores.append(scores)
-            ranked = [s for s in self.active if scores[s] is not None]
+        if st.playoff:
+            st.playoff_scores.append(scores)
+            ranked = [s for s in h.active if scores[s] is not None]
             low = min(int(scores[s] or 0) for s in ranked)
-            tied = tuple(s for s in ranked if scores[s] == low)
-            self._finish_or_playoff(tied)
+            self._finish_or_playoff(tuple(s for s in ranked if scores[s] == low))
             return
         full_scores = [s if s is not None else 0 for s in scores]
-        self.regular_scores.append(full_scores)
-        for s in range(self.players):
-            self.totals_[s] += full_scores[s]
+        st.hole_scores.append(full_scores)
+        for s in range(st.players):
+            st.totals[s] += full_scores[s]
         if self._match_done():
-            low = min(self.totals_)
-            self._finish_or_playoff(tuple(s for s in range(self.players) if self.totals_[s] == low))
+            low = min(st.totals)
+            self._finish_or_playoff(tuple(s for s in range(st.players) if st.totals[s] == low))
         else:
-            self._hole_index += 1
-            self._start_hole(tuple(range(self.players)))
+            st.hole_index += 1
+            self._start_hole(tuple(range(st.players)))
 
     def _match_done(self) -> bool:
-        r = self.rules
-        if r.holes and len(self.regular_scores) >= r.holes:
+        st = self.state
+        r = st.rules
+        if r.holes and len(st.hole_scores) >= r.holes:
             return True
         if r.target:
             if r.target_ends == "reach":
-                return max(self.totals_) >= r.target
-            return max(self.totals_) > r.target
+                return max(st.totals) >= r.target
+            return max(st.totals) > r.target
         return False
 
     def _finish_or_playoff(self, tied: tuple[int, ...]) -> None:
-        if (len(tied) > 1 and self.rules.tie_break == "playoff"
-                and len(self.playoff_scores) < MAX_PLAYOFFS):
-            self._playoff = True
-            self._hole_index += 1
+        st = self.state
+        if (len(tied) > 1 and st.rules.tie_break == "playoff"
+                and len(st.playoff_scores) < MAX_PLAYOFFS):
+            st.playoff = True
+            st.hole_index += 1
+            self._notes.append((PLAYOFF, st.hole_index + 1, mask_of(tied)))
             self._start_hole(tied)
             return
-        self._winners = list(tied)
-        self._phase = OVER
+        st.winners = list(tied)
+        st.hole.phase = OVER
+        self._notes.append((MATCH_ENDED, mask_of(tied)))
 
     # --- legal actions -----------------------------------------------------------
     def legal_actions(self) -> list[Action]:
         """Every action the current player may take now (empty once the match is over)."""
-        return list(self._legal_tuple())
+        legal = self._legal
+        return list(legal if legal is not None else self._legal_tuple())
 
     def _legal_tuple(self) -> tuple[Action, ...]:
         legal = self._legal
         if legal is not None:
             return legal
-        t, r, seat, phase = self._t, self.rules, self._current, self._phase
-        down = t.full ^ self._up[seat]
+        st = self.state
+        h = st.hole
+        t, r, seat, phase = self._t, st.rules, h.current, h.phase
+        down = t.full ^ h.up[seat]
         if phase == TURN:
             legal = (DRAW, TAKE)
-            if r.knock and self._ender < 0 and (r.knock_first_turn or self._turns[seat]):
+            if r.knock and h.ender < 0 and (r.knock_first_turn or h.turns[seat]):
                 legal += (KNOCK,)
             if r.flip_instead_of_draw:
                 legal += t.flips[down]
         elif phase == HOLD:
             legal = t.swaps_all if r.replace == "any" else t.swaps_down[down]
-            if self._held_from == FROM_STOCK or r.return_taken:
+            if h.held_from == FROM_STOCK or r.return_taken:
                 legal += (DISCARD,)
         elif phase == FLIP:
             legal = t.flips[down]
             if r.flip_after_discard == "may":
                 legal += (PASS,)
         elif phase == SETUP:
-            free = t.full ^ self._chosen
+            free = t.full ^ h.chosen
             legal = t.reveals[free] if r.setup == "reveal" else t.peeks[free]
         else:
             legal = ()
@@ -373,16 +482,39 @@ class Game:
         """Play ``action`` (an Action or its notation) for the current player.
 
         Raises :class:`golf.IllegalAction` (state unchanged) if the rules forbid it now,
-        or :class:`golf.NotationError` for text that is not an action.
+        or :class:`golf.NotationError` for text that is not an action. :meth:`step` does
+        the same and returns what happened.
         """
         if type(action) is not Action:
             action = self._coerce(action)
-        legal = self._legal if self._legal is not None else self._legal_tuple()
+        legal = self._legal
+        if legal is None:
+            legal = self._legal_tuple()
         if action not in legal:
             raise IllegalAction(self._why_illegal(action))
         self._step(action)
 
     push = apply
+
+    def step(self, action: Action | str) -> Event:
+        """:meth:`apply` ``action`` and return the :class:`~golf.events.Event` saying
+        what happened (render it per seat with :func:`golf.events.render` or
+        :meth:`~golf.events.Event.to_dict`)."""
+        if type(action) is not Action:
+            action = self._coerce(action)
+        legal = self._legal
+        if legal is None:
+            legal = self._legal_tuple()
+        if action not in legal:
+            raise IllegalAction(self._why_illegal(action))
+        seat = self.state.hole.current
+        facts = self._step(action)
+        result = None
+        if len(facts) > 1:
+            for f in facts:
+                if f[0] == HOLE_ENDED:
+                    result = self.state.hole_results[f[3]]
+        return Event(seat, action, facts, result)
 
     def _coerce(self, action: object) -> Action:
         if isinstance(action, Action):
@@ -396,81 +528,109 @@ class Game:
                 raise NotationError(f"{action} is not an action code") from None
         raise NotationError(f"an action is an Action or text like 'draw', not {action!r}")
 
-    def _step(self, a: Action) -> None:
-        """Apply a legal action (no checks: callers verified it)."""
-        self.history.append(a)
+    def _step(self, a: Action) -> tuple[Fact, ...]:
+        """Apply a legal action (no checks: callers verified it) and return its facts."""
+        st = self.state
+        h = st.hole
+        st.history.append(a)
         self._legal = None
         kind, cell = a >> 4, a & 15
-        seat = self._current
+        seat = h.current
         if kind == K_DRAW:
-            if not self._stock:
+            if not h.stock:
                 self._reshuffle()
-            self._held = self._stock.pop()
-            self._held_from = FROM_STOCK
-            self._phase = HOLD
-        elif kind == K_TAKE:
-            self._held = self._discard.pop()
-            self._held_from = FROM_DISCARD
-            self._phase = HOLD
-        elif kind == K_SWAP:
-            grid = self._grids[seat]
-            self._discard.append(grid[cell])
-            grid[cell] = self._held
-            self._held = -1
-            self._up[seat] |= 1 << cell
-            self._peeked[seat] &= ~(1 << cell)
+                h = st.hole
+                card = h.held = h.stock.pop()
+                h.held_from = FROM_STOCK
+                h.phase = HOLD
+                return ((RESHUFFLED, len(h.stock) + 1, h.reshuffles), (DREW, seat, 0, card))
+            card = h.held = h.stock.pop()
+            h.held_from = FROM_STOCK
+            h.phase = HOLD
+            return ((DREW, seat, 0, card),)
+        if kind == K_TAKE:
+            card = h.held = h.discard.pop()
+            h.held_from = FROM_DISCARD
+            h.phase = HOLD
+            return ((DREW, seat, 1, card),)
+        if kind == K_SWAP:
+            grid = h.grids[seat]
+            out = grid[cell]
+            card = grid[cell] = h.held
+            h.discard.append(out)
+            h.held = -1
+            h.up[seat] |= 1 << cell
+            h.peeked[seat] &= ~(1 << cell)
+            fact: Fact = (SWAPPED, seat, cell, card, out)
             self._end_turn(seat)
         elif kind == K_DISCARD:
-            self._discard.append(self._held)
-            self._held = -1
-            if self.rules.flip_after_discard != "never" and self._up[seat] != self._t.full:
-                self._phase = FLIP
-            else:
-                self._end_turn(seat)
+            card = h.held
+            h.discard.append(card)
+            h.held = -1
+            fact = (DISCARDED, seat, card)
+            if st.rules.flip_after_discard != "never" and h.up[seat] != self._t.full:
+                h.phase = FLIP
+                return (fact,)
+            self._end_turn(seat)
         elif kind == K_FLIP:
-            self._up[seat] |= 1 << cell
+            h.up[seat] |= 1 << cell
+            fact = (FLIPPED, seat, cell, h.grids[seat][cell])
             self._end_turn(seat)
         elif kind == K_PASS:
+            fact = (PASSED, seat)
             self._end_turn(seat)
         elif kind == K_KNOCK:
-            self._knocker = self._ender = seat
-            if not self.rules.final_turns:
-                self._turns[seat] += 1
+            h.knocker = h.ender = seat
+            fact = (KNOCKED, seat)
+            if not st.rules.final_turns:
+                h.turns[seat] += 1
                 self._end_hole()
             else:
+                self._final_turns(seat)
                 self._end_turn(seat)
         else:  # setup: reveal or peek
-            self._chosen |= 1 << cell
+            h.chosen |= 1 << cell
             if kind == K_REVEAL:
-                self._up[seat] |= 1 << cell
+                h.up[seat] |= 1 << cell
+                fact = (REVEALED, seat, cell, h.grids[seat][cell])
             else:
-                self._peeked[seat] |= 1 << cell
-            self._setup_left -= 1
-            if self._setup_left == 0:
-                self._chosen = 0
-                nxt = self._next_seat(seat)
-                first = self._next_seat(self._dealer)
+                h.peeked[seat] |= 1 << cell
+                fact = (PEEKED, seat, cell)
+            h.setup_left -= 1
+            if h.setup_left == 0:
+                h.chosen = 0
+                nxt = _next_seat(h.active, st.players, seat)
+                first = _next_seat(h.active, st.players, h.dealer)
                 if nxt == first:
                     self._begin_turn(first)
                 else:
-                    self._current = nxt
-                    self._setup_left = self.rules.setup_count
+                    h.current = nxt
+                    h.setup_left = st.rules.setup_count
+        notes = self._notes
+        if notes:
+            facts = (fact, *notes)
+            notes.clear()
+            return facts
+        return (fact,)
 
     def _reshuffle(self) -> None:
         """Shuffle the discard pile, all but its top card, into a new stock."""
-        self._reshuffles += 1
-        top = self._discard.pop()
-        stock = self._discard
-        random.Random(f"{self.seed}/{self._hole_index}/{self._reshuffles}").shuffle(stock)
-        self._stock = stock
-        self._discard = [top]
+        st = self.state
+        h = st.hole
+        h.reshuffles += 1
+        top = h.discard.pop()
+        stock = h.discard
+        _shuffle(stock, random.Random(f"{st.seed}/{st.hole_index}/{h.reshuffles}"))
+        h.stock = stock
+        h.discard = [top]
 
     def _why_illegal(self, a: Action) -> str:
         """A message saying why ``a`` is not allowed now and what is."""
         legal = self._legal_tuple()
         allowed = ", ".join(str(x) for x in legal) if legal else "nothing (the match is over)"
         r, kind, cell = self.rules, a >> 4, a & 15
-        phase = self._phase
+        h = self.state.hole
+        phase = h.phase
         prefix = f"{a}: "
         if phase == OVER:
             return prefix + "the match is over"
@@ -482,7 +642,7 @@ class Game:
                 why = f"first each player must {verb} {r.setup_count} card(s) of their grid"
             elif (kind == K_REVEAL) != (r.setup == "reveal"):
                 why = (f"this variant starts with '{r.setup} N', not '{a.kind}'")
-            elif self._chosen >> cell & 1:
+            elif h.chosen >> cell & 1:
                 why = f"you already chose position {cell + 1}"
             else:
                 allowed_cells = ", ".join(str(i + 1) for i in r.setup_positions())
@@ -490,7 +650,7 @@ class Game:
         elif phase == TURN:
             if kind == K_KNOCK and not r.knock:
                 why = "this variant has no knocking"
-            elif kind == K_KNOCK and self._ender >= 0:
+            elif kind == K_KNOCK and h.ender >= 0:
                 why = "the round is already ending"
             elif kind == K_KNOCK:
                 why = "you may not knock on your first turn"
@@ -522,66 +682,36 @@ class Game:
     def clone(self) -> Game:
         """An independent copy sharing only immutable data."""
         g = Game.__new__(Game)
-        g.rules = self.rules
-        g.seed = self.seed
-        g.players = self.players
-        g._scorer = self._scorer
         g._t = self._t
-        g._deck = self._deck
-        g.active = self.active
-        g.totals_ = self.totals_[:]
-        g.regular_scores = self.regular_scores[:]
-        g.playoff_scores = self.playoff_scores[:]
-        g.hole_results = self.hole_results[:]
-        g.history = self.history[:]
-        g._winners = self._winners[:]
-        g._hole_index = self._hole_index
-        g._playoff = self._playoff
-        g._dealer = self._dealer
-        g._grids = [x[:] for x in self._grids]
-        g._stock = self._stock[:]
-        g._discard = self._discard[:]
-        g._up = self._up[:]
-        g._peeked = self._peeked[:]
-        g._chosen = self._chosen
-        g._held = self._held
-        g._held_from = self._held_from
-        g._turns = self._turns[:]
-        g._turn_count = self._turn_count
-        g._ender = self._ender
-        g._knocker = self._knocker
-        g._reshuffles = self._reshuffles
+        g._scorer = self._scorer
         g._legal = self._legal
-        g._phase = self._phase
-        g._current = self._current
-        g._setup_left = self._setup_left
-        g._origin = self._origin
+        g._notes = []
+        g.state = self.state.copy()
         return g
 
     __copy__ = clone
 
-    def record(self) -> dict[str, Any]:
+    def record(self) -> RecordDict:
         """Everything needed to replay this game: rules, players, seed and actions (and,
         for a game set up by :meth:`from_position`, the position it began at)."""
-        rec = {
+        st = self.state
+        rec: RecordDict = {
             "format": RECORD_FORMAT,
-            "rules": self.rules.to_dict(),
-            "players": self.players,
-            "seed": self.seed,
-            "actions": [str(a) for a in self.history],
+            "rules": st.rules.to_dict(),
+            "players": st.players,
+            "seed": st.seed,
+            "actions": [str(a) for a in st.history],
         }
-        if self._origin is not None:
-            rec["position"] = self._origin.position()
+        if st.origin is not None:
+            rec["position"] = _position(st.origin)
         return rec
 
-    def position(self) -> dict[str, Any]:
+    def position(self) -> PositionDict:
         """The whole state, hidden cards included, as data (see :mod:`golf.position`).
 
         For dealers and searchers only: what a player may know is :meth:`view`.
         """
-        from .position import position
-
-        return position(self)
+        return _position(self.state)
 
     @classmethod
     def from_position(
@@ -590,10 +720,9 @@ class Game:
         position: Mapping[str, Any],
         rules: Mapping[str, Any] | None = None,
     ) -> Game:
-        """A game set up in a :meth:`position` (see :func:`golf.position.from_position`)."""
-        from .position import from_position
-
-        return from_position(variant, position, rules)
+        """A game set up in a :meth:`position`, which must be a state the rules can reach
+        (see :func:`golf.position.state_from_position`)."""
+        return cls.from_state(state_from_position(variant, position, rules))
 
     @classmethod
     def from_record(cls, record: Mapping[str, Any]) -> Game:
@@ -623,15 +752,28 @@ class Game:
                     from None
         return g
 
-    def view(self, player: int, codes: bool = False) -> dict[str, Any]:
-        """What ``player`` may know, as JSON-ready data (see :func:`golf.view.view`)."""
+    def view(self, player: int | None, codes: bool = False) -> ViewDict:
+        """What ``player`` may know, as JSON-ready data (see :func:`golf.view.view`);
+        ``None`` gives the public view, what every seat knows."""
         return _view(self, player, codes=codes)
+
+    def public_view(self, codes: bool = False) -> ViewDict:
+        """What every seat knows, for spectators: no seat's secrets (``view(None)``).
+
+        >>> g = Game("german", players=2, seed=1)
+        >>> g.apply("peek 4")
+        >>> v = g.public_view()
+        >>> v["seat"], v["grids"][0][3], v["peeked_cells"][0], v["legal_actions"]
+        (None, None, [4], [])
+        """
+        return _view(self, None, codes=codes)
 
     def score_hole(self, seat: int, number: int | None = None) -> Score:
         """The explained score of ``seat``'s grid at the end of a finished hole."""
-        if not self.hole_results:
+        results = self.state.hole_results
+        if not results:
             raise GolfError("no hole has finished yet")
-        h = self.hole_results[-1 if number is None else number - 1]
+        h = results[-1 if number is None else number - 1]
         grid = h.grids[seat]
         if not grid:
             raise GolfError(f"seat {seat} was not dealt in hole {h.number}")
@@ -639,13 +781,8 @@ class Game:
 
     def census(self) -> list[int]:
         """Every card of the game wherever it lies (for invariant checks)."""
-        cards = [c for s in self.active for c in self._grids[s]]
-        cards += self._stock + self._discard
-        if self._held >= 0:
-            cards.append(self._held)
-        return cards
+        return self.state.census()
 
     def __repr__(self) -> str:
         return (f"<Game {self.rules.name} players={self.players} seed={self.seed} "
                 f"hole={self.hole} phase={self.phase}>")
-

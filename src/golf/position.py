@@ -29,71 +29,68 @@ True
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import fields
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
-from .cards import JOKER, card_str
+from .cards import JOKER, build_deck, card_str
 from .errors import GolfError
-from .phases import PHASES
+from .phases import FLIP, FROM_DISCARD, FROM_STOCK, HOLD, OVER, PHASES, SETUP, TURN
 from .rules import Rules, load_rules
+from .state import HoleResult, HoleState, MatchState, check_state
 
 if TYPE_CHECKING:
-    from .game import Game
+    from .types import PositionDict
+
+
+class HasState(Protocol):
+    """What this module needs of a game: its public state (a :class:`golf.Game`)."""
+
+    @property
+    def state(self) -> MatchState: ...
 
 POSITION_FORMAT = "golf-position/1"
 _SOURCES = ("stock", "discard")
 
 
-def position(g: Game) -> dict[str, Any]:
-    """Everything about ``g`` now, as JSON-ready data (card codes, 1-based positions)."""
-    n, cells, active = g.players, g.rules.cells, g.active
-    held = g._held if g._held >= 0 and g._phase != 4 else None
+def position(state: MatchState) -> PositionDict:
+    """Everything about a match's ``state`` now, as JSON-ready data (card codes,
+    1-based positions). ``Game.position()`` is this for a game's state."""
+    n, cells = state.players, state.rules.cells
+    h = state.hole
+    active = h.active
+    held = h.held if h.held >= 0 and h.phase != OVER else None
     return {
         "format": POSITION_FORMAT,
         "players": n,
-        "seed": g.seed,
-        "hole": g._hole_index + 1,
-        "playoff": g._playoff,
+        "seed": state.seed,
+        "hole": state.hole_index + 1,
+        "playoff": state.playoff,
         "active": list(active),
-        "dealer": g._dealer,
-        "phase": PHASES[g._phase],
-        "current_player": g._current,
-        "grids": [list(g._grids[s]) if s in active else None for s in range(n)],
-        "face_up": [[bool(g._up[s] >> i & 1) for i in range(cells)] if s in active else None
+        "dealer": h.dealer,
+        "phase": PHASES[h.phase],
+        "current_player": h.current,
+        "grids": [list(h.grids[s]) if s in active else None for s in range(n)],
+        "face_up": [[bool(h.up[s] >> i & 1) for i in range(cells)] if s in active else None
                     for s in range(n)],
-        "peeked": [[i + 1 for i in range(cells) if g._peeked[s] >> i & 1] for s in range(n)],
-        "setup_chosen": [i + 1 for i in range(cells) if g._chosen >> i & 1],
-        "stock": list(g._stock),
-        "discard": list(g._discard),
+        "peeked": [[i + 1 for i in range(cells) if h.peeked[s] >> i & 1] for s in range(n)],
+        "setup_chosen": [i + 1 for i in range(cells) if h.chosen >> i & 1],
+        "stock": list(h.stock),
+        "discard": list(h.discard),
         "held": held,
-        "held_from": None if held is None else _SOURCES[g._held_from],
-        "turns": list(g._turns),
-        "turn_count": g._turn_count,
-        "knocked_by": g._knocker if g._knocker >= 0 else None,
-        "final_turns_from": g._ender if g._ender >= 0 else None,
-        "reshuffles": g._reshuffles,
-        "totals": list(g.totals_),
-        "hole_scores": [list(s) for s in g.regular_scores],
-        "playoff_scores": [list(s) for s in g.playoff_scores],
-        "hole_results": [_result_data(h) for h in g.hole_results],
-        "winners": list(g._winners),
+        "held_from": None if held is None else _SOURCES[h.held_from],
+        "turns": list(h.turns),
+        "turn_count": h.turn_count,
+        "knocked_by": h.knocker if h.knocker >= 0 else None,
+        "final_turns_from": h.ender if h.ender >= 0 else None,
+        "reshuffles": h.reshuffles,
+        "totals": list(state.totals),
+        "hole_scores": [list(s) for s in state.hole_scores],
+        "playoff_scores": [list(s) for s in state.playoff_scores],
+        "hole_results": [_result_data(r) for r in state.hole_results],
+        "winners": list(state.winners),
     }
-
-
-def _result_data(h: Any) -> dict[str, Any]:
-    """A finished hole as data (every field of HoleResult, tuples as lists)."""
-    out = {}
-    for f in fields(h):
-        v = getattr(h, f.name)
-        if f.name == "grids":
-            v = [list(x) for x in v]
-        elif isinstance(v, tuple):
-            v = list(v)
-        out[f.name] = v
-    return out
 
 
 def _fail(key: str, why: str) -> GolfError:
@@ -141,22 +138,48 @@ def _valid_card(c: Any) -> bool:
             and 1 <= c & 15 <= JOKER)
 
 
-def from_position(
+def _result_data(h: HoleResult) -> dict[str, Any]:
+    """A finished hole as data (every field of HoleResult, tuples as lists)."""
+    out = {}
+    for f in fields(h):
+        v = getattr(h, f.name)
+        if f.name == "grids":
+            v = [list(x) for x in v]
+        elif isinstance(v, tuple):
+            v = list(v)
+        out[f.name] = v
+    return out
+
+
+def _deck(r: Rules, players: int) -> tuple[int, ...]:
+    """The game's cards in their fixed order (kept on the rules, one per deck count)."""
+    decks = r.decks_for(players)
+    return r.cached(f"_deck_{decks}", lambda r: tuple(build_deck(decks, r.jokers_per_deck)))
+
+
+def state_from_position(
     variant: str | Path | Rules,
     pos: Mapping[str, Any],
     rules: Mapping[str, Any] | None = None,
-) -> Game:
-    """A game in the state ``pos`` describes (see :func:`position` for the keys).
+) -> MatchState:
+    """The match state ``pos`` describes (see :func:`position` for the keys);
+    ``Game.from_position`` plays on it.
 
     Only ``players``, ``grids``, ``stock``, ``discard`` and ``phase`` are required; the
     rest defaults to a fresh first hole (dealer the last seat, nothing face up, no
-    scores). The cards must be exactly the game's deck, and the state must make sense
-    (a held card exactly in the ``hold`` phase, a seat to act that is in play, ...);
-    otherwise a :class:`golf.GolfError` names the key and what is allowed. A position
-    need not be reachable by play.
-    """
-    from .game import FLIP, FROM_DISCARD, FROM_STOCK, HOLD, OVER, SETUP, TURN, Game, HoleResult
+    scores). The cards must be exactly the game's deck, and the rules must be able to
+    reach the state (a held card exactly in the ``hold`` phase, a seat to act that is in
+    play and has something to do, a phase the variant has, ...); otherwise a
+    :class:`golf.GolfError` names the key or the problem and what is allowed.
 
+    >>> from golf import Game
+    >>> pos = Game("german", players=2, seed=1).position()
+    >>> pos["phase"] = "flip"
+    >>> Game.from_position("german", pos)
+    Traceback (most recent call last):
+    ...
+    golf.errors.GolfError: position cannot be reached: german has no flip after discarding, ...
+    """
     r = load_rules(variant, rules)
     if not isinstance(pos, Mapping):
         raise GolfError("a position is an object with players, grids, stock, discard and phase")
@@ -169,7 +192,6 @@ def from_position(
     players = pos["players"]
     r.check_players(players)
     seed = _int(pos, "seed", 0, 2**64, 0)
-    g = Game(r, players=players, seed=seed)
     n, cells = players, r.cells
 
     active_raw = pos.get("active", list(range(n)))
@@ -211,21 +233,13 @@ def from_position(
             raise _fail("held_from", f"must be 'stock' or 'discard', got {src!r}")
         held_from = FROM_DISCARD if src == "discard" else FROM_STOCK
 
-    cards = [c for grid in grids for c in grid] + list(stock) + list(discard)
-    if held_raw is not None:
-        cards.append(held_raw)
-    bad = [c for c in cards if not _valid_card(c)]
-    if bad:
-        raise GolfError(f"position holds {bad[0]!r}, which is not a card code")
-    want, have = Counter(g._deck), Counter(cards)
-    if want != have:
-        extra = ", ".join(card_str(c) for c in sorted((have - want).elements()))
-        lack = ", ".join(card_str(c) for c in sorted((want - have).elements()))
-        raise GolfError(
-            "position's cards are not the game's deck: "
-            f"extra [{extra or 'none'}], missing [{lack or 'none'}]")
+    for part in (*grids, stock, discard, () if held_raw is None else (held_raw,)):
+        for c in part:
+            if not _valid_card(c):
+                raise GolfError(f"position holds {c!r}, which is not a card code")
 
-    current = _int(pos, "current_player", 0, n - 1, (g._dealer + 1) % n)
+    default_dealer = n - 1
+    current = _int(pos, "current_player", 0, n - 1, (default_dealer + 1) % n)
     if phase != OVER and current not in active:
         raise _fail("current_player", f"seat {current} is not in play")
     if phase in (TURN, FLIP) and not discard:
@@ -240,88 +254,91 @@ def from_position(
             row = face_up[s]
             if not isinstance(row, list | tuple) or len(row) != cells:
                 raise _fail("face_up", f"seat {s} needs {cells} booleans")
-            up[s] = sum(1 << i for i, u in enumerate(row) if u)
-    peeked_raw = pos.get("peeked", [[] for _ in range(n)])
-    if not isinstance(peeked_raw, list | tuple) or len(peeked_raw) != n:
+            m = 0
+            for i, u in enumerate(row):
+                if u:
+                    m |= 1 << i
+            up[s] = m
+    peeked_raw = pos.get("peeked")
+    if peeked_raw is None:
+        peeked = [0] * n
+    elif not isinstance(peeked_raw, list | tuple) or len(peeked_raw) != n:
         raise _fail("peeked", "must list the peeked positions of every seat")
-    peeked = [_mask(p, "peeked", cells) for p in peeked_raw]
-    chosen = _mask(pos.get("setup_chosen", []), "setup_chosen", cells)
+    else:
+        peeked = [_mask(p, "peeked", cells) for p in peeked_raw]
+    chosen = _mask(pos.get("setup_chosen", ()), "setup_chosen", cells)
     if phase == SETUP and bin(chosen).count("1") >= r.setup_count:
         raise _fail("setup_chosen", f"a seat in setup has chosen fewer than {r.setup_count}")
-    if phase == FLIP and up[current] == g._t.full:
+    if phase == FLIP and up[current] == (1 << cells) - 1:
         raise _fail("phase", "a seat with every card face up has nothing to flip")
 
     turns = _int_list(pos, "turns", n, [0] * n)
-    hole_scores = pos.get("hole_scores", [])
+    hole_scores = pos.get("hole_scores", ())
     if not isinstance(hole_scores, list | tuple):
         raise _fail("hole_scores", "must be a list of per-seat score lists")
     regular = [_int_list({"s": s}, "s", n, []) for s in hole_scores]
     totals = _int_list(pos, "totals", n, [sum(col) for col in zip(*regular, strict=True)]
                        if regular else [0] * n)
-    playoff_scores = pos.get("playoff_scores", [])
-    winners = pos.get("winners", [])
+    playoff_scores = pos.get("playoff_scores", ())
+    winners = pos.get("winners", ())
     if phase == OVER and not winners:
         raise _fail("winners", "a finished match needs its winners")
     results = []
-    names = [f.name for f in fields(HoleResult)]
-    for h in pos.get("hole_results", []):
-        try:
-            data = {k: h[k] for k in names if k in h}
-            data["grids"] = tuple(tuple(x) for x in data["grids"])
-            data["scores"] = tuple(data["scores"])
-            results.append(HoleResult(**data))
-        except (KeyError, TypeError, ValueError):
-            raise _fail("hole_results", f"each is an object with {', '.join(names)}") from None
+    if pos.get("hole_results"):
+        names = [f.name for f in fields(HoleResult)]
+        for h in pos["hole_results"]:
+            try:
+                data = {k: h[k] for k in names if k in h}
+                data["grids"] = tuple(tuple(x or ()) for x in data["grids"])
+                data["scores"] = tuple(data["scores"])
+                results.append(HoleResult(**data))
+            except (KeyError, TypeError, ValueError):
+                raise _fail("hole_results",
+                            f"each is an object with {', '.join(names)}") from None
 
-    hole = _int(pos, "hole", 1, 10**6, 1)
-    g._hole_index = hole - 1
-    g._playoff = bool(pos.get("playoff", False))
-    g.active = active
-    g._dealer = _int(pos, "dealer", 0, n - 1, g._dealer)
-    g._grids = grids
-    g._stock = list(stock)
-    g._discard = list(discard)
-    g._up = up
-    g._peeked = peeked
-    g._chosen = chosen if phase == SETUP else 0
-    g._setup_left = r.setup_count - bin(chosen).count("1") if phase == SETUP else 0
-    g._held = held
-    g._held_from = held_from
-    g._turns = turns
-    g._turn_count = _int(pos, "turn_count", 0, 10**9, sum(turns))
-    g._ender = _seat_or_none(pos, "final_turns_from", active)
-    g._knocker = _seat_or_none(pos, "knocked_by", active)
-    g._reshuffles = _int(pos, "reshuffles", 0, 10**9, 0)
-    g._phase = phase
-    g._current = current
-    g._legal = None
-    g.totals_ = totals
-    g.regular_scores = regular
-    g.playoff_scores = [list(s) for s in playoff_scores]
-    g.hole_results = results
-    g._winners = list(winners)
-    g.history = []
+    in_setup = phase == SETUP
+    hole = HoleState(
+        active, _int(pos, "dealer", 0, n - 1, default_dealer), grids, list(stock),
+        list(discard), up=up, peeked=peeked, phase=phase, current=current, held=held,
+        held_from=held_from, chosen=chosen if in_setup else 0,
+        setup_left=r.setup_count - bin(chosen).count("1") if in_setup else 0,
+        turns=turns, turn_count=_int(pos, "turn_count", 0, 10**9, sum(turns)),
+        ender=_seat_or_none(pos, "final_turns_from", active),
+        knocker=_seat_or_none(pos, "knocked_by", active),
+        reshuffles=_int(pos, "reshuffles", 0, 10**9, 0),
+    )
+    state = MatchState(
+        r, players, seed, _deck(r, players), hole, totals=totals, hole_scores=regular,
+        playoff_scores=[list(s) for s in playoff_scores], hole_results=results,
+        winners=list(winners), hole_index=_int(pos, "hole", 1, 10**6, 1) - 1,
+        playoff=bool(pos.get("playoff", False)),
+    )
+    try:
+        check_state(state)
+    except GolfError as e:
+        raise GolfError(f"position cannot be reached: {e}") from None
     # Kept so that record() can replay this game: a frozen copy nobody plays on.
-    g._origin = g.clone()
-    return g
+    state.origin = state.copy()
+    return state
 
 
-def draw_pool(g: Game) -> list[int]:
+def draw_pool(g: HasState) -> list[int]:
     """The cards the draw just made could have produced: the stock and the card drawn.
 
     Only right after a ``draw`` (phase ``hold``, card from the stock); a dealer that
     chooses draws itself (OpenSpiel's chance nodes) picks one of them for :func:`redraw`.
     """
-    _check_drawn(g)
-    return [*g._stock, g._held]
+    h = _check_drawn(g)
+    return [*h.stock, h.held]
 
 
-def redraw(g: Game, card: int) -> None:
+def redraw(g: HasState, card: int) -> None:
     """Make ``card`` the card just drawn from the stock; the card drawn takes its place
     in the stock. For dealers that choose the draws themselves (OpenSpiel's chance nodes).
 
     The game's record starts again here (its position now, then the actions after), so
-    it still replays exactly.
+    it still replays exactly. Which card is held changes no legal action, so the game
+    plays on.
 
     >>> from golf import Game
     >>> g = Game("six-card", players=2, seed=1)
@@ -332,22 +349,25 @@ def redraw(g: Game, card: int) -> None:
     >>> g.view(0)["held"][0], Game.from_record(g.record()).view(0) == g.view(0)
     ('K', True)
     """
-    _check_drawn(g)
-    if card != g._held:
+    h = _check_drawn(g)
+    if card != h.held:
         try:
-            i = g._stock.index(card)
+            i = h.stock.index(card)
         except ValueError:
             raise GolfError(f"{card_str(card) if _valid_card(card) else card!r} is not in "
                             "the stock, so it cannot be the card drawn") from None
-        g._stock[i] = g._held
-        g._held = card
+        h.stock[i] = h.held
+        h.held = card
     # A frozen copy to replay from: the seed and earlier actions no longer lead here.
-    g.history = []
-    g._origin = None
-    g._origin = g.clone()
+    st = g.state
+    st.history.clear()
+    st.origin = None
+    st.origin = st.copy()
 
 
-def _check_drawn(g: Game) -> None:
-    if g._phase != 2 or g._held_from != 0 or g._held < 0:
+def _check_drawn(g: HasState) -> HoleState:
+    h = g.state.hole
+    if h.phase != HOLD or h.held_from != FROM_STOCK or h.held < 0:
         raise GolfError("no card has just been drawn from the stock "
-                        f"(the game is in phase '{g.phase}')")
+                        f"(the game is in phase '{PHASES[h.phase]}')")
+    return h

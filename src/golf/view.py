@@ -1,6 +1,8 @@
 """The one place that decides what a player may see.
 
-Every client (terminal, web, bots, RL adapters) reads the game through :func:`view`.
+Every client (terminal, web, bots, RL adapters) reads the game through :func:`view`,
+and spectators through its public form (``view(game, None)``, ``Game.public_view()``):
+this module is the one place where secrets are stripped.
 Face-down cards appear only to their owner, and only if that owner peeked at them;
 the stock's order never appears; a card held after drawing from the stock is shown
 to its holder alone. What the whole table knows is shown to every seat alike: where
@@ -17,17 +19,32 @@ into the stock, which cards the stock holds.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any, Protocol
 
 from .cards import card_str
-from .phases import PHASES
+from .errors import GolfError
+from .events import hole_result_dict
+from .phases import FROM_DISCARD, FROM_STOCK, OVER, PHASES
 
 if TYPE_CHECKING:
-    from .game import Game
+    from .state import MatchState
+    from .types import ViewDict
 
 
-def view(game: Game, player: int, codes: bool = False) -> dict[str, Any]:
-    """JSON-serialisable dict of exactly what ``player`` may know now.
+class Viewable(Protocol):
+    """What a view is made from: a game's public state and its legal actions
+    (a :class:`golf.Game`)."""
+
+    @property
+    def state(self) -> MatchState: ...
+
+    def legal_actions(self) -> Sequence[int]: ...
+
+
+def view(game: Viewable, player: int | None, codes: bool = False) -> ViewDict:
+    """JSON-serialisable dict of exactly what ``player`` may know now; with ``player``
+    None, the public view: what every seat knows (for spectators).
 
     Cards are notation strings (``"10H"``), or card codes (ints) when ``codes`` is
     true, which bots use to skip parsing. Unknown cards are ``None``.
@@ -42,7 +59,8 @@ def view(game: Game, player: int, codes: bool = False) -> dict[str, Any]:
       it is (the holder also sees it in ``"held"``). The list is the same for every seat.
     * ``"peeked_cells"``: per seat (None for a seat not dealt in), the sorted 1-based
       positions it peeked at that are still face down: everyone sees where a player
-      looks, never the card. ``"peeked"`` is the viewer's own list.
+      looks, never the card. ``"peeked"`` is the viewer's own list (empty in the
+      public view).
 
     >>> from golf import Game
     >>> g = Game("german", players=2, seed=1)
@@ -50,29 +68,33 @@ def view(game: Game, player: int, codes: bool = False) -> dict[str, Any]:
     >>> v = g.view(1)
     >>> v["peeked_cells"], v["grids"][0][1], v["stock_cards"]
     ([[2, 4], []], None, None)
+    >>> g.view(None)["grids"][0] == [None] * 6 and g.view(None)["seat"] is None
+    True
     """
-    g = game
-    if not isinstance(player, int) or not 0 <= player < g.players:
-        from .errors import GolfError
-
-        raise GolfError(f"player must be a seat from 0 to {g.players - 1}, got {player!r}")
-    r = g.rules
+    st = game.state
+    n = st.players
+    if player is not None and (type(player) is not int or not 0 <= player < n):
+        raise GolfError(f"player must be a seat from 0 to {n - 1} (or None for the public "
+                        f"view), got {player!r}")
+    h = st.hole
+    r = st.rules
     cells = r.cells
     # Bots ask for a view before every decision: the per-mask bit tuples and the
     # action names are looked up, not rebuilt, and card codes are copied, not mapped.
     bits = _bits(cells)
     full = (1 << cells) - 1
-    active = g.active
+    active = h.active
+    ups, peeks = h.up, h.peeked
     grids: list[list[Any] | None] = []
     face_up: list[list[bool] | None] = []
-    for seat in range(g.players):
+    for seat in range(n):
         if seat not in active:
             grids.append(None)
             face_up.append(None)
             continue
-        up = g._up[seat]
-        known = up | g._peeked[seat] if seat == player else up
-        grid = g._grids[seat]
+        up = ups[seat]
+        known = up | peeks[seat] if seat == player else up
+        grid = h.grids[seat]
         if codes:
             if known == full:
                 grids.append(grid[:])
@@ -82,78 +104,75 @@ def view(game: Game, player: int, codes: bool = False) -> dict[str, Any]:
             grids.append([card_str(c) if k else None
                           for c, k in zip(grid, bits[known], strict=True)])
         face_up.append(list(bits[up]))
+    phase = h.phase
+    over = phase == OVER
     held = None
     holder = None
-    if g._held >= 0 and g._phase != 4:
-        holder = g._current
-        if holder == player or g._held_from == 1:
-            held = g._held if codes else card_str(g._held)
+    if h.held >= 0 and not over:
+        holder = h.current
+        if holder == player or h.held_from == FROM_DISCARD:
+            held = h.held if codes else card_str(h.held)
     stock_cards: list[Any] | None = None
-    if g._reshuffles:
+    if h.reshuffles:
         # Public since the reshuffle; a card held from the stock stays among them, so
         # the list never tells the others which card was drawn.
-        pool = sorted([*g._stock, g._held] if holder is not None and g._held_from == 0
-                      else g._stock)
+        pool = sorted([*h.stock, h.held] if holder is not None and h.held_from == FROM_STOCK
+                      else h.stock)
         stock_cards = pool if codes else [card_str(c) for c in pool]
     peeked_cells: list[list[int] | None] = [
-        list(bits.positions(g._peeked[s] & ~g._up[s])) if s in active else None
-        for s in range(g.players)]
-    discard = g._discard
+        list(bits.positions(peeks[s] & ~ups[s])) if s in active else None
+        for s in range(n)]
+    discard = h.discard
     if codes:
         pile: list[Any] = discard[:]
         top = discard[-1] if discard else None
     else:
         pile = [card_str(c) for c in discard]
         top = pile[-1] if pile else None
-    phase = g._phase
-    over = phase == 4  # OVER
-    last = g.hole_results[-1] if g.hole_results else None
-    legal = [_NAMES[a] for a in g._legal_tuple()] if not over and g._current == player else []
+    last = st.hole_results[-1] if st.hole_results else None
+    legal = ([_NAMES[a] for a in game.legal_actions()]
+             if not over and player is not None and h.current == player else [])
     return {
         "variant": r.name,
-        "players": g.players,
+        "players": n,
         "seat": player,
         "rows": r.rows,
         "cols": r.cols,
-        "hole": g._hole_index + 1,
+        "hole": st.hole_index + 1,
         "holes": r.holes,
-        "playoff": g._playoff,
+        "playoff": st.playoff,
         "active": list(active),
-        "dealer": g._dealer,
+        "dealer": h.dealer,
         "phase": PHASES[phase],
-        "current_player": None if over else g._current,
+        "current_player": None if over else h.current,
         "grids": grids,
         "face_up": face_up,
-        "peeked": list(bits.positions(g._peeked[player])) if player in active else [],
+        "peeked": list(bits.positions(peeks[player]))
+        if player is not None and player in active else [],
         "peeked_cells": peeked_cells,
-        "stock_size": len(g._stock),
+        "stock_size": len(h.stock),
         "stock_cards": stock_cards,
         "discard": pile,
         "discard_top": top,
         "held": held,
         "held_by": holder,
-        "held_from": None if holder is None else ("stock", "discard")[g._held_from],
-        "knocked_by": g._knocker if g._knocker >= 0 else None,
-        "final_turns_from": g._ender if g._ender >= 0 else None,
-        "turns": list(g._turns),
-        "totals": g.totals_[:],
-        "hole_scores": [list(h) for h in g.regular_scores],
-        "playoff_scores": [list(s) for s in g.playoff_scores],
-        "last_hole": None if last is None else {
-            "number": last.number,
-            "playoff": last.playoff,
-            "grids": [([*grid] if codes else [card_str(c) for c in grid]) if grid else None
-                      for grid in last.grids],
-            "scores": list(last.scores),
-            "knocked_by": last.knocked_by,
-            "went_out": last.went_out,
-            "discard_top": None if last.discard_top is None
-            else (last.discard_top if codes else card_str(last.discard_top)),
-        },
+        "held_from": None if holder is None else ("stock", "discard")[h.held_from],
+        "knocked_by": h.knocker if h.knocker >= 0 else None,
+        "final_turns_from": h.ender if h.ender >= 0 else None,
+        "turns": list(h.turns),
+        "totals": st.totals[:],
+        "hole_scores": [list(s) for s in st.hole_scores],
+        "playoff_scores": [list(s) for s in st.playoff_scores],
+        "last_hole": None if last is None else hole_result_dict(
+            last, _card_code if codes else card_str),
         "legal_actions": legal,
         "is_over": over,
-        "winners": g._winners[:],
+        "winners": st.winners[:],
     }
+
+
+def _card_code(c: int) -> int:
+    return c
 
 
 class _Masks:
