@@ -48,6 +48,7 @@ from .errors import GolfError
 from .game import MAX_PLAYOFFS, Game
 from .position import draw_pool, redraw
 from .rules import Rules, load_rules, parse_rule_option
+from .types import ViewDict
 
 NAME = "python_golf"
 DEFAULTS: dict[str, Any] = {"preset": "six-card", "players": 2, "rules": "", "reward": "score"}
@@ -334,7 +335,7 @@ class GolfState(pyspiel.State):  # type: ignore[misc]
         return resample(self, player_id, random.Random(seed))
 
     # --- for observers ------------------------------------------------------------
-    def view(self, seat: int) -> dict[str, Any]:
+    def view(self, seat: int) -> ViewDict:
         """The engine view of ``seat`` (codes), as it stands between chance nodes."""
         c = self._core
         v = c.g.view(seat, codes=True)
@@ -430,10 +431,10 @@ class GolfObserver:
         self.tensor = np.zeros(game.encoding.size, np.float32)
         self.dict = {"observation": self.tensor}
 
-    def _view(self, state: GolfState, player: int) -> dict[str, Any]:
+    def _view(self, state: GolfState, player: int) -> ViewDict:
         v = state.view(player)
         if self.public_only:
-            seat = v["seat"]
+            seat = player
             grid, up = v["grids"][seat], v["face_up"][seat]
             if grid is not None:
                 v["grids"][seat] = [x if u else None for x, u in zip(grid, up, strict=True)]

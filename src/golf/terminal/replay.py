@@ -21,6 +21,7 @@ True
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from ..game import Game
@@ -47,7 +48,7 @@ def replay(
     style = console.style
     stepping = console.input_is_terminal and not show_all
 
-    def shown() -> dict[str, Any]:
+    def shown() -> Mapping[str, Any]:
         if seat is None:
             return boards.masked(game.view(0), True, True)
         return game.view(seat)

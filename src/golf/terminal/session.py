@@ -82,7 +82,7 @@ class Session:
     def memory_mode(self) -> bool:
         return self.game.rules.setup == "peek" and not self.options.show_peeks
 
-    def shown(self, seat: int | None, codes: bool = False) -> dict[str, Any]:
+    def shown(self, seat: int | None, codes: bool = False) -> Mapping[str, Any]:
         """What the screen shows ``seat`` (None: what everyone may see)."""
         if seat is None:
             return boards.masked(self.game.view(0, codes), True, True)
@@ -119,7 +119,7 @@ class Session:
         if g.history:
             v = g.view(0)
             hole = "playoff hole" if v["playoff"] else "hole"
-            turn = self.names[v["current_player"]]
+            turn = self.names[v["current_player"]]  # type: ignore[index]  # not over: resumed
             self.console.say(self.style.paint(
                 f"\nResuming after {len(g.history)} moves: {hole} {v['hole']}, "
                 f"{turn} to play.", "bold"))
