@@ -301,12 +301,17 @@ def test_every_sampled_world_gives_the_seat_the_same_view(
     assert k.stock_known == (view["stock_cards"] is not None)
     assert sum(map(sum, (k.unseen, k.stock or ()))) == len(k.slots)
     for world in [s.world(), *s.worlds(2)]:
-        h = s.game(world)  # from_position refuses a world that is not exactly the deck
+        h = s.game(world)
         assert h.view(seat, codes=True) == view
         assert h.view(seat) == g.view(seat)
         assert h.legal_actions() == g.legal_actions()
+        # the same world through a checked position (which refuses any card too many
+        # or missing): the same state, and a record that replays it
+        checked = Game.from_position(g.rules, s.position(world))
+        assert checked.state == h.state == s.game(world, replayable=False).state
         if not h.is_over:
             h.apply(random.Random(seed).choice(h.legal_actions()))  # and it plays on
+        assert Game.from_record(h.record()).state == h.state
 
 
 @pytest.mark.parametrize(("variant", "players"), [("german", 6), ("six-card", 2),

@@ -48,10 +48,10 @@ if TYPE_CHECKING:
     import numpy as np
 
     from .game import Game
+    from .state import MatchState
 
 __all__ = ["GRID", "HELD", "STOCK", "Group", "Knowledge", "Sampler", "Slot", "World",
-           "deck_codes", "sample_game", "sample_world", "stock_counts", "unseen_counts",
-           "world_game"]
+           "deck_codes", "sample_game", "sample_world", "stock_counts", "unseen_counts"]
 
 STOCK, GRID, HELD = "stock", "grid", "held"
 _CODES = 64  # card codes are rank | suit << 4 (see golf.cards)
@@ -293,8 +293,8 @@ class Sampler:
     (True, 3)
     """
 
-    __slots__ = ("_cells", "_held_slot", "_n_stock", "_np", "_rng", "_template", "knowledge",
-                 "rules")
+    __slots__ = ("_base", "_cells", "_held_slot", "_n_stock", "_np", "_rng", "_template",
+                 "knowledge", "rules")
 
     def __init__(self, view: Mapping[str, Any], rules: Rules,
                  rng: random.Random | int | None = None) -> None:
@@ -302,6 +302,7 @@ class Sampler:
         self.knowledge = k = Knowledge.from_view(view, rules)
         self._rng = _random(rng)
         self._np: np.random.Generator | None = None
+        self._base: MatchState | None = None
         self._template = _template(view, rules)
         self._n_stock = view["stock_size"]
         self._held_slot = view["held"] is None and view["held_by"] is not None
@@ -357,21 +358,46 @@ class Sampler:
         pos["seed"] = world.seed
         return pos
 
-    def game(self, world: World) -> Game:
+    def game(self, world: World, replayable: bool = True) -> Game:
         """A playable game in ``world``: legal_actions, apply and view work on it, and
-        its view for the seat is the view the sampler was built from."""
-        return world_game(self.rules, self.position(world))
+        its view for the seat is the view the sampler was built from.
 
-    def games(self, n: int) -> list[Game]:
+        With ``replayable`` its :meth:`~golf.Game.record` replays from the world, as a
+        game set up from a position does; that costs a second copy of the state, which
+        a search that only plays worlds out can skip (``replayable=False``: the record
+        then has no position to start from, as for any game over a state whose cards
+        were changed, and does not replay this world).
+
+        The one place a world becomes a game. The first world is set up through
+        :meth:`golf.Game.from_position`, which checks it; every other one copies that
+        state, deals its own cards into the slots (the only difference between worlds
+        of one view) and plays on it with :meth:`golf.Game.from_state`.
+        """
+        from .game import Game
+
+        base = self._base
+        if base is None:
+            base = self._base = Game.from_position(self.rules, self.position(world)).state
+        st = base.copy()
+        h = st.hole
+        cards = world.cards
+        k = self._n_stock
+        h.stock = list(cards[:k])
+        if self._held_slot:
+            h.held = cards[k]
+            k += 1
+        grids = h.grids
+        for (s, i), c in zip(self._cells, cards[k:], strict=True):
+            grids[s][i] = c
+        st.seed = world.seed
+        st.origin = None
+        if replayable:
+            st.origin = st.copy()
+        return Game.from_state(st)
+
+    def games(self, n: int, replayable: bool = True) -> list[Game]:
         """``n`` playable games of independent worlds (:meth:`worlds`, :meth:`game`)."""
-        return [self.game(w) for w in self.worlds(n)]
-
-
-def world_game(rules: Rules, position: Mapping[str, Any]) -> Game:
-    """The one place a sampled world becomes a :class:`golf.Game`."""
-    from .game import Game
-
-    return Game.from_position(rules, position)
+        return [self.game(w, replayable) for w in self.worlds(n)]
 
 
 def _template(view: Mapping[str, Any], rules: Rules) -> dict[str, Any]:
