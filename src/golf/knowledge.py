@@ -170,9 +170,12 @@ Slot(place='grid', seat=0, at=4), Slot(place='grid', seat=0, at=5)]
                                 "unknown places: it is not a view of a game of these rules")
             groups: tuple[Group, ...] = (Group(tuple(range(len(slots))), never),)
             return cls(seat, players, tuple(slots), groups, False, unseen, None, unseen)
-        if len(public) != n_stock or len(never) != len(cells):
+        if len(public) != n_stock:
             raise GolfError(f"the view's public stock has {len(public)} cards for {n_stock} "
                             "places in the stock: it is not a view of a game of these rules")
+        if len(never) != len(cells):
+            raise GolfError(f"the view leaves {len(never)} cards unseen for {len(cells)} "
+                            "face-down cards: it is not a view of a game of these rules")
         groups = (Group(tuple(range(n_stock)), public),
                   Group(tuple(range(n_stock, len(slots))), never))
         stock = _rank_counts(public)
@@ -191,8 +194,8 @@ Slot(place='grid', seat=0, at=4), Slot(place='grid', seat=0, at=5)]
         distinct arrangements, multiplied). Small only for small endgames.
 
         >>> from golf import Game
-        >>> Knowledge.from_view(Game("six-card", players=2, seed=1).view(0, True), \
-Game("six-card", players=2, seed=1).rules).worlds_count() > 10**60
+        >>> g = Game("six-card", players=2, seed=1)
+        >>> Knowledge.from_view(g.view(0, codes=True), g.rules).worlds_count() > 10**60
         True
         """
         total = 1
@@ -201,39 +204,65 @@ Game("six-card", players=2, seed=1).rules).worlds_count() > 10**60
         return total
 
 
-def _split(view: Mapping[str, Any], rules: Rules) -> tuple[tuple[int, ...], tuple[int, ...] | None]:
-    """The cards (sorted codes) the view's seat has never seen, and the public stock's
-    cards other than one the seat holds (None before a reshuffle): the one
-    computation behind every count of this module."""
-    left = list(deck_codes(rules, view["players"]))
+def _tally(view: Mapping[str, Any], rules: Rules, key: int) -> tuple[list[int], list[int] | None]:
+    """The one computation behind every count of this module: how many cards of each
+    kind the view's seat has never seen, and the public stock's cards other than one
+    the seat holds (None before a reshuffle). A kind is ``card & key``: the card code
+    with ``key`` 63, its rank with 15."""
+    left = list(deck_codes(rules, view["players"]) if key == _CODES - 1
+                else _deck_ranks(rules, view["players"]))
     for grid in view["grids"]:
         if grid is not None:
             for c in grid:
                 if c is not None:
-                    left[c] -= 1
+                    left[c & key] -= 1
     for c in view["discard"]:
-        left[c] -= 1
+        left[c & key] -= 1
     held = view["held"]
     if held is not None:
-        left[held] -= 1
-    _check_left(left, "the view shows")
+        left[held & key] -= 1
     listed = view["stock_cards"]
     if listed is None:
-        return _elements(left), None
+        _check_left(left, key, "the view shows")
+        return left, None
     public = list(listed)
     if held is not None and view["held_from"] == "stock":
+        if held not in public:
+            raise GolfError("the view's seat holds a card from the stock that the stock's "
+                            "public cards do not list: it is not a view of these rules")
         public.remove(held)  # listed with the stock, but its holder sees it
     for c in public:
-        left[c] -= 1
-    _check_left(left, "the view shows and lists in the stock")
-    return _elements(left), tuple(sorted(public))
+        left[c & key] -= 1
+    _check_left(left, key, "the view shows and lists in the stock")
+    return left, public
 
 
-def _check_left(left: list[int], what: str) -> None:
-    for code, n in enumerate(left):
-        if n < 0:
-            raise GolfError(f"{what} {card_str(code)} more often than the deck holds it: "
-                            "the view is not from a game of these rules")
+def _split(view: Mapping[str, Any], rules: Rules) -> tuple[tuple[int, ...], tuple[int, ...] | None]:
+    """:func:`_tally` by card code, as sorted cards."""
+    left, public = _tally(view, rules, _CODES - 1)
+    return _elements(left), None if public is None else tuple(sorted(public))
+
+
+_RANK_DECKS: dict[tuple[int, int], tuple[int, ...]] = {}
+
+
+def _deck_ranks(rules: Rules, players: int) -> tuple[int, ...]:
+    key = (rules.decks_for(players), rules.jokers_per_deck)
+    hit = _RANK_DECKS.get(key)
+    if hit is None:
+        counts = [0] * 16  # card & 15 for every code 0-63; rank 15 never occurs
+        for code, n in enumerate(deck_codes(rules, players)):
+            counts[code & 15] += n
+        hit = _RANK_DECKS[key] = tuple(counts)
+    return hit
+
+
+def _check_left(left: list[int], key: int, what: str) -> None:
+    if min(left) < 0:
+        kind = left.index(min(left))
+        name = card_str(kind) if key == _CODES - 1 else f"a card of rank {card_str(kind, False)}"
+        raise GolfError(f"{what} {name} more often than the deck holds it: "
+                        "the view is not from a game of these rules")
 
 
 def _elements(counts: Sequence[int]) -> tuple[int, ...]:
@@ -258,14 +287,14 @@ def unseen_counts(view: Mapping[str, Any], rules: Rules) -> tuple[int, ...]:
     >>> sum(unseen_counts(g.view(0, codes=True), g.rules))
     51
     """
-    return _rank_counts(_split(view, rules)[0])
+    return tuple(_tally(view, rules, 15)[0][:_RANKS])
 
 
 def stock_counts(view: Mapping[str, Any], rules: Rules) -> tuple[int, ...] | None:
     """By rank, the cards of a public stock (after a reshuffle; with a card another
     player holds from it, without one the seat holds), else None
     (:attr:`Knowledge.stock`)."""
-    public = _split(view, rules)[1]
+    public = _tally(view, rules, 15)[1]
     return None if public is None else _rank_counts(public)
 
 
