@@ -337,7 +337,11 @@ def test_unseen_counts_are_the_hidden_cards(variant: str, players: int, seed: in
     counts = unseen(view(g, seat, True), g.rules)
     assert {r: counts[r] for r in range(15) if counts[r]} == dict(want)
     stocked = draws(view(g, seat, True), g.rules)
-    if public:
+    if not stock:  # the next draw reshuffles the pile below its top into the stock
+        assert stocked is not None
+        assert {r: stocked[r] for r in range(15) if stocked[r]} == dict(Counter(
+            c & 15 for c in h.discard[:-1]))
+    elif public:
         assert stocked is not None
         assert {r: stocked[r] for r in range(15) if stocked[r]} == dict(Counter(
             c & 15 for c in stock))

@@ -19,7 +19,14 @@ from golf import Game, Rules, load_rules, preset_names
 from golf.bots import counting, make_bot
 from golf.cards import build_deck, parse_card
 from golf.envs.encoding import Encoding
-from golf.knowledge import Knowledge, Sampler, World, stock_counts, unseen_counts
+from golf.knowledge import (
+    Knowledge,
+    Sampler,
+    World,
+    draw_counts,
+    stock_counts,
+    unseen_counts,
+)
 
 PINS = Path(__file__).parent / "data" / "expert_moves.json"
 
@@ -37,8 +44,9 @@ def test_expert_moves_are_the_pinned_ones_where_the_stock_is_not_public(
         match: dict[str, Any]) -> None:
     """Matches of experts (full memory, and memory 0.5 with noise) recorded on the code
     before the switch. Replaying them, every decision must be the same, except where
-    the stock has been reshuffled (the view lists its cards): there the old counting
-    treated the stock's public cards as unseen, and the expert may now choose otherwise."""
+    the stock's cards are public: after a reshuffle (the view lists them), or with an
+    empty stock, whose draw reshuffles the pile below the top. There the old counting
+    took the public cards for unseen ones, and the expert may now choose otherwise."""
     g = Game(match["variant"], players=match["players"], seed=match["seed"],
              rules=match["rules"])
     bots = [make_bot(spec, g.rules, seed=match["seed"] * 10 + s)
@@ -49,7 +57,7 @@ def test_expert_moves_are_the_pinned_ones_where_the_stock_is_not_public(
         assert seat is not None
         v = g.view(seat, codes=True)
         chosen = str(bots[seat].choose(v, g.legal_actions()))
-        if v["stock_cards"] is None:
+        if v["stock_cards"] is None and draw_counts(v, g.rules) is None:
             assert chosen == pinned, f"decision {same + changed} of seat {seat} changed"
             same += 1
         else:
@@ -331,13 +339,28 @@ def test_bots_and_learners_count_the_same_unseen_cards(
     assert unseen_counts(v, g.rules) == k.unseen
     assert counting.unseen(v, g.rules) == list(k.unseen)
     assert stock_counts(v, g.rules) == k.stock
-    assert counting.draws(v, g.rules) == (None if k.stock is None else list(k.stock))
+    known_draw = draw_counts(v, g.rules)
+    assert k.draws == (known_draw or k.unseen)
+    assert counting.draws(v, g.rules) == (None if known_draw is None else list(known_draw))
+    if v["stock_size"] == 0 and not (v["held"] is None and v["held_by"] is not None):
+        assert known_draw == rank_counts(v["discard"][:-1])
+    elif k.stock_known:
+        assert known_draw == k.stock
+    else:
+        assert known_draw is None
     enc = Encoding(g.rules, players)
     assert enc.observation("unseen_counts", enc.encode(v)).tolist() == list(k.unseen[1:])
     # every card is somewhere: seen by the seat, public in the stock, or unseen
     seen = sum(1 for grid in v["grids"] if grid for c in grid if c is not None)
     seen += len(v["discard"]) + (v["held"] is not None)
     assert seen + sum(k.unplaced) == g.rules.deck_size(players)
+
+
+def rank_counts(cards: list[int]) -> tuple[int, ...]:
+    counts = [0] * 15
+    for c in cards:
+        counts[c & 15] += 1
+    return tuple(counts)
 
 
 def test_right_after_a_reshuffle_the_public_stock_is_not_unseen() -> None:

@@ -51,7 +51,8 @@ if TYPE_CHECKING:
     from .state import MatchState
 
 __all__ = ["GRID", "HELD", "STOCK", "Group", "Knowledge", "Sampler", "Slot", "World",
-           "deck_codes", "sample_game", "sample_world", "stock_counts", "unseen_counts"]
+           "deck_codes", "draw_counts", "sample_game", "sample_world", "stock_counts",
+           "unseen_counts"]
 
 STOCK, GRID, HELD = "stock", "grid", "held"
 _CODES = 64  # card codes are rank | suit << 4 (see golf.cards)
@@ -122,8 +123,9 @@ class Knowledge:
       cell it cannot see may hold;
     * ``stock``: after a reshuffle the cards of the stock (with a card another player
       holds from it), else None;
-    * ``draws``: what the stock's cards are drawn from: ``stock`` when it is known,
-      else ``unseen``.
+    * ``draws``: what a draw from the stock gives now: ``stock`` when it is known;
+      from an empty stock, the discard pile below its top (the draw reshuffles it
+      into the stock; nothing where the rules do not reshuffle); else ``unseen``.
 
     >>> from golf import Game
     >>> g = Game("german", players=2, seed=3)
@@ -169,7 +171,8 @@ Slot(place='grid', seat=0, at=4), Slot(place='grid', seat=0, at=5)]
                 raise GolfError(f"the view leaves {len(never)} cards unseen for {len(slots)} "
                                 "unknown places: it is not a view of a game of these rules")
             groups: tuple[Group, ...] = (Group(tuple(range(len(slots))), never),)
-            return cls(seat, players, tuple(slots), groups, False, unseen, None, unseen)
+            return cls(seat, players, tuple(slots), groups, False, unseen, None,
+                       _draws(view, rules, None) or unseen)
         if len(public) != n_stock:
             raise GolfError(f"the view's public stock has {len(public)} cards for {n_stock} "
                             "places in the stock: it is not a view of a game of these rules")
@@ -179,7 +182,8 @@ Slot(place='grid', seat=0, at=4), Slot(place='grid', seat=0, at=5)]
         groups = (Group(tuple(range(n_stock)), public),
                   Group(tuple(range(n_stock, len(slots))), never))
         stock = _rank_counts(public)
-        return cls(seat, players, tuple(slots), groups, True, unseen, stock, stock)
+        return cls(seat, players, tuple(slots), groups, True, unseen, stock,
+                   _draws(view, rules, stock) or stock)
 
     @property
     def unplaced(self) -> tuple[int, ...]:
@@ -288,6 +292,28 @@ def unseen_counts(view: Mapping[str, Any], rules: Rules) -> tuple[int, ...]:
     51
     """
     return tuple(_tally(view, rules, 15)[0][:_RANKS])
+
+
+def draw_counts(view: Mapping[str, Any], rules: Rules) -> tuple[int, ...] | None:
+    """By rank, the cards a draw from the stock gives now, where the seat knows them as
+    a multiset: a public stock, or, from an empty stock, the discard pile below its
+    top that the draw reshuffles into the stock. None where the draw is one of the
+    unseen cards (:attr:`Knowledge.draws` is then :attr:`Knowledge.unseen`).
+
+    >>> from golf import Game
+    >>> g = Game("six-card", players=2, seed=5)
+    >>> draw_counts(g.view(0, codes=True), g.rules) is None
+    True
+    """
+    return _draws(view, rules, stock_counts(view, rules))
+
+
+def _draws(view: Mapping[str, Any], rules: Rules,
+           stock: tuple[int, ...] | None) -> tuple[int, ...] | None:
+    if view["stock_size"] == 0 and not (view["held"] is None and view["held_by"] is not None):
+        pile = view["discard"][:-1] if rules.reshuffle else []
+        return _rank_counts(pile)
+    return stock
 
 
 def stock_counts(view: Mapping[str, Any], rules: Rules) -> tuple[int, ...] | None:

@@ -23,7 +23,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ..cards import build_deck
-from ..knowledge import stock_counts, unseen_counts
+from ..knowledge import draw_counts, unseen_counts
 from ..rules import Rules
 
 _DECKS: dict[tuple[int, int, int], tuple[int, ...]] = {}
@@ -90,8 +90,9 @@ def unseen(
 
 def draws(view: Mapping[str, Any], rules: Rules) -> list[int] | None:
     """Counts by rank of the cards a draw from the stock can give, where they differ
-    from :func:`unseen`: after a reshuffle, the stock's public cards (the card the
-    viewer holds from it excepted). None before a reshuffle, when a draw is one of the
-    unseen cards (:attr:`golf.knowledge.Knowledge.draws`)."""
-    stock = stock_counts(view, rules)
-    return None if stock is None else list(stock)
+    from :func:`unseen`: a public stock after a reshuffle (the card the viewer holds
+    from it excepted), or the discard pile below its top when the stock is empty and
+    the draw reshuffles it. None otherwise, when a draw is one of the unseen cards
+    (:func:`golf.knowledge.draw_counts`)."""
+    counts = draw_counts(view, rules)
+    return None if counts is None else list(counts)
