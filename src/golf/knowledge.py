@@ -479,8 +479,8 @@ def _template(view: Mapping[str, Any], rules: Rules) -> dict[str, Any]:
         "dealer": view["dealer"],
         "phase": phase,
         "current_player": current if current is not None else view["active"][0],  # over
-        "grids": view["grids"],
-        "face_up": view["face_up"],
+        "grids": [None if g is None else list(g) for g in view["grids"]],
+        "face_up": [None if u is None else list(u) for u in view["face_up"]],
         "peeked": [list(view["peeked"]) if s == seat else list(peeked_cells[s] or [])
                    for s in range(players)],
         "setup_chosen": chosen,
