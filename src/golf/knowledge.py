@@ -42,12 +42,12 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from .cards import build_deck, card_str
 from .errors import GolfError
+from .game import Game
 from .rules import Rules
 
 if TYPE_CHECKING:
     import numpy as np
 
-    from .game import Game
     from .state import MatchState
 
 __all__ = ["GRID", "HELD", "STOCK", "Group", "Knowledge", "Sampler", "Slot", "World",
@@ -394,7 +394,7 @@ class Sampler:
         rows: list[list[int]] = (np.concatenate(parts, axis=1).tolist() if parts
                                  else [[] for _ in range(n)])
         seeds = gen.integers(0, 2**32, n).tolist()
-        return [World(tuple(r), s) for r, s in zip(rows, seeds, strict=True)]
+        return list(map(World, map(tuple, rows), seeds))
 
     def position(self, world: World) -> dict[str, Any]:
         """The world as a :mod:`golf.position` (every card where the world puts it)."""
@@ -428,8 +428,6 @@ class Sampler:
         state, deals its own cards into the slots (the only difference between worlds
         of one view) and plays on it with :meth:`golf.Game.from_state`.
         """
-        from .game import Game
-
         base = self._base
         if base is None:
             base = self._base = Game.from_position(self.rules, self.position(world)).state
