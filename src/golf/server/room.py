@@ -357,7 +357,7 @@ class Room:
         assert self.game is not None and self.match is not None
         g = self.game.clone()
         try:
-            outcome = bridge.apply_and_describe(g, text, by, before=self.public())
+            outcome = bridge.apply_and_describe(g, text, by)
         except NotationError as e:
             raise ProtocolError("bad_action", str(e)) from None
         except IllegalAction as e:
@@ -456,9 +456,10 @@ class Room:
         self.match.status = "ended"
         self.match.result = result
         self.clock = None
-        event = {"seat": seat.position, "action": None, "by": "absence", "ended": reason,
-                 "hole": self.game.hole, "card": None, "replaced": None, "hole_over": None,
-                 "match_over": True}
+        event: dict[str, Any] = {
+            "seat": seat.position, "action": None, "by": "absence", "ended": reason,
+            "hole": self.game.hole, "card": None, "replaced": None, "hole_over": None,
+            "match_over": True, "facts": []}
         text = dumps({"type": "event", "match": self.match.number,
                            "version": self.version, "event": event})
         for c in self._all_clients():
