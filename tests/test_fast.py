@@ -117,7 +117,7 @@ def test_random_play_reshuffles_in_lockstep() -> None:
 
 
 # --- house rules ---------------------------------------------------------------------
-MATCHES = ["columns", "rows", "diagonals", "adjacent", "pairs", "blocks"]
+MATCHES = ["columns", "rows", "row-pairs", "diagonals", "adjacent", "pairs", "blocks"]
 
 
 @st.composite
@@ -129,6 +129,7 @@ def house_rules(draw: st.DrawFn) -> tuple[str, dict[str, Any], int]:
     over: dict[str, Any] = {
         "rows": rows, "cols": cols, "decks": draw(st.integers(1, 3)),
         "match": match, "match_by": draw(st.sampled_from(["rank", "points"])),
+        "block_match_by": draw(st.sampled_from(["rank", "points"])),
         "jokers_per_deck": jokers, "jokers_wild": jokers > 0 and draw(st.booleans()),
         "block_points": draw(st.integers(-30, 5)),
         "setup": draw(st.sampled_from(["reveal", "peek"])),
@@ -186,6 +187,11 @@ SCORING_CASES = [
     ("nine-card", {"match": ["columns", "rows", "diagonals", "adjacent", "blocks"],
                    "match_by": "points", "jokers_per_deck": 2}),
     ("six-card", {"match": ["pairs", "blocks", "columns"], "block_points": 3}),
+    ("nine-card", {"match": ["blocks", "columns", "row-pairs"], "block_match_by": "rank"}),
+    ("nine-card", {"match": ["blocks", "pairs"], "match_by": "points",
+                   "block_match_by": "rank", "jokers_per_deck": 2, "jokers_wild": True}),
+    ("german", {"match": ["columns", "row-pairs", "blocks"], "match_by": "points",
+                "block_points": -7}),
     ("six-card", {"rows": 4, "cols": 4, "decks": 2, "players": [2, 4],
                   "match": ["pairs", "blocks", "rows"],
                   "jokers_per_deck": 1, "jokers_wild": True}),
@@ -287,10 +293,10 @@ def test_unknown_settings_and_values_are_refused_by_name() -> None:
 
     @dataclasses.dataclass(frozen=True)
     class Newer(type(r)):  # type: ignore[misc]
-        block_match_by: str = "rank"
+        corner_bonus: int = -5
 
     newer = Newer(**{f.name: getattr(r, f.name) for f in dataclasses.fields(r)})
-    with pytest.raises(UnsupportedRules, match="setting 'block_match_by'"):
+    with pytest.raises(UnsupportedRules, match="setting 'corner_bonus'"):
         FastGame(newer, players=2, seed=1)
 
 

@@ -73,7 +73,7 @@ C_N_LINES = 23
 C_N_SETS = 24
 C_FULL = 25
 C_POINTS = 26  # 15 entries, by rank (0: an unknown card)
-C_KEYS = 41  # 15 entries: what a match compares
+# 41-55: free (was one key table for every pattern; patterns now name their own)
 C_WILD = 56  # 15 entries: 1 for a wild rank
 C_O_LINES = 71  # offsets of variable-length regions of the config
 C_O_SETS = 72
@@ -91,7 +91,11 @@ C_O_RPERM = 83
 C_O_LAST_GRIDS = 84
 C_O_LAST_SCORES = 85
 C_STATE_SIZE = 86
-C_FIXED = 96
+C_O_LINE_KEYS = 87  # offset of each line's key table (C_RANK_KEYS or C_POINT_KEYS)
+C_O_SET_KEYS = 88  # the same for each set (blocks follow block_match_by)
+C_RANK_KEYS = 96  # 15 entries: each rank itself
+C_POINT_KEYS = 111  # 15 entries: each rank's points
+C_FIXED = 128
 
 FLIP_MUST, FLIP_MAY, FLIP_NEVER = 0, 1, 2
 END_FIRST, END_ALL, END_NEVER = 0, 1, 2

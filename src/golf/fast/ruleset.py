@@ -36,7 +36,6 @@ from .layout import (
     C_FLIP_INSTEAD,
     C_FULL,
     C_HOLES,
-    C_KEYS,
     C_KNOCK,
     C_KNOCK_FIRST,
     C_MAX_PLAYOFFS,
@@ -47,10 +46,12 @@ from .layout import (
     C_O_GRIDS,
     C_O_LAST_GRIDS,
     C_O_LAST_SCORES,
+    C_O_LINE_KEYS,
     C_O_LINES,
     C_O_PEEKED,
     C_O_PERM,
     C_O_RPERM,
+    C_O_SET_KEYS,
     C_O_SET_POINTS,
     C_O_SETS,
     C_O_STOCK,
@@ -58,7 +59,9 @@ from .layout import (
     C_O_TURNS,
     C_O_UP,
     C_PLAYERS,
+    C_POINT_KEYS,
     C_POINTS,
+    C_RANK_KEYS,
     C_REPLACE_DOWN,
     C_RESHUFFLE,
     C_RETURN_TAKEN,
@@ -94,6 +97,7 @@ _ANY_VALUE = (
 #: Choice settings and the values the core plays.
 _CHOICES: dict[str, tuple[str, ...]] = {
     "match_by": ("rank", "points"),
+    "block_match_by": ("rank", "points"),
     "setup": ("reveal", "peek"),
     "setup_cells": ("any", "bottom-row"),
     "flip_after_discard": ("must", "may", "never"),
@@ -102,7 +106,7 @@ _CHOICES: dict[str, tuple[str, ...]] = {
     "target_ends": ("exceed", "reach"),
     "tie_break": ("share", "playoff"),
 }
-_PATTERNS = ("columns", "rows", "diagonals", "adjacent", "pairs", "blocks")
+_PATTERNS = ("columns", "rows", "row-pairs", "diagonals", "adjacent", "pairs", "blocks")
 #: Every setting the fast core knows, with the values it plays (None: any valid value).
 SUPPORTED: Mapping[str, tuple[str, ...] | None] = {
     **{k: None for k in (*_INERT, *_ANY_VALUE)},
@@ -163,7 +167,9 @@ def _build(r: Rules, players: int) -> Config:
     o_lines = C_FIXED
     o_sets = o_lines + len(lines)
     o_set_points = o_sets + len(sets)
-    o_deck = o_set_points + len(sets)
+    o_line_keys = o_set_points + len(sets)
+    o_set_keys = o_line_keys + len(lines)
+    o_deck = o_set_keys + len(sets)
     cfg = np.zeros(o_deck + n_deck, dtype=np.int64)
     cfg[C_ROWS], cfg[C_COLS], cfg[C_CELLS], cfg[C_PLAYERS] = r.rows, r.cols, cells, players
     cfg[C_DECK] = n_deck
@@ -184,18 +190,24 @@ def _build(r: Rules, players: int) -> Config:
     cfg[C_TURN_LIMIT], cfg[C_MAX_PLAYOFFS] = r.turn_limit, MAX_PLAYOFFS
     cfg[C_N_LINES], cfg[C_N_SETS] = len(lines), len(sets)
     cfg[C_FULL] = (1 << cells) - 1
-    by_points = r.match_by == "points"
     for rank in range(15):
         cfg[C_POINTS + rank] = r.points[rank]
-        cfg[C_KEYS + rank] = r.points[rank] if by_points else rank
         cfg[C_WILD + rank] = r.jokers_wild and rank == JOKER
+        cfg[C_RANK_KEYS + rank] = rank
+        cfg[C_POINT_KEYS + rank] = r.points[rank]
+    # Each pattern compares its cards as the engine's Pattern.match_by says (blocks by
+    # block_match_by, the rest by match_by): the offset of the key table it reads.
+    key_table = {"rank": C_RANK_KEYS, "points": C_POINT_KEYS}
     cfg[C_O_LINES], cfg[C_O_SETS], cfg[C_O_SET_POINTS] = o_lines, o_sets, o_set_points
+    cfg[C_O_LINE_KEYS], cfg[C_O_SET_KEYS] = o_line_keys, o_set_keys
     cfg[C_O_DECK] = o_deck
     for k, p in enumerate(lines):
         cfg[o_lines + k] = p.mask
+        cfg[o_line_keys + k] = key_table[p.match_by]
     for k, p in enumerate(sets):
         cfg[o_sets + k] = p.mask
         cfg[o_set_points + k] = p.points
+        cfg[o_set_keys + k] = key_table[p.match_by]
     cfg[o_deck:o_deck + n_deck] = deck
     # The state's regions, in order.
     at = HEADER

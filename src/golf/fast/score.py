@@ -15,10 +15,11 @@ import numpy.typing as npt
 from ._jit import jit
 from .layout import (
     C_CELLS,
-    C_KEYS,
     C_N_LINES,
     C_N_SETS,
+    C_O_LINE_KEYS,
     C_O_LINES,
+    C_O_SET_KEYS,
     C_O_SET_POINTS,
     C_O_SETS,
     C_POINTS,
@@ -31,8 +32,9 @@ _BIG = 1 << 40
 
 
 @jit
-def matches(cfg: Ints, mask: int, ranks: Ints) -> bool:
-    """Whether the cards of the cells in ``mask`` are equal (wild cards match anything)."""
+def matches(cfg: Ints, mask: int, ranks: Ints, keys: int) -> bool:
+    """Whether the cards of the cells in ``mask`` are equal as the key table at ``keys``
+    compares them (by rank or by points); wild cards match anything."""
     key = _NO_KEY
     n = cfg[C_CELLS]
     for i in range(n):
@@ -42,7 +44,7 @@ def matches(cfg: Ints, mask: int, ranks: Ints) -> bool:
                 return False
             if cfg[C_WILD + r]:
                 continue
-            k = cfg[C_KEYS + r]
+            k = cfg[keys + r]
             if key == _NO_KEY:
                 key = k
             elif k != key:
@@ -55,10 +57,10 @@ def score_ranks(cfg: Ints, ranks: Ints) -> int:
     """The lowest total of a grid given as ranks (0 for an unknown card)."""
     n = cfg[C_CELLS]
     zero = 0
-    o_lines = cfg[C_O_LINES]
+    o_lines, o_line_keys = cfg[C_O_LINES], cfg[C_O_LINE_KEYS]
     for k in range(cfg[C_N_LINES]):
         m = cfg[o_lines + k]
-        if matches(cfg, m, ranks):
+        if matches(cfg, m, ranks, cfg[o_line_keys + k]):
             zero |= m
     n_sets = cfg[C_N_SETS]
     if n_sets == 0:  # lines only (most presets): no search, no allocation
@@ -70,14 +72,14 @@ def score_ranks(cfg: Ints, ranks: Ints) -> int:
     own = np.empty(n, dtype=np.int64)
     for i in range(n):
         own[i] = 0 if zero >> i & 1 else cfg[C_POINTS + ranks[i]]
-    o_sets, o_pts = cfg[C_O_SETS], cfg[C_O_SET_POINTS]
+    o_sets, o_pts, o_set_keys = cfg[C_O_SETS], cfg[C_O_SET_POINTS], cfg[C_O_SET_KEYS]
     # The matched sets, and the cells they touch.
     cand = np.empty(n_sets, dtype=np.int64)
     n_cand = 0
     touched = 0
     for k in range(n_sets):
         m = cfg[o_sets + k]
-        if matches(cfg, m, ranks):
+        if matches(cfg, m, ranks, cfg[o_set_keys + k]):
             cand[n_cand] = k
             n_cand += 1
             touched |= m
