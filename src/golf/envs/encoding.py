@@ -43,6 +43,7 @@ from ..actions import KINDS, POSITIONAL, Action
 from ..cards import JOKER, build_deck, card_str
 from ..errors import GolfError
 from ..game import Game
+from ..knowledge import unseen_counts
 from ..phases import PHASES
 from ..rules import Rules, load_rules
 
@@ -248,39 +249,29 @@ class Encoding:
             looked = peeked[order[k]]
             if looked:
                 hot += [peeked_at + k * n + i - 1 for i in looked]
-        shown: list[int] = []  # every card this seat sees on the grids
         for k in range(p):
             grid = grids[order[k]]
-            if grid is None:
-                continue
-            hot += [off + (14 if c is None else (c & 15) - 1)
-                    for off, c in zip(self._cell_starts[k], grid, strict=True)]
-            shown += [c for c in grid if c is not None]
+            if grid is not None:
+                hot += [off + (14 if c is None else (c & 15) - 1)
+                        for off, c in zip(self._cell_starts[k], grid, strict=True)]
         discard = view["discard"]
         hot.append(top + ((discard[-1] & 15) - 1 if discard else 14))
         held, source = view["held"], view["held_from"]
         stock = view["stock_cards"]
         if held is not None:
             hot.append(held_at + (held & 15) - 1)
-            if stock is None or source != "stock":
-                shown.append(held)  # else it is one of the stock's cards, counted there
         else:
             hot.append(held_at + (14 if source is not None else 15))
         if source is not None:
             hot.append(from_at + (0 if source == "stock" else 1))
-        counts = [0] * 42  # discard, stock and unseen counts by rank, in that order
+        counts = [0] * 28  # discard and stock counts by rank, then the unseen ones
         for c in discard:
             counts[(c & 15) - 1] += 1
         if stock is not None:
             hot.append(stock_at + 1)
             for c in stock:
                 counts[13 + (c & 15)] += 1
-        seen = [0] * 15
-        for c in shown:
-            seen[c & 15] += 1
-        deck = self.deck_counts
-        for r in range(14):
-            counts[28 + r] = deck[r] - seen[r + 1] - counts[r] - counts[14 + r]
+        counts += unseen_counts(view, self.rules)[1:]  # golf.knowledge: the one definition
         hot.append(phase_at + _PHASE_INDEX[view["phase"]])
         who = view["current_player"]
         if who is not None:
