@@ -47,6 +47,8 @@ bench: $(STAMP)
 	$(PY) bench/engine.py
 	$(PY) bench/bots.py
 	$(PY) bench/envs.py
+	$(PY) bench/knowledge.py
+	$(PY) bench/fast.py
 
 bench-server: $(STAMP)
 	$(PY) bench/server.py
