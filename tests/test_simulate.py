@@ -245,8 +245,11 @@ PINNED = [
      [((147, 25, 47), 9, 108), ((178, 57, 54), 9, 108), ((164, 70, 44), 9, 108)]),
     ("nine-card", 4, ["expert", "random", "greedy", "expert"],
      [((17, 59, 15, 10), 1, 40), ((19, 56, 15, 26), 1, 31), ((9, 57, 15, 10), 1, 43)]),
+    # Re-pinned when the expert began counting cards through golf.knowledge: after a
+    # reshuffle it values draws by the public stock's cards (issue 13 item 4), which changes
+    # its german play; the table's driving was checked against the old pin before that.
     ("german", 2, ["greedy", "expert"],
-     [((104, 81), 45, 2430), ((102, 79), 34, 1529), ((100, 95), 27, 805)]),
+     [((104, 79), 45, 2853), ((102, 74), 34, 2807), ((100, 93), 27, 1665)]),
 ]
 
 
