@@ -69,9 +69,10 @@ BUILTIN: dict[str, str] = {
     "greedy": "golf.bots.greedy:GreedyBot",
     "expert": "golf.bots.expert:ExpertBot",
     "openspiel-ismcts": "golf.bots.openspiel_bot:OpenSpielISMCTSBot",
+    "search": "golf.bots.search:SearchBot",
 }
 #: The extra of ``golf-cards`` that installs a built-in bot's optional dependencies.
-EXTRAS: dict[str, str] = {"openspiel-ismcts": "openspiel"}
+EXTRAS: dict[str, str] = {"openspiel-ismcts": "openspiel", "search": "fast"}
 
 _LOADED: dict[str, type[Bot]] = {}
 #: Why a built-in bot could not be loaded: the import is tried once, not on every call
