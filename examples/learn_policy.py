@@ -86,7 +86,7 @@ def main() -> None:
     baseline, spread = -30.0, 10.0
     mine: list[float] = []
     theirs: list[float] = []
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), time.process_time()
     print(f"{'holes':>6}  {'learner':>8}  {'random':>8}   mean hole score (lower is better)")
     for hole in range(1, args.holes + 1):
         obs, info = env.reset(seed=args.seed * 1_000_003 + hole)
@@ -111,7 +111,12 @@ def main() -> None:
         if hole % args.every == 0:
             print(f"{hole:>6}  {np.mean(mine[-args.every:]):>8.1f}  "
                   f"{np.mean(theirs[-args.every:]):>8.1f}")
-    print(f"{args.holes} holes in {time.perf_counter() - start:.0f}s")
+    last = np.array(mine[-1000:])
+    print(f"last {len(last)} holes: learner {last.mean():.1f} ± "
+          f"{1.96 * last.std(ddof=1) / np.sqrt(len(last)):.1f} (95%), "
+          f"random {np.mean(theirs[-1000:]):.1f}")
+    print(f"{args.holes} holes in {time.perf_counter() - start:.0f}s "
+          f"({time.process_time() - cpu:.0f} s CPU)")
 
 
 if __name__ == "__main__":

@@ -17,7 +17,7 @@ import golf
 from golf import Game, GolfError, load_rules
 from golf.bots import ExpertBot, base, make_bot
 from golf.bots.base import Bot, bot_available, bot_class, bot_names, parse_spec
-from golf.bots.counting import deck_counts, unseen
+from golf.bots.counting import deck_counts, draws, unseen
 from golf.bots.estimate import Evaluation, estimator
 from golf.scoring import scorer
 from golf.view import view
@@ -362,15 +362,30 @@ def test_unseen_counts_are_the_hidden_cards(variant: str, players: int, seed: in
     seat = g.current_player if g.current_player is not None else 0
     cells = g.rules.cells
     h = g.state.hole
-    hidden = list(h.stock)
+    hidden = []
     for s in g.active:
         known = h.up[s] | (h.peeked[s] if s == seat else 0)
         hidden += [h.grids[s][i] for i in range(cells) if not known >> i & 1]
+    stock = list(h.stock)
     if h.held >= 0 and h.current != seat and h.held_from == 0:
-        hidden.append(h.held)
-    want = Counter(c & 15 for c in hidden)
+        stock.append(h.held)
+    # After a reshuffle the stock's cards are public (the view lists them): a draw is
+    # one of them, and none of them can be in a face-down cell.
+    public = bool(h.reshuffles)
+    want = Counter(c & 15 for c in (hidden if public else hidden + stock))
     counts = unseen(view(g, seat, True), g.rules)
     assert {r: counts[r] for r in range(15) if counts[r]} == dict(want)
+    stocked = draws(view(g, seat, True), g.rules)
+    if not stock:  # the next draw reshuffles the pile below its top into the stock
+        assert stocked is not None
+        assert {r: stocked[r] for r in range(15) if stocked[r]} == dict(Counter(
+            c & 15 for c in h.discard[:-1]))
+    elif public:
+        assert stocked is not None
+        assert {r: stocked[r] for r in range(15) if stocked[r]} == dict(Counter(
+            c & 15 for c in stock))
+    else:
+        assert stocked is None
     # memory 0: everything below the top of the pile and every peeked card forgotten
     forgetful = unseen(view(g, seat, True), g.rules, memory=0.0)
     assert all(f >= c for f, c in zip(forgetful, counts, strict=True))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -58,13 +59,35 @@ def test_variants_json(capsys: pytest.CaptureFixture[str]) -> None:
 def test_variants_show_lists_every_setting_with_its_source(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    code, out, _ = run(["variants", "show", "nine-card"], capsys)
+    code, out, _ = run(["variants", "show", "nine-card", "--sources"], capsys)
     assert code == 0
     assert out.startswith("nine-card: ")
-    keys = [line.split()[0] for line in out.splitlines()[2:] if line and not line[0].isspace()]
+    settings = out.split("Settings (change one with --rule KEY=VALUE):\n", 1)[1]
+    keys = [line.split()[0] for line in settings.splitlines()
+            if line.startswith("  ") and not line.startswith("    ")]
     assert keys == [k for k in SETTINGS if k not in ("name", "description", "sources")]
     assert "from: 000 Nine-card golf: a 3x3 grid" in out
     assert "points" in out and "J=10" in out
+
+
+@pytest.mark.parametrize("name", golf.preset_names())
+def test_variants_show_speaks_to_players(name: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """No references meant for developers, the rules in words, and only the settings
+    that matter for the preset."""
+    code, out, _ = run(["variants", "show", name], capsys)
+    assert code == 0
+    assert not re.search(r"\b00\d\b|Decisions|from:", out), out
+    assert "Turn: " in out and "Match: " in out
+    r = load_rules(name)
+    assert ("block_points" in out) == ("blocks" in r.match)
+    assert ("knock_first_turn" in out) == r.knock
+    assert "turn_limit" not in out
+
+
+def test_german_is_quoted_with_its_letters(capsys: pytest.CaptureFixture[str]) -> None:
+    _, out, _ = run(["variants", "show", "german", "--sources"], capsys)
+    assert "König 0" in out and "zählt" in out and "außer der obersten" in out
+    assert not re.search(r"Koenig|zaehlt|ausser|uebrige|veraendern", out)
 
 
 def test_variants_show_json_is_the_rules(capsys: pytest.CaptureFixture[str]) -> None:
@@ -86,7 +109,7 @@ def test_variants_show_errors(capsys: pytest.CaptureFixture[str]) -> None:
 def test_score_prints_the_explanation(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(["score", "A 2 3 / A 5 K"], capsys)
     assert code == 0
-    assert out.strip() == golf.score("A 2 3 / A 5 K", "six-card").explain()
+    assert out.strip() == "six-card:\n" + golf.score("A 2 3 / A 5 K", "six-card").explain()
     assert "column 1 (A A): 0" in out and out.strip().endswith("total: 6")
 
 
@@ -132,6 +155,16 @@ def test_score_with_a_rules_file(tmp_path: Path, capsys: pytest.CaptureFixture[s
     (["score", "--rule", "points.Z=1", "A 2 3 / A 5 K"], "unknown rank 'Z'"),
     (["score", "--rule", "setup_count=9", "A 2 3 / A 5 K"], "'setup_count' is 9"),
     (["score", "--variant", "/no/such/file.toml", "A 2 3 / A 5 K"], "cannot read rules file"),
+    (["score", "--variant", "sixcard", "A 2 3 / A 5 K"], "(did you mean 'six-card'?)"),
+    (["score", "A 2 3 / A 5 JK"], "--rule jokers_per_deck=2"),
+    (["score", "AS AS AS / 2 3 4"], "AS appears 3 times, but six-card is played with at most "
+     "2 decks"),
+    (["score", "-v", "german", "A A A / A A K"], "5 cards of rank A, but german's cards "
+     "(one deck at most) hold only 4"),
+    (["score", "-v", "four-card-wild", "-r", "jokers_per_deck=1", "JK JK / JK 2"],
+     "3 jokers, but four-card-wild's cards (2 decks at most) hold only 2"),
+    (["score"], "give a grid to score"),
+    (["score", "--table", "/no/such/table.txt"], "cannot read the table file"),
 ])
 def test_score_errors_exit_2_with_a_clear_message(
     argv: list[str], fragment: str, capsys: pytest.CaptureFixture[str]
@@ -244,3 +277,66 @@ def test_python_dash_m_golf_runs_a_demo() -> None:
     assert p.returncode == 0, p.stderr
     assert p.stdout.startswith("nine-card, 1 random player")
     assert "winner: player 1" in p.stdout
+
+
+# --- default player counts (bug: four-card failed with the defaults) ---------------------
+
+def test_player_counts_default_to_the_variants_smallest(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    code, out, _ = run(["simulate", "-v", "four-card", "--games", "2", "--quiet",
+                        "--workers", "1", "--bots", "greedy,random", "--json"], capsys)
+    assert code == 0 and json.loads(out)["players"] == 3
+    code, out, _ = run(["simulate", "-v", "nine-card", "--games", "1", "--quiet",
+                        "--workers", "1", "--json"], capsys)
+    assert code == 0 and json.loads(out)["players"] == 2  # a match needs two
+    code, out, _ = run(["demo", "-v", "four-card", "--seed", "1"], capsys)
+    assert code == 0 and "four-card, 3 random players" in out
+
+
+def test_play_fills_a_variants_smallest_table_with_bots() -> None:
+    from golf.cli import build_parser
+    from golf.commands.play import seats_wanted
+
+    args = build_parser().parse_args(["play", "-v", "four-card", "--humans", "Ann,Bob"])
+    humans, bots = seats_wanted(args, load_rules("four-card"))
+    assert humans == ["Ann", "Bob"] and len(bots) == 1
+    args = build_parser().parse_args(["play", "-v", "six-card", "--humans", "Ann,Bob"])
+    assert seats_wanted(args, load_rules("six-card"))[1] == []
+
+
+def test_score_accepts_commas_names_the_variant_and_says_why_cards_did_not_cancel(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    _, out, _ = run(["score", "A,2,3 / A,5,K"], capsys)
+    assert out.startswith("six-card:\n") and out.strip().endswith("total: 6")
+    _, out, _ = run(["score", "-v", "four-card", "5 5 / K 2"], capsys)
+    assert out.startswith("four-card:")
+    assert "the 5s at positions 1 and 2 do not cancel: in four-card only columns" in out
+    _, out, _ = run(["score", "-v", "four-card", "5 K / 5 2"], capsys)
+    assert "do not cancel" not in out
+
+
+def test_score_a_whole_table(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    f = tmp_path / "table.txt"
+    f.write_text("# our game\nplayers: Ann, Bob, Cid\n"
+                 "A 2 3 / A 5 K ; 7 7 Q / 2 3 4 ; K K 5 / 5 6 6\n"
+                 "4 4 J / 9 9 2 ; A 2 A / 3 3 3 ; Q Q 10 / 8 8 K\n", encoding="utf-8")
+    code, out, _ = run(["score", "--table", str(f), "--json"], capsys)
+    assert code == 0
+    data = json.loads(out)
+    first = [golf.score(g, "six-card").total for g in
+             ("A 2 3 / A 5 K", "7 7 Q / 2 3 4", "K K 5 / 5 6 6")]
+    second = [golf.score(g, "six-card").total for g in
+              ("4 4 J / 9 9 2", "A 2 A / 3 3 3", "Q Q 10 / 8 8 K")]
+    assert data["players"] == ["Ann", "Bob", "Cid"]
+    assert [h["scores"] for h in data["holes"]] == [first, second]
+    assert data["holes"][1]["totals"] == [a + b for a, b in zip(first, second, strict=True)]
+    _, out, _ = run(["score", "--table", str(f)], capsys)
+    assert "six-card: 3 players, 2 holes" in out
+    assert re.search(r"^Total\s+40\s+38\s+68$", out, re.M)
+    assert "lowest total: Bob with 38" in out
+    f.write_text("players: Ann, Bob\nA 2 3 / A 5 K\n", encoding="utf-8")
+    fails_cleanly(["score", "--table", str(f)], capsys, "line 2: 1 grids for 2 players")
+    f.write_text("players: Ann, Bob\nA 2 3 / A 5 K; AS AS AS / AS 2 2\n", encoding="utf-8")
+    fails_cleanly(["score", "--table", str(f)], capsys, "line 2, Bob's grid: AS appears")

@@ -76,6 +76,8 @@ def reference(enc: Encoding, view: dict[str, Any]) -> np.ndarray:
     out["own_face_up"] = [float(u) for u in ups] if ups else [0.0] * n
     out["other_grids"] = [x for s in rel[1:] for x in cells(view["grids"][s])]
     out["in_play"] = [float(s in view["active"]) for s in rel]
+    out["peeked"] = [float(i + 1 in (view["peeked_cells"][s] or [])) for s in rel
+                     for i in range(n)]
     pile = view["discard"]
     out["discard_top"] = one_hot(15, (pile[-1] & 15) - 1 if pile else 14)
 
@@ -113,7 +115,26 @@ def reference(enc: Encoding, view: dict[str, Any]) -> np.ndarray:
     out["match"] = [float(view["hole"]), float(view["holes"]), float(enc.rules.target),
                     float(view["playoff"])]
     assert [s.name for s in enc.sections] == list(out)
+    if enc.scaled:
+        scale(enc, out)
     return np.array([x for s in enc.sections for x in out[s.name]], np.float32)
+
+
+def scale(enc: Encoding, out: dict[str, list[float]]) -> None:
+    """The scaled observation as docs/rl.md states it, from the raw numbers."""
+    deck = enc.deck_counts
+    for name in ("discard_counts", "stock_counts", "unseen_counts"):
+        out[name] = [x / max(1, deck[r]) for r, x in enumerate(out[name])]
+    out["stock"][0] /= enc.deck_size
+    out["turns"] = [x / enc.rules.turn_limit for x in out["turns"]]
+
+    def squash(x: float, k: float) -> float:
+        return x / (abs(x) + k)
+
+    out["totals"] = [squash(x, 5 * enc.cells) for x in out["totals"]]
+    hole, holes, target, playoff = out["match"]
+    out["match"] = [squash(hole, enc.rules.holes or 10), squash(holes, 10),
+                    squash(target, 100), playoff]
 
 
 def hidden_truth(g: Game, seat: int) -> Counter[int]:
@@ -136,7 +157,8 @@ def test_observations_and_masks_through_random_play(variant: str, players: int,
                                                      seed: int) -> None:
     rng = random.Random(seed)
     g = Game(variant, players=players, seed=seed)
-    enc = Encoding(g.rules, players)
+    enc = Encoding(g.rules, players, scaled=False)
+    scaled = Encoding(g.rules, players)
     steps = 0
     while not g.is_over and steps < 600:
         legal = g.legal_actions()
@@ -151,6 +173,10 @@ def test_observations_and_masks_through_random_play(variant: str, players: int,
                 assert obs.dtype == np.float32 and obs.shape == (enc.size,)
                 assert np.all(obs >= enc.low) and np.all(obs <= enc.high)
                 np.testing.assert_array_equal(obs, reference(enc, v))
+                small = scaled.encode(v)
+                assert np.all(small >= scaled.low) and np.all(small <= scaled.high)
+                assert scaled.low.min() >= -1 and scaled.high.max() <= 1
+                np.testing.assert_allclose(small, reference(scaled, v), rtol=1e-6, atol=1e-7)
                 unseen = enc.observation("unseen_counts", obs)
                 truth = hidden_truth(g, seat)
                 assert unseen.tolist() == [float(truth[r]) for r in range(1, 15)]
@@ -192,7 +218,8 @@ def test_the_layout_is_fixed_per_rules_and_players() -> None:
         for players in range(r.players[0], r.players[1] + 1):
             enc = Encoding(r, players)
             n = r.cells
-            assert enc.size == n * 15 + n + (players - 1) * n * 15 + 7 * players + 86
+            assert enc.size == n * 15 + n + (players - 1) * n * 15 + n * players \
+                + 7 * players + 86
             assert enc.sections[0].start == 0 and enc.sections[-1].stop == enc.size
             for a, b in zip(enc.sections, enc.sections[1:], strict=False):
                 assert a.stop == b.start
@@ -207,7 +234,7 @@ def test_the_stock_counts_follow_a_reshuffle() -> None:
     one every seat, the drawer included, sees the same counts: the stock's cards and
     the card drawn from it."""
     g = Game("german", players=6, seed=3)
-    enc, rng = Encoding(g.rules, 6), random.Random(0)
+    enc, rng = Encoding(g.rules, 6, scaled=False), random.Random(0)
     while g.stock_size or g.phase != "turn":
         g.apply(rng.choice(g.legal_actions()))
     obs = enc.encode(g.view(0, codes=True))

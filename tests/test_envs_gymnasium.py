@@ -50,7 +50,7 @@ def test_hole_rewards_add_up_to_minus_the_learners_scores() -> None:
     g = env.game
     assert g.is_over and steps > 9
     assert total == -g.totals[1]
-    assert not env.action_masks().any()
+    assert env.action_masks().all()  # over: any action, a vector env's reset ignores it
     with pytest.raises(golf.GolfError, match="the match is over: call reset"):
         env.step(0)
 
@@ -107,3 +107,76 @@ def test_rendering_as_text() -> None:
     text = env.render()
     assert isinstance(text, str) and "seen by seat 1" in text.splitlines()[0]
     assert len(text.splitlines()) == 4
+
+
+def test_opponents_of_every_kind() -> None:
+    seen: list[int] = []
+
+    def first(view: dict, legal: list) -> object:  # type: ignore[type-arg]
+        seen.append(view["seat"])
+        return legal[0]
+
+    class Decider:
+        def decide(self, view: dict, legal: list) -> str:  # type: ignore[type-arg]
+            return str(legal[-1])  # notation works too
+
+    class Actor:
+        def act(self, view: dict, legal: list) -> object:  # type: ignore[type-arg]
+            return legal[0]
+
+    env = GolfEnv(variant="six-card", players=4, rules={"holes": 1},
+                  opponents=[first, Decider(), Actor()])
+    _total, _ = play_out(env, 2)
+    assert env.game.is_over and set(seen) == {1}
+    assert [b.name for b in env.bots.values()] == ["callable"] * 3
+    # A golf Bot instance is used as it is.
+    bot = golf.bots.make_bot("greedy", env.golf_rules, seed=3)
+    env = GolfEnv(variant="six-card", players=2, rules={"holes": 1}, opponents=bot)
+    env.reset(seed=0)
+    assert env.bots[1] is bot
+
+
+def test_a_bad_opponent_is_a_clear_error() -> None:
+    with pytest.raises(golf.GolfError, match="an opponent is a bot spec"):
+        GolfEnv(opponents=42)
+    env = GolfEnv(variant="six-card", players=2, opponents=lambda view, legal: 3)
+    with pytest.raises(golf.GolfError, match="return one of the legal actions"):
+        play_out(env, 1)
+    env = GolfEnv(variant="six-card", players=2, opponents=lambda view, legal: "knock")
+    with pytest.raises(golf.GolfError, match="chose knock, which is not legal here"):
+        play_out(env, 1)
+
+
+def test_rgb_array_pictures_the_learners_view() -> None:
+    env = GolfEnv(variant="german", players=3, render_mode="rgb_array", seat=1)
+    env.reset(seed=1)
+    img = env.render()
+    assert isinstance(img, np.ndarray) and img.dtype == np.uint8 and img.shape[2] == 3
+    # The picture shows only the view: trading hidden cards leaves it unchanged.
+    before = img.copy()
+    g = env.game
+    v = g.view(1, codes=True)
+    pos = g.position()
+    slots = [(s, i) for s in g.active for i, c in enumerate(v["grids"][s]) if c is None]
+    cards = [pos["grids"][s][i] for s, i in slots]
+    cards.reverse()
+    for (s, i), c in zip(slots, cards, strict=True):
+        pos["grids"][s][i] = c
+    env.game = golf.Game.from_position(g.rules, pos)
+    np.testing.assert_array_equal(env.render(), before)
+
+
+def test_results_arrive_in_info() -> None:
+    env = GolfEnv(variant="six-card", players=3, rules={"holes": 2}, seat=2)
+    rng = random.Random(4)
+    _, info = env.reset(seed=4)
+    holes, done = [], False
+    while not done:
+        _, reward, done, _, info = env.step(int(rng.choice(np.flatnonzero(info["action_mask"]))))
+        if "hole_scores" in info:
+            holes.append(info["hole_scores"])
+            assert reward == -info["hole_scores"][2]
+            assert info["dealt_in"].all()
+    assert len(holes) == 2
+    np.testing.assert_array_equal(info["totals"], np.sum(holes, axis=0))
+    assert list(info["won"]) == [s in env.game.winners for s in range(3)]

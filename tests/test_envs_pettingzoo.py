@@ -111,7 +111,12 @@ def test_rendering_as_text() -> None:
     text = e.render()
     assert isinstance(text, str)
     assert text.startswith("six-card hole 1/9 setup, seat 0 to act; seen by seat 0")
-    with pytest.raises(golf.GolfError, match="render_mode must be None, 'human' or 'ansi'"):
-        raw_env(render_mode="rgb_array")
+    with pytest.raises(golf.GolfError,
+                       match="render_mode must be None, 'human', 'ansi' or 'rgb_array'"):
+        raw_env(render_mode="video")
+    picture = raw_env(variant="six-card", players=2, render_mode="rgb_array")
+    picture.reset(seed=2)
+    img = picture.render()
+    assert isinstance(img, np.ndarray) and img.dtype == np.uint8 and img.shape[2] == 3
     with pytest.raises(golf.GolfError, match="reward must be 'hole' or 'match'"):
         raw_env(reward="money")

@@ -115,7 +115,7 @@ def test_every_draw_is_a_chance_node_choosing_the_card() -> None:
     want = min(stock)
     state.apply_action(card_id(want))
     assert state.current_player() == seat
-    assert f"holds {golf.card_str(want)} from the stock" in state.observation_string(seat)
+    assert f"holds {golf.card_str(want, False)} from the stock" in state.observation_string(seat)
     assert "holds a card from the stock" in state.observation_string(1 - seat)
 
 

@@ -19,12 +19,13 @@ from golf.bots import make_bot
 from golf.cards import build_deck
 from golf.cli import build_parser, main
 from golf.commands.play import seats_wanted
+from golf.errors import GolfError, NotationError
 from golf.scoring import scorer
 from golf.table import Saved, SeatSpec, build_bots, read_save, restore, save_json, write_save
 from golf.terminal import board as boards
 from golf.terminal.console import Console
 from golf.terminal.entry import Command, EntryError, legal_text, read
-from golf.terminal.narrate import describe
+from golf.terminal.narrate import tell
 from golf.terminal.replay import replay
 from golf.terminal.seats import seat_table
 from golf.terminal.session import Options, Session
@@ -148,8 +149,12 @@ def test_scorecard_and_reveal() -> None:
     names = ["Ann", "Bob"]
     card = boards.scorecard(g.view(0), names, PLAIN)
     lines = card.splitlines()
-    assert len(lines) == 2 + len(g.hole_scores)
-    assert lines[-1].split()[1:] == [str(t) for t in g.totals]
+    assert len(lines) == 3 + len(g.hole_scores) and lines[-1] == "(* won the hole)"
+    assert lines[-2].split()[1:] == [str(t) for t in g.totals]
+    for row, scores in zip(lines[1:-2], g.hole_scores, strict=True):
+        # each hole's lowest score (the hole's winner) carries the mark, no other
+        marked = [c.endswith("*") for c in row.split()[1:]]
+        assert marked == [s == min(scores) for s in scores]
     last = g.view(0)["last_hole"]
     text = boards.reveal(last, [g.score_hole(0), g.score_hole(1)], names, g.rules, PLAIN)
     low = min(s for s in last["scores"] if s is not None)
@@ -215,17 +220,20 @@ def test_moves_are_told_without_naming_unseen_cards(preset: str, seed: int) -> N
             break
         actor = g.current_player
         assert actor is not None
-        before = [g.view(s) for s in range(g.players)]
         action = rng.choice(g.legal_actions())
-        g.apply(action)
-        for seat in range(g.players):
-            text = describe(action, actor, before[seat], g.view(seat), names, PLAIN)
-            assert text.startswith(names[actor])
+        event = g.step(action)
+        for seat in [*range(g.players), None]:
+            lines = tell(event, seat, names, PLAIN)
+            assert any(line.startswith(names[actor]) for line in lines)
+            text = " ".join(lines)
             if action.kind == "draw":
                 drawn = g.view(actor)["held"]
                 assert (drawn in text) == (seat == actor)
             if action.kind == "peek" and seat != actor:
                 assert text.endswith("(hidden from the others)")
+            if action.kind == "swap":
+                # the card swapped out lies face up: everyone is told which it was
+                assert "discarding " in text and "face-down" not in text
 
 
 # --- rules summary ----------------------------------------------------------------------------
@@ -376,22 +384,6 @@ def test_bots_play_a_whole_match_of_every_preset(preset: str, tmp_path: Path) ->
     assert restored.record() == g.record()
 
 
-def test_a_hint_only_uses_what_memory_mode_lets_the_player_know() -> None:
-    g = Game("german", players=2, seed=5)
-    seats = [SeatSpec("Ann"), SeatSpec("Bot", "random", 1)]
-    session = Session(g, seats, build_bots(seats, g.rules),
-                      Console(io.StringIO(), io.StringIO(), PLAIN))
-    for a in ("peek 1", "peek 2"):
-        g.apply(a)
-    bot = make_bot("random", g.rules, 1)
-    while g.current_player != 0:
-        g.apply(bot.choose(g.view(1, codes=True), g.legal_actions()))
-    assert session.shown(0, codes=True)["grids"][0][0] is not None
-    g.apply("draw")
-    assert session.shown(0, codes=True)["grids"][0][:2] == [None, None]
-    assert "Hint: " in session.hint(0)
-
-
 def test_a_bare_game_record_replays_with_numbered_players(tmp_path: Path) -> None:
     g = random_game("four-card", 4, 10_000, players=3)
     path = tmp_path / "record.json"
@@ -403,3 +395,124 @@ def test_a_bare_game_record_replays_with_numbered_players(tmp_path: Path) -> Non
     text = out.getvalue()
     assert text.count("End of ") == len(g.hole_results)
     assert text.count("Player 1 knocks") == sum(h.knocked_by == 0 for h in g.hole_results)
+
+
+# --- descriptions follow the settings (bug 7) ----------------------------------------------
+
+def test_the_rules_header_follows_overrides_and_files(tmp_path: Path) -> None:
+    text = rules_summary(load_rules("german", {"target": 40}), players=2)
+    assert "play to 100" not in text and "target=40" in text.splitlines()[0]
+    assert "play to 40" in text.splitlines()[0]
+    text = rules_summary(load_rules("six-card", {"holes": 1}), players=2)
+    assert "nine holes" not in text and "holes=1" in text and "one hole" in text
+    path = tmp_path / "house.toml"
+    path.write_text('extends = "six-card"\nholes = 3\n')
+    first = rules_summary(load_rules(str(path)), players=2).splitlines()[0]
+    assert "nine holes" not in first and "holes=3" in first
+    plain = rules_summary(load_rules("six-card"), players=2).splitlines()[0]
+    assert plain == f"six-card: {load_rules('six-card').description}"
+
+
+def test_a_target_and_a_hole_count_are_both_said() -> None:
+    g = Game("nine-card", players=2, seed=1)
+    out = io.StringIO()
+    seats = seat_table([], ["random", "random"], g.seed)
+    session = Session(g, seats, build_bots(seats, g.rules), Console(io.StringIO(), out, PLAIN))
+    session.announce_match()
+    session.announce_hole()
+    text = out.getvalue()
+    assert "up to 9 holes, ending sooner once a total passes 50" in text
+    assert "Hole 1 of up to 9" in text
+    assert "Hole 1 of up to 9" in boards.board(g.view(0), session.names, g.rules, PLAIN)
+
+
+# --- what the narration tells (bugs 4 and 5) --------------------------------------------------
+
+def _bots_match(variant: str, seed: int, rules: dict[str, object] | None = None,
+                players: int = 2) -> tuple[Game, str, int]:
+    """A bots-only match told at a terminal; also how many draws found the stock empty
+    (each one reshuffles the discard pile), counted from the views."""
+    g = Game(variant, players=players, seed=seed, rules=rules)
+    seats = seat_table([], ["random"] * players, g.seed)
+    bots = build_bots(seats, g.rules)
+    out = io.StringIO()
+    session = Session(g, seats, bots, Console(io.StringIO(), out, PLAIN))
+    empties = 0
+    original = session.table.step
+
+    def step() -> object:
+        nonlocal empties
+        seat = g.current_player
+        assert seat is not None
+        v = g.view(seat, codes=True)
+        turn = original()
+        if turn.action.kind == "draw" and v["stock_size"] == 0:
+            empties += 1
+        return turn
+
+    session.table.step = step  # type: ignore[method-assign]
+    assert session.run() == 0
+    return g, out.getvalue(), empties
+
+
+def test_a_swap_that_ends_the_hole_names_the_card_it_discards() -> None:
+    for seed in range(12):
+        g, text, _ = _bots_match("six-card", seed, {"holes": 3})
+        assert "discarding a face-down card" not in text
+        for h in g.hole_results:
+            if h.went_out is not None and h.discard_top is not None:
+                top = card_str(h.discard_top, suits=False)
+                assert re.search(rf"swaps \S+ into position \d, discarding {top}\n"
+                                 rf"|discards {top}\n|turns up position \d: \S+\n", text)
+
+
+def test_reshuffles_are_told() -> None:
+    told = 0
+    for seed in range(6):
+        # six players leave a stock of 15 cards: it runs out soon
+        _, text, empties = _bots_match("german", seed, {"target": 40}, players=6)
+        assert text.count("shuffled into a new stock") == empties
+        told += empties
+    assert told > 0, "some match must run its stock out"
+
+
+# --- named difficulties -----------------------------------------------------------------------
+
+def test_difficulties_name_bots_everywhere() -> None:
+    from golf.bots.base import LEVELS, parse_spec
+
+    rules = load_rules("six-card")
+    for level, spec in LEVELS.items():
+        assert make_bot(level, rules).spec == make_bot(spec, rules).spec
+    assert make_bot("easy:noise=1", rules).options == {"memory": 0.4, "noise": 1.0}
+    assert parse_spec("HARD") == ("expert", {})
+    seats = seat_table(["Ann"], ["easy", "hard", "hard"], 5)
+    assert [s.name for s in seats] == ["Ann", "Easy", "Hard 1", "Hard 2"]
+    assert [s.bot for s in seats] == [None, "easy", "hard", "hard"]
+    with pytest.raises(GolfError, match=r"unknown bot 'meduim' \(did you mean 'medium'\?\)"):
+        make_bot("meduim", rules)
+
+
+def test_a_match_against_named_difficulties_saves_and_resumes(tmp_path: Path) -> None:
+    save = tmp_path / "g.json"
+    code = main(["play", "--bots", "easy,medium", "--humans", "", "--seed", "3", "--rule",
+                 "holes=1", "--save", str(save), "--delay", "0", "--plain"])
+    assert code == 0
+    saved = read_save(save)
+    assert [s.bot for s in saved.seats] == ["easy", "medium"]
+    game, bots = restore(saved)
+    assert game.is_over and bots[0].options["noise"] == 4.0
+
+
+@pytest.mark.parametrize(("variant", "cells"), [("four-card", 4), ("six-card", 6),
+                                                ("nine-card", 9)])
+def test_engine_notation_messages_give_the_grids_range(variant: str, cells: int) -> None:
+    """Bug 6: 'reveal' alone said 'N from 1 to 16' on every grid."""
+    g = Game(variant, players=load_rules(variant).players[0] + 1, seed=1)
+    with pytest.raises(NotationError, match=f"with N from 1 to {cells}$"):
+        g.apply("reveal")
+    with pytest.raises(NotationError, match=f"is not between 1 and {cells}$"):
+        g.apply("swap 17")
+    legal = g.legal_actions()
+    with pytest.raises(EntryError, match=f"from 1 to {cells};"):
+        read("reveal", legal, cells)

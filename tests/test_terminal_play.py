@@ -25,6 +25,7 @@ from golf.terminal.style import Style
 PROMPT = r"(\S+)> $"
 READY = r"press Enter when you are ready\. $"
 NEXT_HOLE = r"Press Enter for the next hole\. $"
+AGAIN = r"Play again with the same players\? \[y/N\] $"
 CLEAR = "\x1b[2J\x1b[3J"
 TOKEN = re.compile(r"(\d+):(.{3})[* ]?")
 ENV = {**os.environ, "TERM": "xterm", "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8"}
@@ -32,7 +33,9 @@ ENV.pop("NO_COLOR", None)
 
 
 def spawn(*args: str) -> pexpect.spawn:
-    child = pexpect.spawn(sys.executable, ["-m", "golf", *args], encoding="utf-8",
+    """The line-by-line terminal (--plain); tests/test_terminal_screen.py has the full
+    screen."""
+    child = pexpect.spawn(sys.executable, ["-m", "golf", *args, "--plain"], encoding="utf-8",
                           timeout=30, dimensions=(50, 160), env=ENV)
     child.delaybeforesend = None  # the program reads whole lines; no need to wait
     return child
@@ -40,9 +43,9 @@ def spawn(*args: str) -> pexpect.spawn:
 
 def legal_groups(text: str) -> dict[str, list[str]]:
     """The last 'legal:' line on screen, as kind -> positions."""
-    line = [ln for ln in text.splitlines() if ln.startswith("legal: ")][-1]
+    line = [ln for ln in text.splitlines() if ln.startswith("legal now: ")][-1]
     groups = {}
-    for part in line[len("legal: "):].strip().split(" | "):
+    for part in line[len("legal now: "):].strip().split(" | "):
         kind, *positions = part.split()
         groups[kind] = positions
     return groups
@@ -73,7 +76,11 @@ def drive(child: pexpect.spawn, moves: int | None = None) -> tuple[str, int]:
     out = []
     made = 0
     while True:
-        i = child.expect([PROMPT, READY, NEXT_HOLE, pexpect.EOF])
+        i = child.expect([PROMPT, READY, NEXT_HOLE, pexpect.EOF, AGAIN])
+        if i == 4:
+            out.append(child.before + child.after)
+            child.sendline("n")
+            continue
         out.append(child.before + (child.after if isinstance(child.after, str) else ""))
         if i == 0:
             if moves is not None and made == moves:
@@ -117,7 +124,7 @@ def test_a_full_match_against_the_default_bots(tmp_path: Path) -> None:
     assert moves > 4
     default = "expert" if "expert" in bot_names() else bot_names()[0]
     name = default.capitalize()
-    assert f"You, {name} 1 ({default}), {name} 2 ({default})" in text
+    assert f"You, {name} 1, {name} 2 " in text
     # Dealer rotates: the last seat deals the first hole, the first seat the second.
     assert f"Hole 1 of 2: {name} 2 deals, You begin." in text
     assert f"Hole 2 of 2: You deal, {name} 1 begins." in text
@@ -129,9 +136,12 @@ def test_a_full_match_against_the_default_bots(tmp_path: Path) -> None:
     totals = re.findall(r"^Total\s+(-?\d+)\s+(-?\d+)\s+(-?\d+)", text.replace("\r", ""),
                         re.MULTILINE)[-1]
     assert [int(t) for t in totals] == game.totals
-    result = text.strip().splitlines()[-2]
     low = min(game.totals)
-    assert f"with {low}" in result
+    assert re.search(rf"wins? the match with {low}!|share the win with {low}", text)
+    # Placings: everyone, lowest total first.
+    places = re.findall(r"^(\d)(?:st|nd|rd)\s+(.+?)\s+(-?\d+)(?: \(shared\))?\r?$",
+                        text.replace("\r", ""), re.MULTILINE)
+    assert [int(t) for _, _, t in places] == sorted(game.totals)
     # Each prompt came after a board with every grid, the piles and the turn marker.
     assert text.count("Stock: ") >= moves
     assert "> You" in text
@@ -144,7 +154,7 @@ def test_every_screen_of_a_person_shows_only_their_view(tmp_path: Path) -> None:
                   "--rule", "holes=1", "--save", str(save))
     seen = 0
     while True:
-        i = child.expect([PROMPT, NEXT_HOLE, pexpect.EOF])
+        i = child.expect([PROMPT, NEXT_HOLE, pexpect.EOF, AGAIN])
         if i != 0:
             break
         game = Game.from_record(json.loads(save.read_text())["record"])
@@ -179,24 +189,29 @@ def test_bad_input_and_illegal_moves_are_explained_and_change_nothing(tmp_path: 
     answer("foo", "'foo' is not an action or a command",
            "legal now: reveal 1 2 3 4 5 6", "commands: help, hint")
     answer("swap 2", "Not allowed: swap 2: first each player must turn up 2",
-           "legal now: reveal 1, reveal 2")
+           "legal now: reveal 1 2")
     answer("9", "nothing can be done at position 9 now; legal now: reveal 1 2 3 4 5 6")
     answer("", "nothing typed; legal now: reveal 1 2 3 4 5 6")
-    answer("swap", "'swap' needs a position")
-    answer("reveal 17", "position 17 in 'reveal 17' is not between 1 and 16")
+    # Positions are the grid's, 1 to 6 here (bug: the messages said 1 to 16).
+    answer("swap", "'swap' needs a position: swap N with N from 1 to 6")
+    answer("reveal", "'reveal' needs a position: reveal N with N from 1 to 6")
+    answer("reveal 17", "position 17 is off the grid, which has positions 1 to 6")
+    answer("reveal 9", "position 9 is off the grid, which has positions 1 to 6")
+    answer("revael 2", "(did you mean 'reveal 2'?)")
+    answer("hnit", "(did you mean 'hint'?)")
     assert save_actions(save) == []
     answer("reveal 1", "You turn up position 1")
     answer("r1", "Not allowed: reveal 1: you already chose position 1",
-           "legal now: reveal 2, reveal 3")
+           "legal now: reveal 2 3 4 5 6")
     assert save_actions(save) == ["reveal 1"]
     answer("4", "You turn up position 4")
     answer("swap 3", "Not allowed: swap 3: you must first draw from the stock or take the "
-           "discard", "legal now: draw, take")
+           "discard", "legal now: draw | take")
     answer("knock", "this variant has no knocking")
     actions = save_actions(save)
     answer("d", "You draw")
     answer("f2", "Not allowed: flip 2: you hold a card: swap it into your grid or discard "
-           "it", "legal now: swap 1, swap 2")
+           "it", "legal now: swap 1 2 3 4 5 6 | discard")
     assert save_actions(save) == [*actions, "draw"]
     child.sendline("quit")
     child.expect(pexpect.EOF)
@@ -252,10 +267,10 @@ def test_hint_gives_the_expert_bots_choice_with_expected_scores(tmp_path: Path) 
     child.sendline("hint")
     child.expect(PROMPT)
     hint = child.before
-    assert "Hint: " in hint and "expected score" in hint
+    assert "Hint: " in hint and "lower is better: the expected score" in hint
     best = re.search(r"Hint: (draw|take) - ", hint)
     assert best, hint
-    rows = re.findall(r"^  (draw|take)\s+(-?\d+\.\d)\s+\S", hint.replace("\r", ""),
+    rows = re.findall(r"^  \d+\. (draw|take)\s+(-?\d+\.\d)\s+=", hint.replace("\r", ""),
                       re.MULTILINE)
     assert sorted(r[0] for r in rows) == ["draw", "take"]
     # Best first, and the best is what the hint names.
@@ -267,8 +282,11 @@ def test_hint_gives_the_expert_bots_choice_with_expected_scores(tmp_path: Path) 
     child.expect(PROMPT)
     child.sendline("hint")
     child.expect(PROMPT)
-    options = re.findall(r"^  (swap \d|discard)\s+(-?\d+\.\d)", child.before.replace("\r", ""),
-                         re.MULTILINE)
+    merged = re.findall(r"^  \d+\. (swap(?: \d)+|discard)\s+(-?\d+\.\d)",
+                        child.before.replace("\r", ""), re.MULTILINE)
+    # a row may name several positions that are alike: "swap 2 3 5"
+    options = [(f"swap {p}" if a.startswith("swap") else a, v) for a, v in merged
+               for p in (a.split()[1:] or [""])]
     assert {o for o, _ in options} == {f"swap {i}" for i in range(1, 7)} | {"discard"}
     values = [float(v) for _, v in options]
     assert values == sorted(values)
@@ -371,6 +389,12 @@ def test_memory_mode_hides_peeks_after_the_first_draw(
         assert mine[:2] == [cards[1], cards[2]]
     else:
         assert mine == ["###"] * (2 * cols), "peeked cards hide after the first draw"
+        # ... and the screen is cleared, so neither the earlier board nor the sentences
+        # naming the peeked cards are still on it (bug: they stayed just above).
+        assert CLEAR in child.before
+        screen = child.before.rsplit(CLEAR, 1)[-1]
+        assert "You look at position" not in screen
+        assert "You draw" in screen
     child.sendline("quit")
     child.expect("Quit anyway")
     child.sendline("y")
@@ -413,26 +437,69 @@ def test_save_resume_and_replay_reproduce_the_game_exactly(tmp_path: Path) -> No
     assert replay.count("End of hole") == 2
 
 
+REPLAY = r"Enter: next, b: back, h N: hole N, s NAME: seat, a: all, q: stop> $"
+
+
 def test_replay_steps_turn_by_turn(tmp_path: Path) -> None:
     save = tmp_path / "g.json"
     drive(spawn("play", "--ascii", "--delay", "0", "--seed", "2", "--bots", "random",
                 "--save", str(save)), moves=6)
     child = spawn("replay", str(save), "--ascii", "--seat", "You")
-    child.expect("Enter: next turn, a: all the rest, q: stop> $")
+    child.expect(REPLAY)
     assert "Seen through the eyes of You." in child.before
     child.sendline("")
-    child.expect("Enter: next turn")
+    child.expect(REPLAY)
     steps = child.before.count("-- Hole")
     assert steps == 1
     child.sendline("a")
     child.expect(pexpect.EOF)
     assert "The game goes on from here: golf resume" in child.before
     child = spawn("replay", str(save), "--ascii")
-    child.expect("Enter: next turn")
+    child.expect(REPLAY)
     child.sendline("q")
     child.expect(pexpect.EOF)
     child.close()
     assert child.exitstatus == 0
+
+
+def test_replay_goes_back_jumps_to_a_hole_and_changes_seat(tmp_path: Path) -> None:
+    save = tmp_path / "g.json"
+    drive(spawn("play", "--ascii", "--delay", "0", "--seed", "2", "--bots", "random",
+                "--rule", "holes=2", "--save", str(save)))
+    child = spawn("replay", str(save), "--ascii")
+
+    def command(line: str) -> str:
+        child.sendline(line)
+        child.expect(REPLAY)
+        return child.before.replace("\r", "")
+
+    child.expect(REPLAY)
+    first = child.before.replace("\r", "")
+    assert "Random turns up position" not in first  # the first turn is the person's
+    second = command("")
+    assert "Random turns up position" in second
+    assert command("b").split("-- Hole", 1)[1] == first.split("-- Hole", 1)[1]
+    assert "this is the first turn" in command("b")
+    hole2 = command("h 2")
+    assert "Hole 2 of 2:" in hole2 and "End of hole 1" not in hole2
+    assert "h needs a hole number from 1 to 2" in command("h 7")
+    # The table's view does not name a card drawn from the stock; the drawer's does,
+    # and switching seats shows the same turn again through the new eyes.
+    for _ in range(30):
+        turn = command("")
+        if "You draw from the stock" in turn:
+            break
+    else:
+        raise AssertionError("no draw from the stock in hole 2")
+    again = command("s You")
+    assert "Seen through the eyes of You." in again
+    assert re.search(r"You draw \S+ from the stock", again)
+    assert "You draw from the stock" in command("s")
+    assert "'Zed' is not a player" in command("s Zed")
+    assert "did you mean 'back'?" in command("bakc")
+    child.sendline("q")
+    child.expect(pexpect.EOF)
+    assert child.wait() == 0
 
 
 # --- playoff, bots alone, display -----------------------------------------------------------
@@ -512,3 +579,54 @@ def test_piped_hot_seat_needs_no_enter_and_stops_at_end_of_input(tmp_path: Path)
     assert "Pass the terminal to Bob." in done.stdout
     assert "End of input: the game stops here." in done.stdout
     assert save_actions(save) == ["peek 1", "peek 2", "peek 1", "peek 2", "draw", "discard"]
+
+
+# --- the pauses between turns and holes -------------------------------------------------------
+
+def test_scores_and_quit_work_at_the_next_hole_pause(tmp_path: Path) -> None:
+    """Typing at "Press Enter for the next hole" was swallowed."""
+    save = tmp_path / "g.json"
+    child = spawn("play", "--ascii", "--delay", "0", "--seed", "3", "--bots", "random",
+                  "--rule", "holes=3", "--save", str(save))
+    while child.expect([PROMPT, NEXT_HOLE]) == 0:
+        child.sendline(choose(child.before))
+    child.sendline("scroes")
+    child.expect(NEXT_HOLE)
+    assert "(did you mean 'scores'?)" in child.before
+    child.sendline("scores")
+    child.expect(NEXT_HOLE)
+    assert re.search(r"^Hole\s+You\s+Random\r?$", child.before, re.M), child.before
+    assert re.search(r"^1\s+-?\d+\*?\s+-?\d+\*?\r?$", child.before, re.M)
+    child.sendline("quit")
+    child.expect(r"continue it with: golf resume")
+    child.expect(pexpect.EOF)
+    assert not Game.from_record(json.loads(save.read_text())["record"]).is_over
+
+
+def test_scores_and_quit_work_at_the_hot_seat_pass_screen() -> None:
+    child = spawn("play", "--humans", "Ann,Bob", "--seed", "4", "--ascii", "--delay", "0")
+    child.expect(READY)
+    child.sendline("scores")
+    child.expect(READY)
+    assert "(no hole finished yet)" in child.before
+    child.sendline("quit")
+    child.expect("Quit anyway")
+    child.sendline("y")
+    child.expect(pexpect.EOF)
+    assert "Goodbye." in child.before
+
+
+def test_play_again_deals_a_new_match_with_the_same_players() -> None:
+    child = spawn("play", "--ascii", "--delay", "0", "--seed", "4", "--bots", "random",
+                  "--rule", "holes=1")
+    while child.expect([PROMPT, AGAIN, NEXT_HOLE]) != 1:
+        child.sendline(choose(child.before))
+    assert "the match" in child.before or "share the win" in child.before
+    child.sendline("y")
+    child.expect(PROMPT)
+    m = re.search(r"Golf: six-card \| You, Random \| seed (\d+)", child.before)
+    assert m and m.group(1) != "4", child.before
+    child.sendline("quit")
+    child.expect("Quit anyway")
+    child.sendline("y")
+    child.expect(pexpect.EOF)

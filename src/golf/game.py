@@ -39,6 +39,7 @@ from .actions import (
     K_SWAP,
     K_TAKE,
     KNOCK,
+    MAX_POSITION,
     PASS,
     TAKE,
     Action,
@@ -569,7 +570,13 @@ class Game:
         if isinstance(action, Action):
             return action
         if isinstance(action, str):
-            return Action.parse(action)
+            try:
+                return Action.parse(action)
+            except NotationError as e:
+                # The notation has room for 16 positions; say this grid's range.
+                cells = self.rules.cells
+                raise NotationError(str(e).replace(f"1 to {MAX_POSITION}", f"1 to {cells}")
+                                    .replace(f"1 and {MAX_POSITION}", f"1 and {cells}")) from None
         if isinstance(action, int) and not isinstance(action, bool):
             try:
                 return Action._cache[action]

@@ -213,12 +213,29 @@ def _choice(key: str, v: Any) -> str:
     return str(v)
 
 
+@dataclass(frozen=True)
+class _IntIn:
+    """The parser of an integer setting between ``lo`` and ``hi``; the bounds are data so
+    that :func:`setting_schema` reads them from the parser itself."""
+
+    lo: int
+    hi: int
+
+    def __call__(self, key: str, v: Any) -> int:
+        return _int(key, v, self.lo, self.hi)
+
+
+_PLAYER_RANGE = (1, 64)
+_DECK_RANGE = (1, 16)
+_POINT_RANGE = (-1000, 1000)
+
+
 def _players(key: str, v: Any) -> tuple[int, int]:
     if isinstance(v, int) and not isinstance(v, bool):
         v = [v, v]
     if not isinstance(v, list | tuple) or len(v) != 2:
         raise RulesError(f"setting 'players' must be [min, max], got {v!r}")
-    lo, hi = _int("players", v[0], 1, 64), _int("players", v[1], 1, 64)
+    lo, hi = _int("players", v[0], *_PLAYER_RANGE), _int("players", v[1], *_PLAYER_RANGE)
     if lo > hi:
         raise RulesError(f"setting 'players' must have min <= max, got [{lo}, {hi}]")
     return lo, hi
@@ -226,7 +243,7 @@ def _players(key: str, v: Any) -> tuple[int, int]:
 
 def _decks(key: str, v: Any) -> tuple[tuple[int, int], ...]:
     if isinstance(v, int) and not isinstance(v, bool):
-        return ((1, _int("decks", v, 1, 16)),)
+        return ((1, _int("decks", v, *_DECK_RANGE)),)
     if isinstance(v, list | tuple) and all(isinstance(p, list | tuple) for p in v):
         v = {p[0]: p[1] for p in v if len(p) == 2}
     if not isinstance(v, Mapping) or not v:
@@ -240,7 +257,7 @@ def _decks(key: str, v: Any) -> tuple[tuple[int, int], ...]:
             start = int(a)
         except (TypeError, ValueError):
             raise RulesError(f"setting 'decks' has key {a!r}; keys are player counts") from None
-        steps.append((_int("decks", start, 1, 64), _int("decks", b, 1, 16)))
+        steps.append((_int("decks", start, *_PLAYER_RANGE), _int("decks", b, *_DECK_RANGE)))
     steps.sort()
     return tuple(steps)
 
@@ -256,7 +273,7 @@ def _points(key: str, v: Any, base: tuple[int, ...]) -> tuple[int, ...]:
             raise RulesError(
                 f"setting 'points' has unknown rank {k!r}; ranks are {', '.join(_POINT_KEYS)}"
             )
-        pts[RANK_NAMES.index(name)] = _int(f"points.{name}", p, -1000, 1000)
+        pts[RANK_NAMES.index(name)] = _int(f"points.{name}", p, *_POINT_RANGE)
     return tuple(pts)
 
 
@@ -284,28 +301,81 @@ _PARSERS: dict[str, _Parser] = {
     "name": _str,
     "description": _str,
     "players": _players,
-    "rows": lambda k, v: _int(k, v, 1, 8),
-    "cols": lambda k, v: _int(k, v, 1, 8),
+    "rows": _IntIn(1, 8),
+    "cols": _IntIn(1, 8),
     "decks": _decks,
-    "jokers_per_deck": lambda k, v: _int(k, v, 0, 8),
+    "jokers_per_deck": _IntIn(0, 8),
     "match": _match,
     "jokers_wild": _bool,
-    "block_points": lambda k, v: _int(k, v, -1000, 1000),
-    "setup_count": lambda k, v: _int(k, v, 0, MAX_CELLS),
+    "block_points": _IntIn(-1000, 1000),
+    "setup_count": _IntIn(0, MAX_CELLS),
     "return_taken": _bool,
     "flip_instead_of_draw": _bool,
     "knock": _bool,
     "knock_first_turn": _bool,
     "final_turns": _bool,
     "reshuffle": _bool,
-    "holes": lambda k, v: _int(k, v, 0, 1000),
-    "target": lambda k, v: _int(k, v, 0, 100000),
-    "turn_limit": lambda k, v: _int(k, v, 1, 100000),
+    "holes": _IntIn(0, 1000),
+    "target": _IntIn(0, 100000),
+    "turn_limit": _IntIn(1, 100000),
     "sources": _sources,
     **{k: _choice for k in _CHOICES},
 }
 SETTINGS = tuple(f.name for f in fields(Rules))
 assert set(SETTINGS) == set(_PARSERS) | {"points"}, "every setting needs a parser"
+
+
+#: Settings that name and document a variant rather than change its play.
+_LABELS = ("name", "description", "sources")
+
+
+def setting_schema() -> dict[str, dict[str, Any]]:
+    """What each playing setting accepts, as JSON-ready data for a settings form.
+
+    Built from the parsers that validate the settings, so it cannot disagree with them.
+    Every setting except ``name``, ``description`` and ``sources`` has a ``type`` and
+    its ``default`` (the :class:`Rules` default, as in :meth:`Rules.to_dict`):
+
+    * ``int``: ``min`` and ``max`` (inclusive); ``bool``;
+    * ``choice``: one of ``choices``; ``patterns``: a list of distinct ``choices``;
+    * ``points``: a table ``rank = points`` over ``ranks``, each between ``min`` and ``max``;
+    * ``players``: ``[min, max]`` player counts, each between ``min`` and ``max``;
+    * ``decks``: a number of decks (``min`` to ``max``), or a table from player counts
+      (``players_min`` to ``players_max``) to numbers of decks.
+
+    >>> s = setting_schema()
+    >>> s["holes"], s["knock"]["type"], s["setup"]["choices"]
+    ({'type': 'int', 'min': 0, 'max': 1000, 'default': 9}, 'bool', ['reveal', 'peek'])
+    >>> "name" in s, s["match"]["choices"] == list(PATTERNS)
+    (False, True)
+    """
+    defaults = Rules().to_dict()
+    out: dict[str, dict[str, Any]] = {}
+    for key in SETTINGS:
+        if key in _LABELS:
+            continue
+        parser = _PARSERS.get(key)
+        kind: dict[str, Any]
+        if key == "points":
+            kind = {"type": "points", "ranks": list(_POINT_KEYS),
+                    "min": _POINT_RANGE[0], "max": _POINT_RANGE[1]}
+        elif isinstance(parser, _IntIn):
+            kind = {"type": "int", "min": parser.lo, "max": parser.hi}
+        elif parser is _bool:
+            kind = {"type": "bool"}
+        elif parser is _choice:
+            kind = {"type": "choice", "choices": list(_CHOICES[key])}
+        elif parser is _match:
+            kind = {"type": "patterns", "choices": list(PATTERNS)}
+        elif parser is _players:
+            kind = {"type": "players", "min": _PLAYER_RANGE[0], "max": _PLAYER_RANGE[1]}
+        elif parser is _decks:
+            kind = {"type": "decks", "min": _DECK_RANGE[0], "max": _DECK_RANGE[1],
+                    "players_min": _PLAYER_RANGE[0], "players_max": _PLAYER_RANGE[1]}
+        else:
+            raise AssertionError(f"setting '{key}' has a parser setting_schema does not know")
+        out[key] = {**kind, "default": _copy(defaults[key])}
+    return out
 
 
 def _unknown(key: str) -> RulesError:

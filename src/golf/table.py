@@ -67,7 +67,8 @@ def bot_seed(match_seed: int, seat: int) -> int:
 
 class Turn(NamedTuple):
     """One action played at the table: who played it, what, in which phase, and what
-    the engine reported (``event``: whatever ``Game.apply`` returns).
+    the engine reported (``event``: the :class:`golf.events.Event` of ``Game.step``
+    for a table made with ``events=True``, else None).
     (A named tuple: one is made per action, on the simulator's hot path.)"""
 
     seat: int
@@ -145,6 +146,7 @@ class Table:
 
     def __init__(
         self, game: Game, seats: Sequence[Seat], observers: Sequence[Observer] = (),
+        events: bool = False,
     ) -> None:
         if len(seats) != game.players:
             raise GolfError(f"{len(seats)} seats for a game of {game.players} players")
@@ -159,9 +161,9 @@ class Table:
                 self._listeners.append(listener)
         for observer in observers:
             self.watch(observer)
-        # Game.apply returns nothing yet; the engine's turn events will come through
-        # here unchanged (typed as object so that either return type passes).
-        self._apply: Callable[[Action | str], object] = game.apply
+        # With ``events`` each Turn carries the engine's turn event (Game.step); without,
+        # the table plays by Game.apply, which builds none (the simulator's hot path).
+        self._apply: Callable[[Action | str], object] = game.step if events else game.apply
 
     def watch(self, observer: Observer) -> None:
         """Tell ``observer`` about every later action."""

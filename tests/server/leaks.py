@@ -4,7 +4,9 @@ For each frame (in the order received) it rebuilds the match at that frame's ver
 from the finished match's record and checks:
 
 * a ``state`` frame's view is exactly the engine's view for that receiver (a spectator:
-  no face-down card at all, no card drawn from the stock);
+  the engine's public view, with no face-down card at all, no card drawn from the stock);
+* an ``event`` frame's ``facts`` are exactly the engine's event rendered for that
+  receiver (``Event.to_dict``), and its summary fields agree with them;
 * no face-down card of another seat, none of the receiver's own unseen cards, no
   stock order appears, and every card named in an ``event`` was visible to the
   receiver just before or just after it;
@@ -19,6 +21,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from golf import Game, card_str
+from golf.events import Event
 
 CARD = re.compile(r"^(10|[2-9AJQK])[SHDC]$|^JK\d?$|^JK$")
 FORBIDDEN_KEYS = {"seed", "record", "stock", "deck", "actions", "history"}
@@ -65,8 +68,9 @@ class Truth:
         self.record = record
         g = Game.from_record({**record, "actions": []})
         self.games = [g.clone()]
+        self.events: list[Event | None] = [None]
         for a in record["actions"]:
-            g.apply(a)
+            self.events.append(g.step(a))
             self.games.append(g.clone())
 
     def at(self, version: int) -> Game:
@@ -110,6 +114,8 @@ def check(receiver: int | None, frames: list[dict[str, Any]], raw: list[str],
         if kind == "state":
             view = msg["view"]
             if receiver is None:
+                assert view == json.loads(json.dumps(g.public_view())), \
+                    f"the spectators' view at version {v} differs from the engine's public view"
                 public_ok(g, view)
             else:
                 assert view == json.loads(json.dumps(g.view(receiver))), \
@@ -128,6 +134,7 @@ def check(receiver: int | None, frames: list[dict[str, Any]], raw: list[str],
                         f"seat {receiver} sees its own unseen card at {i + 1}"
             checked += 1
         else:
+            check_event(receiver, msg["event"], truth, v)
             before, after = truth.at(v - 1), g
             if receiver is None:
                 allowed = visible_cards(_public(before)) | visible_cards(_public(after))
@@ -140,12 +147,31 @@ def check(receiver: int | None, frames: list[dict[str, Any]], raw: list[str],
     return checked
 
 
+def check_event(receiver: int | None, event: dict[str, Any], truth: Truth, v: int) -> None:
+    """An ``event`` body against the engine's event of action ``v``, for ``receiver``."""
+    if event["action"] is None:  # the absence policy ended the match: no engine event
+        assert event["by"] == "absence" and event["facts"] == []
+        return
+    engine = truth.events[v]
+    assert engine is not None
+    want = json.loads(json.dumps(engine.to_dict(receiver)))
+    assert (event["seat"], event["action"], event["facts"]) == \
+        (want["seat"], want["action"], want["facts"]), \
+        f"event at version {v} for {receiver} differs from the engine's"
+    ends = [f for f in want["facts"] if f["type"] == "hole_end"]
+    if ends:
+        assert event["hole_over"] is not None
+        assert {k: x for k, x in event["hole_over"].items() if k != "explained"} == \
+            ends[0]["result"]
+    else:
+        assert event["hole_over"] is None
+    assert event["match_over"] == any(f["type"] == "match_end" for f in want["facts"])
+    if engine.action.kind == "draw" and receiver != engine.seat:
+        assert event["card"] is None, "a card drawn from the stock shown to another seat"
+    if engine.action.kind == "peek" and receiver != engine.seat:
+        assert event["card"] is None, "a peeked card shown to another seat"
+
+
 def _public(g: Game) -> dict[str, Any]:
-    """The engine's own seat-0 view, stripped of all that is not face up (reference)."""
-    v = g.view(0)
-    for seat in g.active:
-        up = g.face_up(seat)
-        v["grids"][seat] = [c if up[i] else None for i, c in enumerate(v["grids"][seat])]
-    if v["held_from"] != "discard":
-        v["held"] = None
-    return v
+    """The engine's public view (reference for what a spectator may be shown)."""
+    return dict(g.public_view())

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import json
 import random
 import time
 from typing import Any
@@ -377,7 +378,12 @@ def test_replay_steps_forward_and_back(server: ServerProcess) -> None:
             assert step["view"] == truth.at(v).view(0)
             assert (step["event"] is None) == (v == 0)
             public = server.get(f"/api/tables/{tid}/matches/1/replay/{v}").json()
-            assert public["view"]["seat"] is None
+            assert public["view"] == json.loads(json.dumps(truth.at(v).public_view()))
+            if v:
+                engine = truth.events[v]
+                assert engine is not None
+                assert public["event"]["facts"] == \
+                    json.loads(json.dumps(engine.to_dict(None)))["facts"]
         # The seat's replay shows what it saw: the events as they were sent during play.
         sent = {f["version"]: f["event"] for f in a.frames if f["type"] == "event"}
         for v in (1, 2, 3):

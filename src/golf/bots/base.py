@@ -8,6 +8,14 @@ actions. It never receives the game object. A spec names a bot with options:
 The registry is an explicit table (:data:`BUILTIN`, name -> ``"module:class"``) whose
 modules are imported on first use; a bot whose optional package is missing gets one
 clear error naming the extra to install, and the import is not tried again.
+
+Difficulty names (:data:`LEVELS`: ``easy``, ``medium``, ``hard``) stand for expert
+specs wherever a bot is named; options given after one override its own:
+
+>>> parse_spec("medium")
+('expert', {'memory': '0.8', 'noise': '1.5'})
+>>> parse_spec("easy:noise=2")
+('expert', {'memory': '0.4', 'noise': '2'})
 """
 
 from __future__ import annotations
@@ -26,11 +34,17 @@ from ..rules import Rules
 @dataclass(frozen=True)
 class Option:
     """One option of an action as a bot sees it, for hints: the action, the expected
-    score of the bot's own grid after it, and a short reason."""
+    score of the bot's own grid after it, and a short reason.
+
+    ``value`` is the number the bot decides by (lower is better; None where it
+    decides by something that is not points, such as where to look first) and
+    ``parts`` what it adds up from, as (what, points) pairs whose sum is ``value``."""
 
     action: Action
     expected: float
     reason: str
+    value: float | None = None
+    parts: tuple[tuple[str, float], ...] = ()
 
 
 class Bot:
@@ -73,6 +87,13 @@ BUILTIN: dict[str, str] = {
 }
 #: The extra of ``golf-cards`` that installs a built-in bot's optional dependencies.
 EXTRAS: dict[str, str] = {"openspiel-ismcts": "openspiel", "search": "fast"}
+
+#: Named difficulties: the one place they are defined (docs/bots.md measures them).
+LEVELS: dict[str, str] = {
+    "easy": "expert:memory=0.4,noise=4",
+    "medium": "expert:memory=0.8,noise=1.5",
+    "hard": "expert",
+}
 
 _LOADED: dict[str, type[Bot]] = {}
 #: Why a built-in bot could not be loaded: the import is tried once, not on every call
@@ -120,9 +141,10 @@ def bot_class(name: str) -> type[Bot]:
         raise GolfError(_FAILED[name])
     target = BUILTIN.get(name)
     if target is None:
-        close = difflib.get_close_matches(name, bot_names(), n=3)
+        close = difflib.get_close_matches(name, [*LEVELS, *bot_names()], n=3)
         hint = f" (did you mean {' or '.join(repr(c) for c in close)}?)" if close else ""
-        raise GolfError(f"unknown bot {name!r}{hint}; bots are: {', '.join(bot_names())}")
+        raise GolfError(f"unknown bot {name!r}{hint}; bots are: {', '.join(bot_names())} "
+                        f"(or a difficulty: {', '.join(LEVELS)})")
     module, _, attr = target.partition(":")
     try:
         loaded = getattr(importlib.import_module(module), attr)
@@ -157,9 +179,13 @@ def _convert(name: str, key: str, text: str, default: Any) -> Any:
 
 
 def parse_spec(spec: str) -> tuple[str, dict[str, str]]:
-    """Split ``"expert:memory=0.6,noise=0.1"`` into a name and raw options."""
+    """Split ``"expert:memory=0.6,noise=0.1"`` into a name and raw options (a
+    difficulty name becomes the spec it stands for)."""
     name, _, rest = spec.strip().partition(":")
     opts: dict[str, str] = {}
+    level = LEVELS.get(name.lower())
+    if level is not None:
+        name, opts = parse_spec(level)
     for part in filter(None, (p.strip() for p in rest.split(","))):
         key, eq, value = part.partition("=")
         if not eq or not key:

@@ -1,11 +1,13 @@
-"""Card counting: which cards a seat has not seen, from its view alone.
+"""Card counting for bots: :mod:`golf.knowledge`'s exact facts, degraded by memory.
 
-The unseen cards are the game's deck (:func:`golf.cards.build_deck`, so the deck
-composition comes from the engine) less every card the seat knows about: face-up
-cards on every grid, its own peeked cards, the discard pile and a card it holds.
+What a seat has seen is defined once, in :mod:`golf.knowledge`: the unseen cards are
+the deck less every card the seat knows about (face-up cards, its own peeked cards,
+the discard pile, a card it holds and, after a reshuffle, the stock's public cards).
 A bot with imperfect memory forgets some peeked cards and some cards deep in the
-discard pile; whether it remembers one is a fixed function of its seed and where
-and when it saw the card, so a decision never depends on call history.
+discard pile, which then count as unseen again; whether it remembers one is a fixed
+function of its seed and where and when it saw the card, so a decision never
+depends on call history. The public stock and the top of the pile stay remembered:
+the view shows them at every decision, as the table does.
 
 >>> from golf import Game, load_rules
 >>> g = Game("six-card", players=2, seed=5)
@@ -21,6 +23,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ..cards import build_deck
+from ..knowledge import draw_counts, unseen_counts
 from ..rules import Rules
 
 _DECKS: dict[tuple[int, int, int], tuple[int, ...]] = {}
@@ -66,34 +69,30 @@ def unseen(
     view: Mapping[str, Any], rules: Rules, memory: float = 1.0, seed: int = 0,
 ) -> list[int]:
     """Counts by rank (index 0 unused) of the cards the viewer has not seen or has
-    forgotten. ``view`` has card codes (``Game.view(seat, codes=True)``)."""
-    counts = list(deck_counts(rules, view["players"]))
-    seat, hole = view["seat"], view["hole"]
-    for s, grid in enumerate(view["grids"]):
-        if grid is None:
-            continue
-        if s == seat and memory < 1.0:
-            up = view["face_up"][s]
-            for i, c in enumerate(grid):
-                if c is not None and (up[i] or remembers(memory, seed, hole, PEEK, i, c)):
-                    counts[c & 15] -= 1
-            continue
-        for c in grid:
-            if c is not None:
-                counts[c & 15] -= 1
-    pile = view["discard"]
+    forgotten: what a face-down card it cannot see may be. ``view`` has card codes
+    (``Game.view(seat, codes=True)``). With full memory this is
+    :func:`golf.knowledge.unseen_counts`."""
+    counts = list(unseen_counts(view, rules))
     if memory >= 1.0:
-        for c in pile:
-            counts[c & 15] -= 1
-    else:
-        last = len(pile) - 1
-        for j, c in enumerate(pile):
-            if j == last or remembers(memory, seed, hole, PILE, j, c):
-                counts[c & 15] -= 1
-    held = view["held"]
-    if held is not None:
-        counts[held & 15] -= 1
-    for r in range(15):
-        if counts[r] < 0:  # only with a view that is not from this deck
-            counts[r] = 0
+        return counts
+    seat, hole = view["seat"], view["hole"]
+    up = view["face_up"][seat]
+    for i, c in enumerate(view["grids"][seat]):
+        if c is not None and not up[i] and not remembers(memory, seed, hole, PEEK, i, c):
+            counts[c & 15] += 1
+    pile = view["discard"]
+    for j in range(len(pile) - 1):  # the top card is in plain sight
+        c = pile[j]
+        if not remembers(memory, seed, hole, PILE, j, c):
+            counts[c & 15] += 1
     return counts
+
+
+def draws(view: Mapping[str, Any], rules: Rules) -> list[int] | None:
+    """Counts by rank of the cards a draw from the stock can give, where they differ
+    from :func:`unseen`: a public stock after a reshuffle (the card the viewer holds
+    from it excepted), or the discard pile below its top when the stock is empty and
+    the draw reshuffles it. None otherwise, when a draw is one of the unseen cards
+    (:func:`golf.knowledge.draw_counts`)."""
+    counts = draw_counts(view, rules)
+    return None if counts is None else list(counts)

@@ -52,7 +52,7 @@ from ..cards import ACE, card_str
 from ..errors import GolfError
 from ..rules import Rules
 from .base import Bot, Option, register
-from .counting import PEEK, mix, remembers, unseen
+from .counting import PEEK, draws, mix, remembers, unseen
 from .estimate import RADIX, Evaluation, estimator
 
 INF = float("inf")
@@ -141,11 +141,68 @@ class ExpertBot(Bot):
         return best[1]
 
     def explain(self, view: Mapping[str, Any], legal: Sequence[Action]) -> list[Option]:
-        """Every legal action with the expected total of our grid after it, best
-        first (the first is what :meth:`choose` plays)."""
+        """Every legal action, best first (the first is what :meth:`choose` plays),
+        with the value it is chosen by and that value's parts: the expected total of
+        our grid after it, what the card it leaves on the discard pile gives the next
+        player, and the preferences for going out, knocking and learning a card.
+
+        Values are rounded to tenths and each option's parts, rounded the same way,
+        add up to its value; an ending move that is not worth it has no value (it is
+        played only when nothing else is legal)."""
         options = self._options(view, legal, reasons=True)
         order = sorted(range(len(options)), key=lambda k: (options[k][0], k))
-        return [Option(options[k][1], round(options[k][2], 2), options[k][3]) for k in order]
+        if view["phase"] == "setup":
+            return [Option(options[k][1], round(options[k][2], 2), options[k][3])
+                    for k in order]
+        ctx = self._context(view)
+        return [self._explained(ctx, options[k]) for k in order]
+
+    def _explained(self, ctx: _Context, choice: Choice) -> Option:
+        """One option with its value split into the parts it is made of."""
+        u, a, e, why = choice
+        if u >= BAD_END / 2:
+            return Option(a, round(e, 2), why, None, (("your grid", round(e, 1)),))
+        raw = [("your grid", e)]
+        gift = self._gift(ctx, a)
+        if gift is not None and abs(gift) >= 0.05:
+            raw.append(("next player's gain", gift))
+        rest = u - sum(p for _, p in raw)
+        if abs(rest) >= 0.05:
+            raw.append((self._rest_label(ctx, a, rest), rest))
+        value = round(u, 1)
+        parts = [(what, round(p, 1)) for what, p in raw]
+        # Rounded parts must add up to the rounded value: the grid takes the tenth
+        # that rounding each part separately may lose or gain.
+        slack = round(value - sum(p for _, p in parts), 1)
+        parts[0] = (parts[0][0], round(parts[0][1] + slack, 1))
+        return Option(a, round(e, 2), why, value, tuple(parts))
+
+    def _gift(self, ctx: _Context, a: Action) -> float | None:
+        """What the card ``a`` leaves on the discard pile gives the next player
+        (None where it is an average over cards not yet known)."""
+        if a >> 4 == K_SWAP:
+            return None if a & 15 == ctx.end_cell else ctx.offsets()[a & 15]
+        if a == DISCARD and not ctx.final and ctx.end_cell < 0:
+            return ctx.weighted_threat()[ctx.held]
+        return None
+
+    def _rest_label(self, ctx: _Context, a: Action, rest: float) -> str:
+        """What the part of a value beyond the grid and the gift stands for."""
+        if a == KNOCK:
+            return "knocking ahead"
+        if a == DRAW:
+            return "pile and flips after it"
+        if a == TAKE:
+            return "next player's gain"
+        positional = a >> 4 in (K_SWAP, K_FLIP)
+        ending = ctx.end_cell >= 0 and (a == DISCARD or (positional and a & 15 == ctx.end_cell))
+        if ending:
+            return "going out ahead" if rest < 0 else "going out behind"
+        if a == DISCARD and rest < 0:
+            return "what a flip teaches"
+        if self.noise:
+            return "noise"
+        return "tie-break"
 
     def reset(self) -> None:
         self._memo_key = None
@@ -237,8 +294,10 @@ class ExpertBot(Bot):
         final = view["final_turns_from"] is not None or view["knocked_by"] is not None
         # A card drawn from the stock is valued as the turn's start valued it, as one
         # of the unseen cards, except in our last turn, where there is no next turn
-        # to be consistent with and expectations are exact.
-        pooled = held is not None and view["held_from"] == "stock" and not final
+        # to be consistent with and expectations are exact, and after a reshuffle,
+        # when the stock's cards are public and not among the unseen ones.
+        pooled = (held is not None and view["held_from"] == "stock" and not final
+                  and view["stock_cards"] is None)
         if held is not None and not pooled:
             pile = [*pile, held]
         turns = view["turns"][view["seat"]]
@@ -289,7 +348,8 @@ class ExpertBot(Bot):
         opps.sort(key=lambda p: p[0])
         # Sampling draws depend on the turn, not on whether a card is already held.
         seed = mix(self.seed, hole, sum(view["turns"]), pile, view["stock_size"] + pooled)
-        return _Context(self, me, [o for _, o in opps], counts, seed, final)
+        return _Context(self, me, [o for _, o in opps], counts, seed, final,
+                        draws(view, self.rules))
 
 
 class _Context:
@@ -298,18 +358,26 @@ class _Context:
 
     __slots__ = (
         "_discards", "_ends", "_off", "_opp", "_pairs", "_parts", "_threat", "_tw", "bot",
-        "end_cell", "ev", "final", "held", "held_pooled", "margin", "me", "opps", "top", "total",
+        "draws", "end_cell", "ev", "final", "held", "held_pooled", "margin", "me", "n_draws",
+        "opps", "pooled", "top", "total",
     )
 
     def __init__(
         self, bot: ExpertBot, me: _Seat, opps: list[_Seat], counts: list[int], seed: int,
-        final: bool,
+        final: bool, stock: list[int] | None = None,
     ) -> None:
         self.bot = bot
         self.me = me
         self.opps = opps
         self.final = final  # someone went out or knocked: this is our last turn
         self.ev = Evaluation(bot.est, counts, seed=seed)
+        # What a draw gives: one of the unseen cards (which then no longer fills a
+        # face-down cell: "pooled"), or, from a public stock, one of its cards.
+        if stock is None:
+            self.draws, self.pooled = self.ev.counts, True
+        else:
+            self.draws, self.pooled = stock, False
+        self.n_draws = sum(self.draws)
         self.total = self.ev.grid(me.ranks)
         # The cell whose filling would complete our grid and end the round.
         end = not final and bot._end_first and len(me.down) == 1
@@ -440,7 +508,7 @@ class _Context:
                 take = vecs[0]
             else:
                 take = list(map(min, *vecs))
-            c, n = sub.counts, sub.n
+            c, n = self.draws, self.n_draws
             draw = fsum(map(mul, c, map(min, take, repeat(e, RADIX)))) / n if n else e
             if self.bot._peeks:
                 # their face-down cards include the ones they looked at and kept
@@ -609,11 +677,10 @@ class _Context:
 
     def _keep_value(self, cell: int) -> float:
         """The expected gain of swapping an unseen card into ``cell`` later."""
-        ev = self.ev
-        c, n, total = ev.counts, ev.n, self.total
+        c, n, total = self.draws, self.n_draws, self.total
         if not n:
             return 0.0
-        vec, base = self.part(cell, True)
+        vec, base = self.part(cell, self.pooled)
         return fsum(c[x] * max(0.0, total - base - vec[x]) for x in range(1, RADIX) if c[x]) / n
 
     # --- valuing a card --------------------------------------------------------------
@@ -638,11 +705,10 @@ class _Context:
 
     def draw(self, reasons: bool) -> tuple[float, float]:
         """(utility, expected total) of drawing and then using the card best."""
-        ev = self.ev
-        c, n = ev.counts, ev.n
+        c, n, pooled = self.draws, self.n_draws, self.pooled
         if not n:
             return INF, self.total
-        vecs = [self.discards(), *self.cell_vectors(True)]
+        vecs = [self.discards(), *self.cell_vectors(pooled)]
         best = map(min, *vecs) if len(vecs) > 1 else vecs[0]
         u = fsum(map(mul, c, best)) / n
         if not reasons:
@@ -654,9 +720,9 @@ class _Context:
             if c[x]:
                 best_u, e = discards[x], self.total
                 for cell in self.me.replace:
-                    v = self.utility(cell, True, x)
+                    v = self.utility(cell, pooled, x)
                     if v < best_u:
-                        best_u, e = v, self.value(cell, True, x)
+                        best_u, e = v, self.value(cell, pooled, x)
                 expected += c[x] * e
         return u, expected / n
 
@@ -678,7 +744,7 @@ class _Context:
                 text += f", matching {' and '.join(labels)}"
         if cell == self.end_cell:
             text += ", going out"
-        return text + f" (expected total {expected:.1f})"
+        return text
 
 
 def _name(rank: int) -> str:

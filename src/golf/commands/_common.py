@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import argparse
+import difflib
 from typing import Any
 
-from ..rules import Rules, load_rules, parse_rule_option
+from ..errors import RulesError
+from ..rules import Rules, load_rules, parse_rule_option, preset_names
 
 
 def add_rule_options(p: argparse.ArgumentParser, default_variant: str | None = "six-card") -> None:
@@ -29,4 +31,21 @@ def rules_from_args(args: argparse.Namespace) -> Rules:
             overrides.setdefault("points", {})[key.split(".", 1)[1]] = value
         else:
             overrides[key] = value
-    return load_rules(args.variant, overrides or None)
+    try:
+        return load_rules(args.variant, overrides or None)
+    except RulesError as e:
+        guess = difflib.get_close_matches(str(args.variant), preset_names(), n=1)
+        if str(e).startswith("unknown variant") and guess:
+            raise RulesError(f"{e} (did you mean {guess[0]!r}?)") from None
+        raise
+
+
+def default_players(rules: Rules, at_least: int = 2) -> int:
+    """The player count a command uses when none is given: the variant's smallest,
+    but at least ``at_least`` (two, for a match between players), within its range.
+
+    >>> default_players(load_rules("four-card")), default_players(load_rules("nine-card"))
+    (3, 2)
+    """
+    lo, hi = rules.players
+    return min(max(lo, at_least), hi)

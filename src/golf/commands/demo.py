@@ -9,7 +9,7 @@ from typing import Any
 from ..cards import card_str
 from ..game import Game
 from ..table import PersonSeat, Table
-from ._common import add_rule_options, rules_from_args
+from ._common import add_rule_options, default_players, rules_from_args
 
 
 def register(sub: Any) -> None:
@@ -19,7 +19,8 @@ def register(sub: Any) -> None:
         "scores of each hole.",
     )
     add_rule_options(p)
-    p.add_argument("--players", "-p", type=int, default=2, help="number of players (default 2)")
+    p.add_argument("--players", "-p", type=int, default=None,
+                   help="number of players (default: the variant's smallest count, at least 2)")
     p.add_argument("--seed", "-s", type=int, default=None, help="seed of the deal and the players")
     p.set_defaults(func=run)
 
@@ -34,7 +35,8 @@ def _grid(g: Game, seat: int) -> str:
 
 def run(args: argparse.Namespace) -> int:
     rules = rules_from_args(args)
-    g = Game(rules, players=args.players, seed=args.seed)
+    players = default_players(rules) if args.players is None else args.players
+    g = Game(rules, players=players, seed=args.seed)
     rng = random.Random(g.seed)
     # Every seat is a "person" answering at random, through the one table driver.
     table = Table(g, [PersonSeat(lambda view, legal: rng.choice(legal))] * g.players)

@@ -3,17 +3,20 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from pathlib import Path
 from typing import Any
 
 from ..errors import GolfError, UsageError
 from ..game import Game
+from ..rules import Rules
 from ..table import build_bots, read_save, restore
 from ..terminal.console import Console
+from ..terminal.screen import Screen
 from ..terminal.seats import PREFERRED_BOT, available_bot, seat_table, split_names
 from ..terminal.session import Options, Session
-from ..terminal.style import detect
+from ..terminal.style import detect, isatty
 from ._common import add_rule_options, rules_from_args
 
 #: Seconds between bots' moves when the output is a terminal.
@@ -36,8 +39,9 @@ def register(sub: Any) -> None:
                    help="number of players; bots fill the seats the people leave "
                    "(default: the people plus two bots)")
     p.add_argument("--bots", "-b", default=None, metavar="LIST",
-                   help=f"bots by name, comma-separated, e.g. expert,greedy or "
-                   f"expert:memory=0.6 (default {PREFERRED_BOT}; one name fills every bot seat)")
+                   help=f"bots by name or difficulty, comma-separated, e.g. easy,hard, "
+                   f"expert,greedy or expert:memory=0.6 (default {PREFERRED_BOT}; one name "
+                   "fills every bot seat)")
     p.add_argument("--humans", default=None, metavar="NAMES",
                    help=f"the people playing, comma-separated, e.g. Ann,Bob (default "
                    f"'{DEFAULT_NAME}'; an empty list '' lets bots play alone)")
@@ -52,10 +56,13 @@ def register(sub: Any) -> None:
 
 
 def add_display_options(p: argparse.ArgumentParser, delay: bool = True) -> None:
-    """``--ascii`` and ``--delay``, shared by play, resume and replay."""
+    """``--ascii``, ``--plain`` and ``--delay``, shared by play, resume and replay."""
     p.add_argument("--ascii", action="store_true",
                    help="plain ASCII without colour (S H D C for the suits, ### for a card "
                    "back); the default when the terminal cannot show more")
+    p.add_argument("--plain", action="store_true",
+                   help="line by line, scrolling, instead of the fixed full-screen board "
+                   "(the default when the input or output is not a terminal)")
     if delay:
         p.add_argument("--delay", type=float, default=None, metavar="SECONDS",
                        help=f"pause after each bot move (default {DEFAULT_DELAY} on a terminal, "
@@ -63,7 +70,17 @@ def add_display_options(p: argparse.ArgumentParser, delay: bool = True) -> None:
 
 
 def console_for(args: argparse.Namespace) -> Console:
-    return Console(sys.stdin, sys.stdout, detect(sys.stdout, args.ascii))
+    """The fixed full-screen board where a person plays at a real terminal; lines
+    otherwise (pipes, scripts, ``--plain``, ``TERM=dumb``)."""
+    style = detect(sys.stdout, args.ascii)
+    if full_screen_possible(args):
+        return Screen(sys.stdin, sys.stdout, style)
+    return Console(sys.stdin, sys.stdout, style)
+
+
+def full_screen_possible(args: argparse.Namespace) -> bool:
+    return (not getattr(args, "plain", False) and isatty(sys.stdin) and isatty(sys.stdout)
+            and os.environ.get("TERM", "") not in ("", "dumb"))
 
 
 def delay_for(args: argparse.Namespace, console: Console) -> float:
@@ -89,8 +106,12 @@ def check_save_target(path: Path) -> None:
                          f"'golf resume {path}', or choose another file for --save")
 
 
-def seats_wanted(args: argparse.Namespace) -> tuple[list[str], list[str]]:
-    """The people and the bot specs the options ask for."""
+def seats_wanted(
+    args: argparse.Namespace, rules: Rules | None = None,
+) -> tuple[list[str], list[str]]:
+    """The people and the bot specs the options ask for. Where neither --players nor
+    --bots says how many bots, enough of them sit down for the variant's smallest
+    player count (four-card needs three players: two people get a bot)."""
     humans = [DEFAULT_NAME] if args.humans is None else split_names(args.humans)
     players = args.players
     if players is not None and players < 1:
@@ -115,6 +136,10 @@ def seats_wanted(args: argparse.Namespace) -> tuple[list[str], list[str]]:
         bots = []  # friends at one terminal play each other unless they ask for bots
     else:
         bots = [available_bot()] * 2
+    if rules is not None and args.bots is None and players is None:
+        short = rules.players[0] - len(humans) - len(bots)
+        if short > 0:
+            bots += [available_bot()] * short
     if not humans and not bots:
         raise UsageError("nobody to play: name people with --humans or bots with --bots")
     return humans, bots
@@ -122,7 +147,7 @@ def seats_wanted(args: argparse.Namespace) -> tuple[list[str], list[str]]:
 
 def run(args: argparse.Namespace) -> int:
     rules = rules_from_args(args)
-    humans, bots = seats_wanted(args)
+    humans, bots = seats_wanted(args, rules)
     game = Game(rules, players=len(humans) + len(bots), seed=args.seed)
     seats = seat_table(humans, bots, game.seed)
     bot_objects = build_bots(seats, rules)
@@ -134,4 +159,22 @@ def run(args: argparse.Namespace) -> int:
         console.say(f"(the {PREFERRED_BOT} bot is not installed; playing against "
                     f"{bots[0]} bots)")
     options = Options(delay_for(args, console), args.show_peeks, save)
-    return Session(game, seats, bot_objects, console, options).run()
+    code = Session(game, seats, bot_objects, console, options).run()
+    while code == 0 and game.is_over and humans and again(console):
+        # The same table, a new deal: a new seed, the bots reseeded from it.
+        game = Game(rules, players=len(seats), seed=None)
+        seats = seat_table(humans, bots, game.seed)
+        save = None
+        console = console_for(args)
+        options = Options(options.delay, options.show_peeks, None)
+        code = Session(game, seats, build_bots(seats, rules), console, options).run()
+    return code
+
+
+def again(console: Console) -> bool:
+    """Ask whether to play another match (only a person at a terminal is asked)."""
+    if not console.input_is_terminal:
+        return False
+    answer = Console(console.stdin, console.stdout, console.style).ask(
+        "Play again with the same players? [y/N] ")
+    return answer is not None and answer.strip().lower() in ("y", "yes")

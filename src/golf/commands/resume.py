@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import argparse
+import sys
 from pathlib import Path
 from typing import Any
 
 from ..table import read_save, restore
+from ..terminal.console import Console
 from ..terminal.session import Options, Session, match_result
+from ..terminal.style import detect
 from .play import add_display_options, console_for, delay_for
 
 
@@ -28,12 +31,13 @@ def run(args: argparse.Namespace) -> int:
     path = Path(args.file)
     saved = read_save(path)
     game, bots = restore(saved)
-    console = console_for(args)
     names = [s.name for s in saved.seats]
     if game.is_over:
+        console = Console(sys.stdin, sys.stdout, detect(sys.stdout, args.ascii))
         console.say(match_result(game, names, console.style))
         console.say(f"This game is over; watch it with: golf replay {path}")
         return 0
+    console = console_for(args)
     show_peeks = saved.options.get("show_peeks", False) is True
     save = Path(args.save) if args.save else path
     options = Options(delay_for(args, console), show_peeks, save)

@@ -17,7 +17,7 @@ from ..bots.base import bot_names, make_bot
 from ..errors import GolfError
 from ..rules import Rules
 from ..simulate import MatchResult, Progress, format_table, run_matches, seat_bots, summarise
-from ._common import add_rule_options, rules_from_args
+from ._common import add_rule_options, default_players, rules_from_args
 
 EPILOG = """\
 Bots are given as a comma-separated list, one per seat in seat order; options follow a
@@ -40,7 +40,8 @@ def register(sub: Any) -> None:
         epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     add_rule_options(p)
-    p.add_argument("--players", "-p", type=int, default=2, help="players per match (default 2)")
+    p.add_argument("--players", "-p", type=int, default=None,
+                   help="players per match (default: the variant's smallest count, at least 2)")
     p.add_argument("--bots", "-b", default="expert,greedy", metavar="SPEC,...",
                    help="bots in seat order, repeated to fill the seats (default expert,greedy)")
     p.add_argument("--games", "-g", type=int, default=100, help="number of matches (default 100)")
@@ -87,6 +88,8 @@ def _bots(text: str) -> list[str]:
 
 def run(args: argparse.Namespace) -> int:
     rules = _rules(args)
+    if args.players is None:
+        args.players = default_players(rules)
     bots = _bots(args.bots)
     rules.check_players(args.players)
     seat_bots(bots, args.players)

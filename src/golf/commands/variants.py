@@ -4,21 +4,27 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
+from collections.abc import Callable
 from typing import Any
 
-from ..rules import SETTINGS, describe_points, load_rules, preset_names
+from ..rules import SETTINGS, Rules, describe_points, load_rules, preset_names
+from ..terminal.summary import rules_summary
 
 
 def register(sub: Any) -> None:
     p = sub.add_parser(
         "variants", help="list the rule presets, or show one in full",
         description="List the presets (a table, or JSON with --json). "
-        "'golf variants show NAME' prints every setting of one preset and the rule of the "
-        "source text it comes from.",
+        "'golf variants show NAME' explains one preset: its rules in a dozen lines and the "
+        "settings that matter for it (--sources: every setting and where it comes from).",
     )
     p.add_argument("action", nargs="?", choices=["show"], help="show one preset in full")
     p.add_argument("name", nargs="?", help="preset name or .toml path (with 'show')")
     p.add_argument("--json", action="store_true", help="machine-readable output")
+    p.add_argument("--sources", action="store_true",
+                   help="with 'show': every setting, each with the rule of the source text "
+                   "it comes from")
     p.set_defaults(func=run)
 
 
@@ -40,7 +46,7 @@ def run(args: argparse.Namespace) -> int:
             from ..errors import RulesError
 
             raise RulesError("'golf variants show' needs a preset name, e.g. six-card")
-        return _show(args.name, args.json)
+        return _show(args.name, args.json, args.sources)
     rows = [_summary(n) for n in preset_names()]
     if args.json:
         print(json.dumps(rows, indent=2))
@@ -54,25 +60,85 @@ def run(args: argparse.Namespace) -> int:
         if row["target"]:
             end.append(f"target {row['target']}")
         print(f"{row['name']:<16}{f'{lo}-{hi}':<9}{row['grid']:<6}{' / '.join(end):<22}"
-              f"{row['description']}")
+              f"{for_players(row['description'])}")
     print("\n'golf variants show NAME' lists every setting of a preset.")
     return 0
 
 
-def _show(name: str, as_json: bool) -> int:
+#: Settings that matter only with another one: the setting, and when it matters.
+_ONLY_IF: dict[str, Callable[[Rules], bool]] = {
+    "jokers_wild": lambda r: r.jokers_per_deck > 0,
+    "block_points": lambda r: "blocks" in r.match,
+    "block_match_by": lambda r: "blocks" in r.match,
+    "match_by": lambda r: bool(r.match),
+    "setup_cells": lambda r: r.setup_count > 0,
+    "knock_first_turn": lambda r: r.knock,
+    "final_turns": lambda r: r.end_on_complete == "first",
+    "target_ends": lambda r: r.target > 0,
+    "holes": lambda r: r.holes > 0,
+    "target": lambda r: r.target > 0,
+    "turn_limit": lambda r: False,  # the engine's safety net, not a rule of play
+}
+
+
+def relevant(r: Rules) -> list[str]:
+    """The settings that change how this preset plays, in the order of SETTINGS.
+
+    >>> "block_points" in relevant(load_rules("six-card"))
+    False
+    >>> "knock_first_turn" in relevant(load_rules("six-card-knock"))
+    True
+    """
+    return [k for k in SETTINGS if k not in ("name", "description", "sources")
+            and (k not in _ONLY_IF or _ONLY_IF[k](r))]
+
+
+def for_players(text: str) -> str:
+    """A description without the references meant for developers (source texts by
+    number, the decisions file).
+
+    >>> for_players("German six-card Golf (text 004): peek at two (Decisions)")
+    'German six-card Golf: peek at two'
+    """
+    text = re.sub(r"\s*\((?:text|texts)\s+\d{3}(?:\s*(?:and|,)\s*\d{3})*\)", "", text)
+    return re.sub(r"\s*\(Decisions?\)", "", text).strip()
+
+
+def _value(r: Rules, key: str, data: dict[str, Any]) -> str:
+    value = data[key]
+    if key == "points":
+        return describe_points(r)
+    if key == "players":
+        return f"{value[0]} to {value[1]}"
+    if key == "decks":
+        return ", ".join(f"{n} for {p}+ players" for p, n in value.items())
+    if isinstance(value, list):
+        return ", ".join(str(v) for v in value) or "none"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    return str(value)
+
+
+def _show(name: str, as_json: bool, sources: bool = False) -> int:
     r = load_rules(name)
     data = r.to_dict()
     if as_json:
         print(json.dumps(data, indent=2))
         return 0
-    print(f"{r.name}: {r.description}\n")
-    width = max(len(k) for k in SETTINGS)
-    for key in SETTINGS:
-        if key in ("name", "description", "sources"):
-            continue
-        value = describe_points(r) if key == "points" else json.dumps(data[key])
-        print(f"{key:<{width}}  {value}")
+    print(f"{r.name}: {for_players(r.description)}\n" if r.description else f"{r.name}\n")
+    lo = r.players[0]
+    print("\n".join(rules_summary(r, max(2, lo) if r.players[1] >= 2 else lo)
+                    .splitlines()[2:]))
+    keys = [k for k in SETTINGS if k not in ("name", "description", "sources")] if sources \
+        else relevant(r)
+    width = max(len(k) for k in keys)
+    print("\nSettings (change one with --rule KEY=VALUE):")
+    for key in keys:
+        print(f"  {key:<{width}}  {_value(r, key, data)}")
         src = r.source(key)
-        if src:
-            print(f"{'':<{width}}    from: {src}")
+        if sources and src:
+            print(f"  {'':<{width}}    from: {src}")
+    if not sources:
+        print(f"\n'golf variants show {name} --sources' lists every setting and the rule of "
+              "the source text it comes from.")
     return 0

@@ -1,5 +1,6 @@
 """Game-AI toolkit adapters: PettingZoo, Gymnasium (extra ``golf-cards[rl]``) and the
-shared encoding. The OpenSpiel game is :mod:`golf.envs.openspiel` (extra
+shared encoding. Importing it registers the Gymnasium ids
+(:mod:`golf.envs.registration`). The OpenSpiel game is :mod:`golf.envs.openspiel` (extra
 ``golf-cards[openspiel]``). See ``docs/rl.md``.
 
 The environment classes load on first use, so ``golf.envs.Encoding`` needs only numpy:
@@ -16,11 +17,12 @@ import importlib
 from typing import Any
 
 from .encoding import Encoding, Section, describe
+from .registration import GYM_ID, gym_id, register_all
 
-__all__ = ["Encoding", "GolfAECEnv", "GolfEnv", "Section", "describe"]
+__all__ = ["GYM_ID", "Encoding", "GolfAECEnv", "GolfEnv", "Section", "describe", "gym_id",
+           "register_all"]
 
 _LAZY = {"GolfAECEnv": "pettingzoo_env", "GolfEnv": "gymnasium_env"}
-GYM_ID = "golf/Golf-v0"
 
 
 def __getattr__(name: str) -> Any:
@@ -36,13 +38,12 @@ def __getattr__(name: str) -> Any:
 
 
 def _register_gymnasium() -> None:
-    """Make ``gymnasium.make("golf/Golf-v0", ...)`` work once golf.envs is imported."""
+    """Make ``gymnasium.make("golf/SixCard-v0", ...)`` work once golf.envs is imported."""
     try:
-        import gymnasium
+        import gymnasium  # noqa: F401
     except ImportError:
         return
-    if GYM_ID not in gymnasium.registry:
-        gymnasium.register(id=GYM_ID, entry_point="golf.envs.gymnasium_env:GolfEnv")
+    register_all()
 
 
 _register_gymnasium()

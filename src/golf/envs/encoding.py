@@ -10,13 +10,15 @@ built for a rules object and a player count:
   legal ones.
 * **observations** are built from a seat's view (:func:`golf.view.view` with card
   codes) and nothing else (the view already says which cards a reshuffled stock
-  holds): the layout is :attr:`Encoding.sections` and ``docs/rl.md``.
+  holds): the layout is :attr:`Encoding.sections` and ``docs/rl.md``. By default
+  every number is scaled into [0, 1] (match totals into (-1, 1)) with exact bounds;
+  ``scaled=False`` gives the raw counts and totals.
 
 >>> from golf import Game
 >>> g = Game("six-card", players=2, seed=1)
 >>> enc = Encoding(g.rules, 2)
 >>> enc.num_actions, enc.size
-(29, 286)
+(29, 298)
 >>> [str(enc.action(i)) for i in (0, 12, 13, 14, 20, 28)]
 ['reveal 1', 'draw', 'take', 'swap 1', 'discard', 'knock']
 >>> mask = enc.mask(g.legal_actions())
@@ -24,7 +26,7 @@ built for a rules object and a player count:
 ['reveal 1', 'reveal 2']
 >>> obs = enc.encode(g.view(0, codes=True))
 >>> obs.shape, enc.observation("phase", obs).tolist()
-((286,), [1.0, 0.0, 0.0, 0.0, 0.0])
+((298,), [1.0, 0.0, 0.0, 0.0, 0.0])
 """
 
 from __future__ import annotations
@@ -40,6 +42,8 @@ import numpy.typing as npt
 from ..actions import KINDS, POSITIONAL, Action
 from ..cards import JOKER, build_deck, card_str
 from ..errors import GolfError
+from ..game import Game
+from ..knowledge import unseen_counts
 from ..phases import PHASES
 from ..rules import Rules, load_rules
 
@@ -71,7 +75,7 @@ class Section:
 class Encoding:
     """The action table and observation layout for ``rules`` and ``players`` seats."""
 
-    def __init__(self, rules: Rules, players: int) -> None:
+    def __init__(self, rules: Rules, players: int, *, scaled: bool = True) -> None:
         rules.check_players(players)
         self.rules = rules
         self.players = players
@@ -92,7 +96,11 @@ class Encoding:
             counts[(c & 15) - 1] += 1
         self.deck_counts: tuple[int, ...] = tuple(counts)
         self.deck_size = len(deck)
-        dmax = float(max(counts))
+        self.scaled = scaled
+        # Raw numbers: counts up to the deck's, turns, match totals; scaled: every
+        # number in [0, 1] (totals in (-1, 1)), see _scales and docs/rl.md.
+        dmax, tmax = (1.0, 1.0) if scaled else (float(max(counts)), float(rules.turn_limit))
+        smax, big_lo, big_hi = (1.0, -1.0, 1.0) if scaled else (float(self.deck_size), -BIG, BIG)
         p = players
         spec: list[tuple[str, int, float, float, str]] = [
             ("own_grid", n * 15, 0, 1, "per cell: rank one-hot (A..K, joker) or 'unknown' (15th)"),
@@ -100,6 +108,8 @@ class Encoding:
             ("other_grids", (p - 1) * n * 15, 0, 1,
              "per other seat in turn order, per cell: rank one-hot if face up, else 'unknown'"),
             ("in_play", p, 0, 1, "per seat (own first, then in turn order): 1 if dealt in"),
+            ("peeked", p * n, 0, 1,
+             "per seat (relative), per cell: 1 if that seat has looked at the face-down card"),
             ("discard_top", 15, 0, 1, "rank one-hot of the discard top, or 'empty' (15th)"),
             ("discard_counts", RANKS, 0, dmax, "cards of each rank in the discard pile"),
             ("stock_counts", RANKS, 0, dmax,
@@ -107,7 +117,7 @@ class Encoding:
              "(after a reshuffle); else 0"),
             ("unseen_counts", RANKS, 0, dmax,
              "cards of each rank this seat cannot see (face down, or in an unknown stock)"),
-            ("stock", 2, 0, float(self.deck_size), "stock size; 1 if its cards are known"),
+            ("stock", 2, 0, smax, "stock size; 1 if its cards are known"),
             ("phase", 5, 0, 1, "one-hot: setup, turn, hold, flip, over"),
             ("held", 16, 0, 1,
              "rank one-hot of a held card this seat sees; 'held, unseen' (15th); 'none' (16th)"),
@@ -117,10 +127,11 @@ class Encoding:
             ("knocked_by", p, 0, 1, "per seat (relative): 1 for a seat that knocked"),
             ("final_turns_from", p, 0, 1,
              "per seat (relative): 1 for the seat whose going out or knock ends the hole"),
-            ("turns", p, 0, float(rules.turn_limit), "per seat (relative): turns this hole"),
-            ("totals", p, -BIG, BIG, "per seat (relative): match total so far"),
-            ("match", 4, 0, BIG, "hole number, holes in the match (0: to a target), "
-             "target (0: none), 1 if a playoff hole"),
+            ("turns", p, 0, tmax, "per seat (relative): turns this hole"),
+            ("totals", p, big_lo, big_hi, "per seat (relative): match total so far"),
+            ("match", 4, 0, 1.0 if scaled else BIG,
+             "hole number, holes in the match (0: to a target), target (0: none), "
+             "1 if a playoff hole"),
         ]
         sections = []
         start = 0
@@ -132,21 +143,28 @@ class Encoding:
         self._starts = {s.name: s.start for s in sections}
         self._hot_starts = tuple(self._starts[k] for k in (
             "in_play", "own_face_up", "discard_top", "held", "held_from", "stock", "phase",
-            "to_act", "dealer", "knocked_by", "final_turns_from", "match"))
+            "to_act", "dealer", "knocked_by", "final_turns_from", "match", "peeked"))
         self._orders = [[(seat + k) % p for k in range(p)] for seat in range(p)]
         # For the k-th seat from the observer, where each of its cells' 15 slots start.
         own, others = self._starts["own_grid"], self._starts["other_grids"]
         self._cell_starts = [
             [(own if k == 0 else others + (k - 1) * n * 15) + i * 15 for i in range(n)]
             for k in range(p)]
-        # Where encode() writes its numbers, in the order it lists them.
+        # Where encode() writes its numbers, in the order it lists them: first those
+        # scaled linearly, then the unbounded ones (squashed when scaled).
         at = self._at
         self._value_index = np.array([
             *range(at["discard_counts"].start, at["unseen_counts"].stop),
             *range(at["turns"].start, at["turns"].stop),
+            at["stock"].start,
             *range(at["totals"].start, at["totals"].stop),
-            at["stock"].start, at["match"].start, at["match"].start + 1, at["match"].start + 2,
+            at["match"].start, at["match"].start + 1, at["match"].start + 2,
         ], np.intp)
+        self._linear = 3 * RANKS + p + 1
+        factor, self._squash = self._scales()
+        self._factor = np.array(factor, np.float32)
+        self._linear_index = self._value_index[:self._linear]
+        self._squash_index = self._value_index[self._linear:]
         self.size = start
         low = np.zeros(start, np.float32)
         high = np.zeros(start, np.float32)
@@ -154,6 +172,19 @@ class Encoding:
             low[s.start:s.stop] = s.low
             high[s.start:s.stop] = s.high
         self.low, self.high = low, high
+
+    def _scales(self) -> tuple[list[float], list[float]]:
+        """For the scaled observation: the factor of each linearly scaled number (a
+        count over the deck's count of its rank, turns over the turn limit, the stock
+        over the deck) and the constant ``k`` of each squashed one, ``x / (|x| + k)``
+        (totals: ``k`` = 5 points a cell; hole number: the holes of the match, or 10;
+        holes: 10; target: 100)."""
+        rules = self.rules
+        per_rank = [1.0 / max(1, c) for c in self.deck_counts]
+        factor = [*per_rank * 3, *[1.0 / rules.turn_limit] * self.players,
+                  1.0 / self.deck_size]
+        squash = [*[5.0 * self.cells] * self.players, float(rules.holes or 10), 10.0, 100.0]
+        return factor, squash
 
     # --- actions ------------------------------------------------------------------
     def action(self, action_id: int) -> Action:
@@ -198,52 +229,49 @@ class Encoding:
         s = self._at[name]
         return obs[s.start:s.stop]
 
-    def encode(self, view: Mapping[str, Any]) -> Obs:
-        """The observation vector of a seat's view (``Game.view(seat, codes=True)``)."""
+    def encode(self, view: Mapping[str, Any], out: Obs | None = None) -> Obs:
+        """The observation vector of a seat's view (``Game.view(seat, codes=True)``),
+        written into ``out`` (a float32 array of :attr:`size`) if given."""
         # Hot path (one call per environment step): gather the indices that hold 1 and
         # the numbers in encode order, then fill a zeroed array in two strokes.
         p, seat = self.players, view["seat"]
         (in_play, own_up, top, held_at, from_at, stock_at, phase_at, act_at, dealer_at,
-         knock_at, final_at, match_at) = self._hot_starts
+         knock_at, final_at, match_at, peeked_at) = self._hot_starts
         grids, active = view["grids"], view["active"]
         order = self._orders[seat]
         hot = [in_play + k for k in range(p) if order[k] in active]
         ups = view["face_up"][seat]
         if ups is not None:
             hot += [own_up + i for i in range(self.cells) if ups[i]]
-        shown: list[int] = []  # every card this seat sees on the grids
+        n = self.cells
+        peeked = view["peeked_cells"]
+        for k in range(p):
+            looked = peeked[order[k]]
+            if looked:
+                hot += [peeked_at + k * n + i - 1 for i in looked]
         for k in range(p):
             grid = grids[order[k]]
-            if grid is None:
-                continue
-            hot += [off + (14 if c is None else (c & 15) - 1)
-                    for off, c in zip(self._cell_starts[k], grid, strict=True)]
-            shown += [c for c in grid if c is not None]
+            if grid is not None:
+                hot += [off + (14 if c is None else (c & 15) - 1)
+                        for off, c in zip(self._cell_starts[k], grid, strict=True)]
         discard = view["discard"]
         hot.append(top + ((discard[-1] & 15) - 1 if discard else 14))
         held, source = view["held"], view["held_from"]
         stock = view["stock_cards"]
         if held is not None:
             hot.append(held_at + (held & 15) - 1)
-            if stock is None or source != "stock":
-                shown.append(held)  # else it is one of the stock's cards, counted there
         else:
             hot.append(held_at + (14 if source is not None else 15))
         if source is not None:
             hot.append(from_at + (0 if source == "stock" else 1))
-        counts = [0] * 42  # discard, stock and unseen counts by rank, in that order
+        counts = [0] * 28  # discard and stock counts by rank, then the unseen ones
         for c in discard:
             counts[(c & 15) - 1] += 1
         if stock is not None:
             hot.append(stock_at + 1)
             for c in stock:
                 counts[13 + (c & 15)] += 1
-        seen = [0] * 15
-        for c in shown:
-            seen[c & 15] += 1
-        deck = self.deck_counts
-        for r in range(14):
-            counts[28 + r] = deck[r] - seen[r + 1] - counts[r] - counts[14 + r]
+        counts += unseen_counts(view, self.rules)[1:]  # golf.knowledge: the one definition
         hot.append(phase_at + _PHASE_INDEX[view["phase"]])
         who = view["current_player"]
         if who is not None:
@@ -257,18 +285,59 @@ class Encoding:
             hot.append(final_at + (who - seat) % p)
         if view["playoff"]:
             hot.append(match_at + 3)
-        o = np.zeros(self.size, np.float32)
+        if out is None:
+            o = np.zeros(self.size, np.float32)
+        else:
+            o = out
+            o.fill(0.0)
         o[hot] = 1.0
         turns, totals = view["turns"], view["totals"]
         counts += [turns[s] for s in order]
+        counts.append(view["stock_size"])
         counts += [totals[s] for s in order]
-        counts += (view["stock_size"], view["hole"], view["holes"], self.rules.target)
+        counts += (view["hole"], view["holes"], self.rules.target)
         o[self._value_index] = counts
+        if self.scaled:
+            o[self._linear_index] *= self._factor
+            o[self._squash_index] = [x / (abs(x) + k) for x, k in
+                                     zip(counts[self._linear:], self._squash, strict=True)]
         return o
+
+    # --- the global state -----------------------------------------------------------
+    @property
+    def state_size(self) -> int:
+        """Length of :meth:`encode_state`: the observation layout, then every seat's
+        face-up flags."""
+        return self.size + self.players * self.cells
+
+    def state_bounds(self) -> tuple[Obs, Obs]:
+        """(low, high) of :meth:`encode_state`."""
+        extra = self.players * self.cells
+        return (np.concatenate([self.low, np.zeros(extra, np.float32)]),
+                np.concatenate([self.high, np.ones(extra, np.float32)]))
+
+    def encode_state(self, game: Game) -> Obs:
+        """The whole state as one vector, for centralised critics (never for a player):
+        the observation layout as seat 0 would see it if every card were face up (the
+        stock's cards counted in ``stock_counts``), then each seat's face-up flags in
+        seat order, cell by cell."""
+        pos = game.position()
+        view = game.view(0, codes=True)
+        view["grids"] = [grid if seat in pos["active"] else None
+                         for seat, grid in enumerate(pos["grids"])]
+        held = pos["held"]
+        view["held"] = held
+        view["stock_cards"] = pos["stock"] + ([held] if pos["held_from"] == "stock" else [])
+        ups = np.zeros(self.players * self.cells, np.float32)
+        for seat, flags in enumerate(pos["face_up"]):
+            if flags is not None and seat in pos["active"]:
+                ups[seat * self.cells:(seat + 1) * self.cells] = flags
+        return np.concatenate([self.encode(view), ups])
 
 
 REWARDS = ("hole", "match")
-RENDER_MODES = ("human", "ansi")
+RENDER_MODES = ("human", "ansi", "rgb_array")
+OBSERVATIONS = ("scaled", "raw")
 
 
 def env_rules(
@@ -277,20 +346,25 @@ def env_rules(
     rules: Mapping[str, Any] | None,
     reward: str,
     render_mode: str | None,
+    observation: str = "scaled",
 ) -> Rules:
     """Check the options both environments share and load their rules."""
     if reward not in REWARDS:
         raise GolfError(f"reward must be 'hole' or 'match', got {reward!r}")
     if render_mode is not None and render_mode not in RENDER_MODES:
-        raise GolfError(f"render_mode must be None, 'human' or 'ansi', got {render_mode!r}")
+        raise GolfError(f"render_mode must be None, 'human', 'ansi' or 'rgb_array', "
+                        f"got {render_mode!r}")
+    if observation not in OBSERVATIONS:
+        raise GolfError(f"observation must be 'scaled' or 'raw', got {observation!r}")
     loaded = load_rules(variant, rules)
     loaded.check_players(players)
     return loaded
 
 
-def describe(view: Mapping[str, Any]) -> str:
+def describe(view: Mapping[str, Any], suits: bool = True) -> str:
     """A seat's view as text, for rendering and OpenSpiel's observation strings
-    (``*`` marks the dealer; ``??`` a card this seat cannot see).
+    (``*`` marks the dealer; ``??`` a card this seat cannot see; ``suits=False``
+    writes ranks alone, as OpenSpiel's strings do: suits never matter to the rules).
 
     >>> from golf import Game
     >>> g = Game("six-card", players=2, seed=4)
@@ -314,7 +388,7 @@ def describe(view: Mapping[str, Any]) -> str:
         if grid is None:
             lines.append(f"seat {s}{mark}: sits out")
             continue
-        cells = [("??" if c is None else card_str(c)).ljust(3) for c in grid]
+        cells = [("??" if c is None else card_str(c, suits)).ljust(3) for c in grid]
         rows = [" ".join(cells[i:i + cols]).rstrip() for i in range(0, len(cells), cols)]
         extra = ""
         if view["knocked_by"] == s:
@@ -323,11 +397,11 @@ def describe(view: Mapping[str, Any]) -> str:
             extra = ", went out"
         lines.append(f"seat {s}{mark}: {' / '.join(rows)}  total {view['totals'][s]}{extra}")
     pile = view["discard"]
-    top = card_str(pile[-1]) if pile else "empty"
+    top = card_str(pile[-1], suits) if pile else "empty"
     lines.append(f"discard {top} ({len(pile)} card{'s' * (len(pile) != 1)}), "
                  f"stock {view['stock_size']}")
     if view["held_from"] is not None:
-        held = "a card" if view["held"] is None else card_str(view["held"])
+        held = "a card" if view["held"] is None else card_str(view["held"], suits)
         lines.append(f"seat {view['held_by']} holds {held} from the {view['held_from']}")
     if view["is_over"]:
         lines.append(f"match over: winners {view['winners']}")

@@ -1,24 +1,36 @@
-"""A Gymnasium environment: the learner holds one seat, registry bots hold the others.
+"""A Gymnasium environment: the learner holds one seat, opponents hold the others.
 
-Observations are the :class:`~golf.envs.Encoding` vector of the learner's view; the
-legal actions come as ``info["action_mask"]`` (int8) and from :meth:`GolfEnv.action_masks`
-(the name sb3-contrib's maskable algorithms look for). An episode is one match of the
-rules (override ``holes`` for shorter ones). Rewards: ``reward="hole"`` gives minus
-the learner's score whenever a hole ends; ``reward="match"`` gives +1 if the learner
-wins the match (alone or shared) and -1 otherwise. An illegal action changes nothing
-and costs ``illegal_reward`` (``info["illegal_action"]`` is then True).
+Observations are the :class:`~golf.envs.Encoding` vector of the learner's view
+(``observation="scaled"``, the default, every number in [-1, 1]; ``"raw"``: counts and
+totals as they are); the legal actions come as ``info["action_mask"]`` (int8) and from
+:meth:`GolfEnv.action_masks` (the name sb3-contrib's maskable algorithms look for).
+Once the match is over the mask is all ones: no action is legal, and under a vector
+env's autoreset the next action is ignored, so a masked sampler keeps working. An
+episode is one match of the rules (override ``holes`` for shorter ones, or use the
+registered one-hole ids such as ``golf/SixCard-1Hole-v0``). Rewards: ``reward="hole"``
+gives minus the learner's score whenever a hole ends; ``reward="match"`` gives +1 if
+the learner wins the match (alone or shared) and -1 otherwise. An illegal action
+changes nothing and costs ``illegal_reward`` (``info["illegal_action"]`` is then True).
 
-Opponents are named bots (``golf.bots.make_bot``), one spec for all or one per other
-seat, e.g. ``opponents=["random", "greedy"]``. They play at a :class:`golf.table.Table`
-where the learner's seat is :class:`~golf.table.Outside`; each bot's seed comes from
-the match's seed and its seat (:func:`golf.table.bot_seed`), the match's seed from the
-seed given to ``reset``.
+Results travel in ``info``, so they survive a vector env's autoreset: when a hole ends,
+``hole_scores`` (every seat's, seat order; 0 for a seat sitting it out, which
+``dealt_in`` marks False) and ``totals``;
+when the match ends also ``won`` (per seat, True for each winner) and ``record`` (the
+match's :meth:`golf.Game.record` as JSON text, since vector envs split dicts apart:
+``Game.from_record(json.loads(info["record"]))`` replays it).
+
+Opponents: one spec for all or one per other seat, e.g. ``opponents=["random",
+"greedy"]``; a spec is a registry name, a bot, a callable ``(view, legal) -> action``
+or a learned policy (:mod:`golf.envs.opponents`).
+They play at a :class:`golf.table.Table` where the learner's seat is
+:class:`~golf.table.Outside`; each opponent's seed comes from the match's seed and its seat
+(:func:`golf.table.bot_seed`), the match's seed from the seed given to ``reset``.
 
 >>> from golf.envs.gymnasium_env import GolfEnv
 >>> env = GolfEnv(variant="six-card", players=3, rules={"holes": 1}, seat=1)
 >>> obs, info = env.reset(seed=3)
 >>> obs.shape, int(info["action_mask"].sum())
-((383,), 6)
+((401,), 6)
 >>> obs, reward, terminated, truncated, info = env.step(0)
 >>> reward, terminated
 (0.0, False)
@@ -26,54 +38,57 @@ seed given to ``reset``.
 
 from __future__ import annotations
 
+import json
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, SupportsFloat
 
 import gymnasium
 import numpy as np
 
-from ..bots import Bot, make_bot
+from ..bots import Bot
 from ..errors import GolfError
 from ..game import Game
 from ..rules import Rules
-from ..table import BotSeat, Outside, Seat, Table, bot_seat
+from ..table import BotSeat, Outside, Seat, Table, bot_seed
 from .encoding import Encoding, Mask, Obs, describe, env_rules
+from .opponents import make_opponent, opponent_specs
+from .picture import Image, table_image
 
 
 class GolfEnv(gymnasium.Env[Obs, np.int64]):
     """Golf for Gymnasium. See the module docs and ``docs/rl.md``."""
 
-    metadata: dict[str, Any] = {"render_modes": ["human", "ansi"], "render_fps": 4}  # noqa: RUF012
+    metadata: dict[str, Any] = {  # noqa: RUF012
+        "render_modes": ["human", "ansi", "rgb_array"], "render_fps": 4}
 
     def __init__(
         self,
         variant: str | Path | Rules = "six-card",
         players: int = 2,
         rules: Mapping[str, Any] | None = None,
-        opponents: str | Sequence[str] = "random",
+        opponents: Any = "random",
         seat: int = 0,
         reward: str = "hole",
         illegal_reward: float = -1.0,
         render_mode: str | None = None,
+        observation: str = "scaled",
     ) -> None:
-        self.golf_rules = env_rules(variant, players, rules, reward, render_mode)
+        self.golf_rules = env_rules(variant, players, rules, reward, render_mode, observation)
         if not isinstance(seat, int) or not 0 <= seat < players:
             raise GolfError(f"seat must be from 0 to {players - 1}, got {seat!r}")
-        specs = [opponents] * (players - 1) if isinstance(opponents, str) else list(opponents)
-        if len(specs) != players - 1:
-            raise GolfError(f"give one opponent spec, or {players - 1} (one per other seat); "
-                            f"got {len(specs)}")
-        for spec in specs:  # fail now, with the registry's message, on a bad spec
-            make_bot(spec, self.golf_rules, seed=0)
+        specs = opponent_specs(opponents, players)
+        for spec in specs:  # fail now, with a message saying what is accepted, on a bad spec
+            make_opponent(spec, self.golf_rules, players, seed=0)
         self.players = players
         self.seat = seat
         self.opponent_specs = specs
         self.reward_mode = reward
         self.illegal_reward = float(illegal_reward)
         self.render_mode = render_mode
-        self.encoding = enc = Encoding(self.golf_rules, players)
+        self.encoding = enc = Encoding(self.golf_rules, players,
+                                       scaled=observation == "scaled")
         self.observation_space = gymnasium.spaces.Box(enc.low, enc.high, dtype=np.float32)
         self.action_space = gymnasium.spaces.Discrete(enc.num_actions)
         self._seeds = random.Random()
@@ -92,14 +107,17 @@ class GolfEnv(gymnasium.Env[Obs, np.int64]):
         g = self.game = Game(self.golf_rules, players=self.players,
                              seed=self._seeds.randrange(2**32))
         specs = iter(self.opponent_specs)
-        seats: list[Seat] = [Outside() if s == self.seat
-                             else bot_seat(next(specs), self.golf_rules, g.seed, s)
-                             for s in range(self.players)]
+        seats: list[Seat] = [
+            Outside() if s == self.seat
+            else BotSeat(make_opponent(next(specs), self.golf_rules, self.players,
+                                       seed=bot_seed(g.seed, s)))
+            for s in range(self.players)]
         self.table = Table(g, seats)
         self._holes_seen = 0
         self._play_bots()
+        holes = self._holes_seen
         self._rewards()  # a hole cannot end before anyone acts, but keep the count right
-        return self._observe(), self._info()
+        return self._observe(), self._info(holes)
 
     def step(self, action: Any) -> tuple[Obs, SupportsFloat, bool, bool, dict[str, Any]]:
         """Play the learner's action, then the bots until the learner must act again."""
@@ -107,29 +125,38 @@ class GolfEnv(gymnasium.Env[Obs, np.int64]):
         if g.is_over:
             raise GolfError("the match is over: call reset() to deal a new one")
         a = self.encoding.action(action)
+        holes = self._holes_seen
         if a not in g.legal_actions():
-            return self._observe(), self.illegal_reward, False, False, self._info(illegal=True)
+            info = self._info(holes, illegal=True)
+            return self._observe(), self.illegal_reward, False, False, info
         self.table.play(a, self.seat)
         self._play_bots()
         reward = self._rewards()
         if self.render_mode == "human":
             self.render()
-        return self._observe(), reward, g.is_over, False, self._info()
+        return self._observe(), reward, g.is_over, False, self._info(holes)
 
     def action_masks(self) -> Mask:
-        """1 for each legal action id of the learner now."""
+        """1 for each legal action id of the learner now; all ones once the match is
+        over (nothing is legal then; a vector env ignores the action that resets)."""
         g = self.game
-        if g.is_over or g.current_player != self.seat:
+        if g.is_over:
+            return np.ones(self.encoding.num_actions, np.int8)
+        if g.current_player != self.seat:  # pragma: no cover - the bots play on first
             return np.zeros(self.encoding.num_actions, np.int8)
         return self.encoding.mask(g.legal_actions())
 
-    def render(self) -> str | None:
-        """The learner's view as text (``ansi`` returns it, ``human`` prints it)."""
+    def render(self) -> str | Image | None:
+        """The learner's view: ``ansi`` returns it as text, ``human`` prints it,
+        ``rgb_array`` returns a picture (:func:`golf.envs.picture.table_image`)."""
         if self.render_mode is None:
-            gymnasium.logger.warn("render() called without a render_mode; "
-                                  "make the env with render_mode='ansi' or 'human'")
+            gymnasium.logger.warn("render() called without a render_mode; make the env "
+                                  "with render_mode='ansi', 'human' or 'rgb_array'")
             return None
-        text = describe(self.game.view(self.seat, codes=True))
+        view = self.game.view(self.seat, codes=True)
+        if self.render_mode == "rgb_array":
+            return table_image(view)
+        text = describe(view)
         if self.render_mode == "human":
             print(text)
             return None
@@ -161,8 +188,30 @@ class GolfEnv(gymnasium.Env[Obs, np.int64]):
         view = self.game.view(self.seat, codes=True)
         return self.encoding.encode(view)
 
-    def _info(self, illegal: bool = False) -> dict[str, Any]:
+    def _info(self, holes_before: int, illegal: bool = False) -> dict[str, Any]:
         info: dict[str, Any] = {"action_mask": self.action_masks()}
         if illegal:
             info["illegal_action"] = True
+        info.update(results(self.game, holes_before))
         return info
+
+
+def results(game: Game, holes_before: int) -> dict[str, Any]:
+    """What ``info`` reports about holes ended since ``holes_before`` holes had ended:
+    ``hole_scores`` (the last one's, every seat, 0 for a seat sitting it out),
+    ``dealt_in`` (False for those) and ``totals``; at the end of the match ``won`` and
+    ``record`` too. Empty if nothing ended."""
+    ended = game.hole_results
+    if len(ended) == holes_before:
+        return {}
+    scores = ended[-1].scores
+    out: dict[str, Any] = {
+        "hole_scores": np.array([s or 0 for s in scores], np.float64),
+        "dealt_in": np.array([s is not None for s in scores]),
+        "totals": np.array(game.totals, np.float64),
+    }
+    if game.is_over:
+        winners = game.winners
+        out["won"] = np.array([s in winners for s in range(game.players)])
+        out["record"] = json.dumps(game.record(), separators=(",", ":"))
+    return out

@@ -3,8 +3,11 @@
 Parameters: ``preset`` (a preset name or TOML path, default ``six-card``), ``players``
 (default 2), ``rules`` (overrides as ``KEY:VALUE`` items separated by ``;``, values as
 on the command line; OpenSpiel game strings cannot hold ``=`` or commas, so a list is
-written ``match:columns+rows``) and ``reward`` (``score``: minus each seat's match
-total; ``match``: +1 to the winners, -1 to the others).
+written ``match:columns+rows``), ``reward`` (``score``: minus each seat's match
+total; ``match``: +1 to the winners, -1 to the others) and ``observation`` (the
+tensors: ``scaled``, every number in [-1, 1], or ``raw``; see docs/rl.md). The game
+type's ``min_num_players`` is 2, what every preset needs, but for nine-card's
+solitaire: ``python_golf(preset=nine-card,players=1)`` loads and plays all the same.
 
 The engine plays every rule; this module only deals. Chance is explicit: each hole
 opens with one chance node per card dealt (every seat's grid in seat order, cell by
@@ -15,10 +18,21 @@ Player actions are the ids of :class:`golf.envs.Encoding`.
 
 A seat's information state is its view (:func:`golf.view.view`: its own peeked cards,
 every face-up card, the whole discard pile, the scores, and the stock's cards once a
-reshuffle has shown them) plus the public actions of the hole so far; its
-observation is the view alone. Both tensors are the encoding's observation vector.
-:func:`resample` (also ``state.resample_from_infostate``) deals a world consistent
-with everything a seat has seen, for OpenSpiel's IS-MCTS.
+reshuffle has shown them, where every other seat has peeked) plus the public
+actions of the hole so far; its observation is the view alone. Both tensors are the
+encoding's observation vector: every card and fact of the view, not the order of the
+hole's actions (the information-state string keeps that). The strings write ranks
+without suits, which never matter to the rules. :func:`resample` (also
+``state.resample_from_infostate``) deals a world consistent with everything a seat
+has seen, for OpenSpiel's IS-MCTS; :class:`Restartable` lets ``ISMCTSBot`` play in
+``evaluate_bots``. OpenSpiel's Python ``MCTSBot`` searches the true state, so it
+sees every face-down card: use it only as a cheating baseline.
+
+Serialising: pyspiel's ``state.serialize()`` for a Python game writes the history
+and a pickled ``__dict__``, and ``game.deserialize_state`` unpickles it, which can
+run any code: never feed it text you did not write. Here the pickle holds only a
+marker (the state is rebuilt from its history), and :func:`serialize_state` /
+:func:`deserialize_state` do the same with no pickle at all, checking every action.
 
 >>> import pyspiel, golf.envs.openspiel
 >>> game = pyspiel.load_game("python_golf(players=3,rules=holes:1)")
@@ -33,6 +47,7 @@ with everything a seat has seen, for OpenSpiel's IS-MCTS.
 
 from __future__ import annotations
 
+import json
 import random
 from collections import Counter
 from collections.abc import Callable, Mapping
@@ -51,7 +66,8 @@ from ..types import ViewDict
 from .encoding import Encoding, describe
 
 NAME = "python_golf"
-DEFAULTS: dict[str, Any] = {"preset": "six-card", "players": 2, "rules": "", "reward": "score"}
+DEFAULTS: dict[str, Any] = {"preset": "six-card", "players": 2, "rules": "", "reward": "score",
+                            "observation": "scaled"}
 NUM_CARD_IDS = 56
 MAX_PLAYERS = 16
 #: A match played to a points target has no fixed length; OpenSpiel needs bounds, so
@@ -67,7 +83,7 @@ GAME_TYPE = pyspiel.GameType(
     utility=pyspiel.GameType.Utility.GENERAL_SUM,
     reward_model=pyspiel.GameType.RewardModel.TERMINAL,
     max_num_players=MAX_PLAYERS,
-    min_num_players=1,
+    min_num_players=2,
     provides_information_state_string=True,
     provides_information_state_tensor=True,
     provides_observation_string=True,
@@ -144,6 +160,8 @@ class GolfGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel ships no type hin
         players = p["players"]
         if p["reward"] not in ("score", "match"):
             raise GolfError(f"reward must be 'score' or 'match', got {p['reward']!r}")
+        if p["observation"] not in ("scaled", "raw"):
+            raise GolfError(f"observation must be 'scaled' or 'raw', got {p['observation']!r}")
         overrides = parse_rules_param(str(p["rules"]))
         p["rules"] = format_rules_param(overrides)  # a form the game string can carry
         self.golf_rules = rules if rules is not None else load_rules(
@@ -152,7 +170,8 @@ class GolfGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel ships no type hin
         if players > MAX_PLAYERS:
             raise GolfError(f"python_golf takes at most {MAX_PLAYERS} players")
         self.reward = p["reward"]
-        self.encoding = Encoding(self.golf_rules, players)
+        self.encoding = Encoding(self.golf_rules, players,
+                                 scaled=p["observation"] == "scaled")
         length, low, high = _bounds(self.golf_rules, players)
         if self.reward == "match":
             low, high = -1.0, 1.0
@@ -180,41 +199,113 @@ class GolfGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel ships no type hin
 
 
 class _Core:
-    """A state's data; pyspiel clones states by deep-copying their attributes, so this
-    copies itself the cheap way (Game.clone) and pickles itself as a position."""
+    """A state's data. pyspiel clones a Python state by deep-copying its attributes,
+    so this copies itself the cheap way (Game.clone); a new state shares the game's
+    template until its first move. Pickled (pyspiel's ``serialize``), it is only a
+    :class:`_Saved` marker: the state is rebuilt by replaying its action history,
+    unless its cards were placed from outside (:func:`resample`, :func:`state_at`)."""
 
-    __slots__ = ("dealing", "drawing", "g", "public", "rules")
+    __slots__ = ("_g", "dealing", "drawing", "game", "placed", "public", "rules", "shared")
 
-    def __init__(self, rules: Rules, g: Game) -> None:
-        self.rules = rules
-        self.g = g
+    def __init__(self, game: GolfGame, g: Game, shared: bool = False) -> None:
+        self.game = game  # kept here: asking the state for it crosses into C++ every time
+        self.rules = game.golf_rules
+        self._g = g
+        self.shared = shared  # g is the game's template: clone before the first move
+        self.placed = False  # cards placed from outside, not reached by the history
         self.dealing: list[int] | None = []  # cards dealt so far while a deal is open
         self.drawing = False  # a draw awaits the chance node that picks its card
         self.public: list[str] = []  # this hole's actions, as every seat saw them
 
+    @property
+    def g(self) -> Game:
+        return self._g
+
+    @g.setter
+    def g(self, game: Game) -> None:
+        """A game put in from outside: the state no longer follows from its history."""
+        self._g, self.shared, self.placed = game, False, True
+
     def __deepcopy__(self, memo: Any) -> _Core:
         c = _Core.__new__(_Core)
-        c.rules = self.rules
-        c.g = self.g.clone()
+        c.game, c.rules = self.game, self.rules
+        c._g = self._g if self.shared else self._g.clone()
+        c.shared, c.placed = self.shared, self.placed
         c.dealing = None if self.dealing is None else self.dealing[:]
         c.drawing = self.drawing
         c.public = self.public[:]
         return c
 
-    def __getstate__(self) -> dict[str, Any]:
-        rules = {k: v for k, v in self.rules.to_dict().items() if k != "sources"}
-        return {"rules": rules, "position": self.g.position(),
-                "dealing": self.dealing,
+    def __reduce__(self) -> tuple[type[_Saved], tuple[dict[str, Any] | None]]:
+        return _Saved, (self.placed_data() if self.placed else None,)
+
+    def placed_data(self) -> dict[str, Any]:
+        """Everything beyond the history, as JSON-ready data."""
+        return {"position": self._g.position(), "dealing": self.dealing,
                 "drawing": self.drawing, "public": self.public}
 
-    def __setstate__(self, data: dict[str, Any]) -> None:
-        from ..rules import rules_from_dict
-
-        self.rules = rules_from_dict(data["rules"])
+    def place(self, data: Mapping[str, Any]) -> None:
         self.g = Game.from_position(self.rules, data["position"])
         self.dealing = data["dealing"]
-        self.drawing = data["drawing"]
-        self.public = data["public"]
+        self.drawing = bool(data["drawing"])
+        self.public = [str(x) for x in data["public"]]
+
+    def apply(self, action: int) -> None:
+        """Play one chance outcome or player action id."""
+        game = self.game
+        if self.shared:
+            self._g, self.shared = self._g.clone(), False
+        g = self._g
+        if self.dealing is not None:
+            self.dealing.append(id_card(action))
+            if len(self.dealing) == len(g.active) * g.rules.cells + 1:
+                self._finish_deal(game)
+            return
+        if self.drawing:
+            redraw(g, id_card(action))
+            self.drawing = False
+            return
+        a = game.encoding.action(action)
+        hole = g.hole
+        self.public.append(str(a))
+        g.apply(a)
+        if a == DRAW:
+            self.drawing = True  # the engine drew a stand-in; the chance node picks the card
+            return
+        if not g.is_over and g.hole != hole:
+            self.dealing = []
+            self.public = []
+
+    def _finish_deal(self, game: GolfGame) -> None:
+        """Put the dealt cards where the engine dealt its own: grids, then the discard."""
+        g, dealt = self._g, self.dealing
+        assert dealt is not None
+        pos = g.position()
+        cells = g.rules.cells
+        for k, seat in enumerate(g.active):
+            pos["grids"][seat] = dealt[k * cells:(k + 1) * cells]
+        pos["discard"] = [dealt[-1]]
+        pos["stock"] = sorted((game.deck_counts - Counter(dealt)).elements())
+        self._g = Game.from_position(g.rules, pos)
+        self.dealing = None
+
+
+class _Saved:
+    """What pyspiel's pickle of a state holds: nothing but, for a state whose cards were
+    placed from outside, that placement as plain data. :class:`GolfState` rebuilds
+    itself from its history when pyspiel sets this as its ``_core``."""
+
+    def __init__(self, placed: dict[str, Any] | None) -> None:
+        self.placed = placed
+
+    def restore(self, state: GolfState) -> _Core:
+        game = state.get_game()
+        core = _Core(game, game.template, shared=True)
+        for action in state.history():
+            core.apply(action)
+        if self.placed is not None:
+            core.place(self.placed)
+        return core
 
 
 class GolfState(pyspiel.State):  # type: ignore[misc]
@@ -222,7 +313,12 @@ class GolfState(pyspiel.State):  # type: ignore[misc]
 
     def __init__(self, game: GolfGame) -> None:
         super().__init__(game)
-        self._core = _Core(game.golf_rules, game.template.clone())
+        self._core = _Core(game, game.template, shared=True)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        if isinstance(value, _Saved):  # pyspiel's deserialize_state: replay the history
+            value = value.restore(self)
+        super().__setattr__(name, value)
 
     # --- OpenSpiel API ------------------------------------------------------------
     def current_player(self) -> int:
@@ -251,41 +347,7 @@ class GolfState(pyspiel.State):  # type: ignore[misc]
         return sorted((card_id(card), n / total) for card, n in left.items())
 
     def _apply_action(self, action: int) -> None:
-        c = self._core
-        g = c.g
-        if c.dealing is not None:
-            c.dealing.append(id_card(action))
-            if len(c.dealing) == len(g.active) * g.rules.cells + 1:
-                self._finish_deal()
-            return
-        if c.drawing:
-            redraw(g, id_card(action))
-            c.drawing = False
-            return
-        a = self.get_game().encoding.action(action)
-        hole = g.hole
-        c.public.append(str(a))
-        g.apply(a)
-        if a == DRAW:
-            c.drawing = True  # the engine drew a stand-in; the chance node picks the card
-            return
-        if not g.is_over and g.hole != hole:
-            c.dealing = []
-            c.public = []
-
-    def _finish_deal(self) -> None:
-        """Put the dealt cards where the engine dealt its own: grids, then the discard."""
-        c = self._core
-        g, dealt = c.g, c.dealing
-        assert dealt is not None
-        pos = g.position()
-        cells = g.rules.cells
-        for k, seat in enumerate(g.active):
-            pos["grids"][seat] = dealt[k * cells:(k + 1) * cells]
-        pos["discard"] = [dealt[-1]]
-        pos["stock"] = sorted((self.get_game().deck_counts - Counter(dealt)).elements())
-        c.g = Game.from_position(g.rules, pos)
-        c.dealing = None
+        self._core.apply(action)
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:
@@ -405,6 +467,104 @@ def resampler(seed: int | None = None) -> Callable[[GolfState, int], GolfState]:
     return lambda state, player: resample(state, player, rng)
 
 
+def state_at(game: GolfGame, position: Mapping[str, Any]) -> GolfState:
+    """A decision state of ``game`` in the engine position ``position`` (hole under
+    way, no deal open), for searchers that build worlds from a view. Its history is
+    empty: it was placed, not played (:func:`serialize_state` keeps the placement)."""
+    state = game.new_initial_state()
+    core = state._core
+    core.g = Game.from_position(game.golf_rules, position)
+    core.dealing = None
+    return state
+
+
+def serialize_state(state: GolfState) -> str:
+    """A state as text without pickle: its action history (chance outcomes included)
+    as pyspiel writes it, ``history=player:action,...``, and, for a state whose
+    cards were placed (:func:`resample`, :func:`state_at`), a ``position=`` line of
+    JSON. :func:`deserialize_state` reads it back."""
+    lines = ["history=" + ",".join(f"{p.player}:{p.action}" for p in state.full_history())]
+    core = state._core
+    if core.placed:
+        lines.append("position=" + json.dumps(core.placed_data(), separators=(",", ":")))
+    return "\n".join(lines)
+
+
+def deserialize_state(game: GolfGame, text: str) -> GolfState:
+    """The state :func:`serialize_state` (or pyspiel's ``state.serialize()``) wrote,
+    rebuilt by replaying its history through the rules: every action must be legal
+    where it stands, or the text is refused with a GolfError naming the first bad one.
+    Only numbers and JSON are read: pyspiel's own ``game.deserialize_state`` unpickles
+    the ``__dict__=`` line of its format, which can run any code, so untrusted text
+    goes here; that line is ignored (a placed world needs ``position=``)."""
+    lines = text.strip().splitlines()
+    if not lines or not lines[0].startswith("history="):
+        raise GolfError("a serialized python_golf state starts with 'history=' "
+                        "(player:action pairs separated by commas)")
+    state = game.new_initial_state()
+    items = [x for x in lines[0][len("history="):].split(",") if x]
+    for n, item in enumerate(items, 1):
+        player, sep, action = item.partition(":")
+        try:
+            who, a = int(player), int(action)
+        except ValueError:
+            raise GolfError(f"history item {n} {item!r} is not player:action") from None
+        if not sep or who != state.current_player():
+            raise GolfError(f"history item {n} {item!r}: player {state.current_player()} "
+                            f"is to move there")
+        allowed = ([o for o, _ in state.chance_outcomes()] if state.is_chance_node()
+                   else state.legal_actions())
+        if a not in allowed:
+            raise GolfError(f"history item {n} {item!r}: action {a} is not possible there")
+        state.apply_action(a)
+    for line in lines[1:]:
+        if line.startswith("position="):
+            try:
+                data = json.loads(line[len("position="):])
+                state._core.place(data)
+            except (ValueError, KeyError, TypeError) as e:
+                raise GolfError(f"bad position= line: {e}") from None
+    return state
+
+
+class Restartable(pyspiel.Bot):  # type: ignore[misc]
+    """A Python OpenSpiel bot made fit for ``evaluate_bots``, which calls
+    ``restart_at`` on every bot first: ``ISMCTSBot`` lacks it (pyspiel then raises
+    ``RestartAt(state) not implemented``). Restarting resets the bot (IS-MCTS
+    rebuilds its tree at every step anyway); ``step`` and the rest pass through.
+
+    >>> from open_spiel.python.algorithms import ismcts, mcts
+    >>> game = pyspiel.load_game("python_golf(rules=holes:1)")
+    >>> rs = np.random.RandomState(0)
+    >>> bot = Restartable(ismcts.ISMCTSBot(game, mcts.RandomRolloutEvaluator(1, rs),
+    ...                                    uct_c=10.0, max_simulations=5, random_state=rs))
+    >>> bot.restart_at(game.new_initial_state())
+    """
+
+    def __init__(self, bot: Any) -> None:
+        pyspiel.Bot.__init__(self)
+        self.bot = bot
+
+    def step(self, state: Any) -> int:
+        return int(self.bot.step(state))
+
+    def restart_at(self, state: Any) -> None:
+        reset = getattr(self.bot, "reset", None)
+        if callable(reset):
+            reset()
+
+    def inform_action(self, state: Any, player_id: int, action: int) -> None:
+        inform = getattr(self.bot, "inform_action", None)
+        if callable(inform):
+            inform(state, player_id, action)
+
+    def provides_policy(self) -> bool:
+        return hasattr(self.bot, "step_with_policy")
+
+    def step_with_policy(self, state: Any) -> Any:
+        return self.bot.step_with_policy(state)
+
+
 class GolfObserver:
     """OpenSpiel's Python observer: the encoding's vector and a text of the view.
 
@@ -430,6 +590,9 @@ class GolfObserver:
         self.encoding = game.encoding
         self.tensor = np.zeros(game.encoding.size, np.float32)
         self.dict = {"observation": self.tensor}
+        # pyspiel asks for the tensor's shape on every observation_tensor() call, by
+        # writing the tensor of a new initial state: those are all alike, so keep them.
+        self._fresh: dict[int, np.ndarray] = {}
 
     def _view(self, state: GolfState, player: int) -> ViewDict:
         v = state.view(player)
@@ -444,15 +607,20 @@ class GolfObserver:
         return v
 
     def set_from(self, state: GolfState, player: int) -> None:
-        v = self._view(state, player)
-        self.tensor[:] = self.encoding.encode(v)
+        if state._core.shared:  # a new state, as pyspiel's shape query makes
+            fresh = self._fresh.get(player)
+            if fresh is None:
+                fresh = self._fresh[player] = self.encoding.encode(self._view(state, player))
+            self.tensor[:] = fresh
+            return
+        self.encoding.encode(self._view(state, player), out=self.tensor)
 
     def string_from(self, state: GolfState, player: int) -> str:
         v = self._view(state, player)
-        text = describe(v)
+        text = describe(v, suits=False)
         known = v["stock_cards"]
         if known is not None:
-            text += "\nstock holds " + " ".join(card_str(x) for x in known)
+            text += "\nstock holds " + " ".join(sorted(card_str(x, False) for x in known))
         if self.perfect_recall:
             text += "\nactions: " + " ".join(state._core.public)
         return text

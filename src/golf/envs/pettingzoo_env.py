@@ -1,11 +1,16 @@
 """A PettingZoo AEC environment: every seat is an agent (``player_0`` ...).
 
 Each agent observes a dict with ``observation`` (the :class:`~golf.envs.Encoding`
-vector of its view) and ``action_mask`` (int8, 1 for legal action ids); an agent that
-is not to act gets an all-zero mask. An episode is one match of the rules (override
-``holes`` for shorter ones). Rewards: ``reward="hole"`` gives every seat minus its
-score when a hole ends (playoff holes too); ``reward="match"`` gives +1 to the winners
-and -1 to the others when the match ends. An illegal action raises
+vector of its view; ``observation="scaled"``, the default, or ``"raw"``) and
+``action_mask`` (int8, 1 for legal action ids); an agent that is not to act gets an
+all-zero mask. :meth:`GolfAECEnv.state` is the whole state (every card) for
+centralised critics. When a hole ends every agent's ``info`` holds ``hole_scores``
+and ``totals``, and at the end of the match ``won`` and ``record`` (as in the
+Gymnasium env). For the parallel API use PettingZoo's
+``pettingzoo.utils.conversions.turn_based_aec_to_parallel``. An episode is one match
+of the rules (override ``holes`` for shorter ones). Rewards: ``reward="hole"`` gives
+every seat minus its score when a hole ends (playoff holes too); ``reward="match"``
+gives +1 to the winners and -1 to the others when the match ends. An illegal action raises
 :class:`golf.IllegalAction` and changes nothing.
 
 >>> from golf.envs.pettingzoo_env import env
@@ -13,7 +18,9 @@ and -1 to the others when the match ends. An illegal action raises
 >>> e.reset(seed=7)
 >>> obs, reward, done, truncated, info = e.last()
 >>> e.agent_selection, obs["observation"].shape, int(obs["action_mask"].sum())
-('player_0', (286,), 6)
+('player_0', (298,), 6)
+>>> e.unwrapped.state().shape
+(310,)
 >>> e.step(0)   # reveal 1
 >>> e.agent_selection
 'player_0'
@@ -35,6 +42,8 @@ from ..errors import GolfError
 from ..game import Game
 from ..rules import Rules
 from .encoding import Encoding, Mask, Obs, describe, env_rules
+from .gymnasium_env import results
+from .picture import Image, table_image
 
 ObsDict = dict[str, Obs | Mask]
 
@@ -42,8 +51,9 @@ ObsDict = dict[str, Obs | Mask]
 class GolfAECEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type hints
     """Golf for PettingZoo's AEC API. See the module docs and ``docs/rl.md``."""
 
-    metadata: ClassVar[dict[str, Any]] = {"name": "golf_v0", "render_modes": ["human", "ansi"],
-                "is_parallelizable": False}
+    metadata: ClassVar[dict[str, Any]] = {
+        "name": "golf_v0", "render_modes": ["human", "ansi", "rgb_array"],
+        "is_parallelizable": False}
 
     def __init__(
         self,
@@ -52,12 +62,16 @@ class GolfAECEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type hint
         rules: Mapping[str, Any] | None = None,
         reward: str = "hole",
         render_mode: str | None = None,
+        observation: str = "scaled",
     ) -> None:
         super().__init__()
-        self.golf_rules = env_rules(variant, players, rules, reward, render_mode)
+        self.golf_rules = env_rules(variant, players, rules, reward, render_mode, observation)
         self.reward_mode = reward
         self.render_mode = render_mode
-        self.encoding = enc = Encoding(self.golf_rules, players)
+        self.encoding = enc = Encoding(self.golf_rules, players,
+                                       scaled=observation == "scaled")
+        low, high = enc.state_bounds()
+        self.state_space = gymnasium.spaces.Box(low, high, dtype=np.float32)
         self.possible_agents = [f"player_{i}" for i in range(players)]
         self._seats = {a: i for i, a in enumerate(self.possible_agents)}
         self.agents = self.possible_agents[:]
@@ -68,6 +82,7 @@ class GolfAECEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type hint
         self._seeds = random.Random()
         self.game = Game(self.golf_rules, players=players, seed=0)
         self._holes_seen = 0
+        self._stale_infos = False
         self.rewards: dict[str, float] = {}
         self._cumulative_rewards: dict[str, float] = {}
         self.terminations: dict[str, bool] = {}
@@ -94,6 +109,7 @@ class GolfAECEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type hint
         self.terminations = {a: False for a in self.agents}
         self.truncations = {a: False for a in self.agents}
         self.infos = {a: {} for a in self.agents}
+        self._stale_infos = False
         self.agent_selection = self._agent_to_act()
 
     def _agent_to_act(self) -> str:
@@ -112,6 +128,11 @@ class GolfAECEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type hint
             mask = np.zeros(enc.num_actions, np.int8)
         return {"observation": obs, "action_mask": mask}
 
+    def state(self) -> Obs:
+        """The whole state, every card included (:meth:`golf.envs.Encoding.encode_state`),
+        for centralised critics in training; never give it to a player's policy."""
+        return self.encoding.encode_state(self.game)
+
     def step(self, action: int | None) -> None:
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
@@ -124,14 +145,21 @@ class GolfAECEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type hint
         g.apply(a)  # an illegal action raises IllegalAction saying why; nothing changes
         self._cumulative_rewards[agent] = 0.0
         self.rewards = dict.fromkeys(self.agents, 0.0)
-        results = g.hole_results
-        if self.reward_mode == "hole":
-            while self._holes_seen < len(results):
-                scores = results[self._holes_seen].scores
-                self._holes_seen += 1
+        ended = g.hole_results
+        holes_before = self._holes_seen
+        while self._holes_seen < len(ended):
+            scores = ended[self._holes_seen].scores
+            self._holes_seen += 1
+            if self.reward_mode == "hole":
                 for seat, s in enumerate(scores):
                     if s is not None:
                         self.rewards[self.possible_agents[seat]] -= float(s)
+        if self._holes_seen != holes_before:
+            news = results(g, holes_before)
+            self.infos = {name: dict(news) for name in self.agents}
+        elif self._stale_infos:  # last step's results are not this step's
+            self.infos = {name: {} for name in self.agents}
+        self._stale_infos = self._holes_seen != holes_before
         if g.is_over:
             if self.reward_mode == "match":
                 winners = g.winners
@@ -144,14 +172,17 @@ class GolfAECEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type hint
         if self.render_mode == "human":
             self.render()
 
-    def render(self) -> str | None:
-        """The view of the agent to act as text (``ansi`` returns it, ``human`` prints)."""
+    def render(self) -> str | Image | None:
+        """The view of the agent to act: ``ansi`` returns it as text, ``human`` prints
+        it, ``rgb_array`` returns a picture."""
         if self.render_mode is None:
-            gymnasium.logger.warn("render() called without a render_mode; "
-                                  "make the env with render_mode='ansi' or 'human'")
+            gymnasium.logger.warn("render() called without a render_mode; make the env "
+                                  "with render_mode='ansi', 'human' or 'rgb_array'")
             return None
-        seat = self._seats[self.agent_selection]
-        text = describe(self.game.view(seat, codes=True))
+        view = self.game.view(self._seats[self.agent_selection], codes=True)
+        if self.render_mode == "rgb_array":
+            return table_image(view)
+        text = describe(view)
         if self.render_mode == "human":
             print(text)
             return None

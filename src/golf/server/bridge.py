@@ -6,10 +6,8 @@ Everything a client receives about a match is built here, from the engine's view
 * :func:`public_view` — what a spectator may see;
 * :func:`apply_and_describe` — play an action and describe it per receiver.
 
-Two of them stand in for engine pieces that are being written in parallel and are
-marked to be replaced in one place each: ``Game.public_view()`` and the turn events of
-``golf.events``. Until then both derive only from views, so they cannot show more
-than the views do.
+The public view is the engine's ``Game.public_view()``; the events are the engine's
+turn events (``Game.step``, ``golf.events``), rendered per receiver by ``Event.to_dict``.
 
 >>> from golf import Game
 >>> g = Game("german", players=2, seed=1)
@@ -31,6 +29,7 @@ from ..actions import Action
 from ..bots import make_bot
 from ..bots.base import Bot
 from ..errors import GolfError
+from ..events import Event
 from ..game import Game
 from ..rules import Rules, load_rules
 
@@ -65,32 +64,17 @@ def bot_label(name: str) -> str:
 
 def seat_view(game: Game, seat: int) -> dict[str, Any]:
     """Exactly what ``seat`` may know: the engine's view."""
-    return game.view(seat)
+    return dict(game.view(seat))
 
 
 def bot_view(game: Game, seat: int) -> dict[str, Any]:
     """The view a bot decides from (card codes instead of notation)."""
-    return game.view(seat, codes=True)
+    return dict(game.view(seat, codes=True))
 
 
 def public_view(game: Game) -> dict[str, Any]:
-    """What a spectator may see: every face-up card and nothing face down.
-
-    TODO(core): replace the body with ``game.public_view()`` once ``Game.public_view``
-    lands. Until then it is derived from seat 0's view by dropping everything only
-    seat 0 knows (its peeked cards, a card it drew from the stock, its legal actions).
-    """
-    v = game.view(0)
-    v["seat"] = None
-    v["grids"] = [
-        None if grid is None else [c if up else None for c, up in zip(grid, ups, strict=True)]
-        for grid, ups in zip(v["grids"], v["face_up"], strict=True)
-    ]
-    v["peeked"] = []
-    if v["held_from"] != "discard":
-        v["held"] = None
-    v["legal_actions"] = []
-    return v
+    """What a spectator may see: the engine's public view (``Game.public_view()``)."""
+    return dict(game.public_view())
 
 
 def parse_action(text: str) -> Action:
@@ -98,75 +82,85 @@ def parse_action(text: str) -> Action:
     return Action.parse(text)
 
 
+#: For each action kind, the engine fact that carries its card (see :meth:`Outcome.event_for`).
+_ACTION_FACT = {"draw": "draw", "take": "draw", "swap": "swap", "discard": "discard",
+                "flip": "flip", "reveal": "reveal"}
+
+
 @dataclass(frozen=True)
 class Outcome:
-    """One applied action, renderable for each receiver (a seat or None: spectators)."""
+    """One applied action: the engine's event, renderable for each receiver (a seat, or
+    None: spectators), with who played it and what the server adds to it."""
 
-    seat: int
-    action: str
+    event: Event
     by: str
+    #: The hole the action was played in.
     hole: int
-    public: dict[str, Any]
-    #: The card only the actor may see (a card drawn from the stock, a peeked card).
-    private_card: str | None
+    #: The card the actor looked at with ``peek N`` (its own view shows it; nobody else's).
+    peeked: str | None
+    #: The engine scorer's explanation per seat when the action ended a hole (None: no
+    #: hole ended; a seat not dealt in is None).
+    explained: list[dict[str, Any] | None] | None
     #: The public view after the action.
     after: dict[str, Any]
 
+    @property
+    def seat(self) -> int:
+        return self.event.seat
+
+    @property
+    def action(self) -> str:
+        return str(self.event.action)
+
     def event_for(self, receiver: int | None) -> dict[str, Any]:
-        if self.private_card is not None and receiver == self.seat:
-            return {**self.public, "card": self.private_card}
-        return self.public
+        """The ``event`` message body for ``receiver``: the engine's event dict for it
+        (``facts``), plus the summary fields of docs/protocol.md derived from those facts.
+        """
+        d = self.event.to_dict(receiver)
+        facts: list[dict[str, Any]] = [dict(f) for f in d["facts"]]
+        kind = self.event.action.kind
+        card: str | None = None
+        replaced: str | None = None
+        own = _ACTION_FACT.get(kind)
+        fact = next((f for f in facts if f["type"] == own and f.get("seat") == self.seat), None)
+        if fact is not None:
+            card = fact["card"]
+            if kind == "swap":
+                replaced = fact["discarded"]
+        elif kind == "peek" and receiver == self.seat:
+            card = self.peeked
+        hole_over = None
+        end = next((f for f in facts if f["type"] == "hole_end"), None)
+        if end is not None and "result" in end:
+            hole_over = {**end["result"], "explained": self.explained}
+        return {"seat": self.seat, "action": d["action"], "by": self.by, "hole": self.hole,
+                "card": card, "replaced": replaced, "hole_over": hole_over,
+                "match_over": self.event.ended_match, "facts": facts}
 
 
-def apply_and_describe(game: Game, action: str | Action, by: str,
-                       before: dict[str, Any] | None = None) -> Outcome:
-    """Play ``action`` for the current seat and describe it for every receiver.
+def apply_and_describe(game: Game, action: str | Action, by: str) -> Outcome:
+    """Play ``action`` for the current seat with ``Game.step`` and keep its event.
 
-    Raises the engine's GolfError (state unchanged) if it is not legal now.
-    ``before`` may pass ``public_view(game)`` when the caller has it already; the
-    public view after the action is ``Outcome.after``.
-
-    TODO(core): switch to the event ``Game.apply`` returns (``golf.events``) and its
-    per-seat renderer. Until then the event is derived from public views before and
-    after, plus the actor's own view for the two cards only the actor sees.
+    Raises the engine's GolfError (state unchanged) if it is not legal now. The public
+    view after the action is ``Outcome.after``.
     """
-    if before is None:
-        before = public_view(game)
     seat = game.current_player
     if seat is None:
         raise GolfError("the match is over; no action is legal")
     a = action if isinstance(action, Action) else parse_action(action)
-    game.apply(a)
-    after = public_view(game)
-    last_before = before["last_hole"]["number"] if before["last_hole"] else 0
-    hole_end = after["last_hole"] if after["last_hole"] and \
-        after["last_hole"]["number"] != last_before else None
-    grids = hole_end["grids"] if hole_end else after["grids"]
-    top = hole_end["discard_top"] if hole_end else after["discard_top"]
-    kind, pos = a.kind, a.position
-    card: str | None = None
-    replaced: str | None = None
-    private: str | None = None
-    if kind == "take":
-        card = before["discard_top"]
-    elif kind in ("swap", "flip", "reveal") and pos is not None:
-        card = grids[seat][pos - 1]
-        if kind == "swap":
-            replaced = top
-    elif kind == "discard":
-        card = top
-    elif kind == "draw":
-        private = seat_view(game, seat)["held"]
-    elif kind == "peek" and pos is not None:
-        private = seat_view(game, seat)["grids"][seat][pos - 1]
-    hole_over = None
-    if hole_end:
-        explained = [None if g is None else game.score_hole(s, hole_end["number"]).to_dict()
-                     for s, g in enumerate(hole_end["grids"])]
-        hole_over = {**hole_end, "explained": explained}
-    public = {"seat": seat, "action": str(a), "by": by, "hole": before["hole"], "card": card,
-              "replaced": replaced, "hole_over": hole_over, "match_over": after["is_over"]}
-    return Outcome(seat, str(a), by, before["hole"], public, private, after)
+    hole = game.hole
+    event = game.step(a)
+    peeked = None
+    if a.kind == "peek" and a.position is not None:
+        peeked = game.view(seat)["grids"][seat][a.position - 1]
+    explained = None
+    if event.ended_hole:
+        result = event.result
+        assert result is not None
+        # The hole just ended is the match's last result: score_hole's default.
+        explained = [None if not grid else game.score_hole(s).to_dict()
+                     for s, grid in enumerate(result.grids)]
+    return Outcome(event, by, hole, peeked, explained, public_view(game))
 
 
 def default_move(view: Mapping[str, Any], legal: Sequence[str]) -> str:
@@ -275,4 +269,4 @@ class Replay:
 def record(game: Game) -> dict[str, Any]:
     """The engine record: only for finished matches (replays)."""
     assert game.is_over, "a record is never sent while its match runs"
-    return game.record()
+    return dict(game.record())

@@ -19,7 +19,7 @@ from fastapi.responses import JSONResponse
 from .. import __version__
 from ..bots import bot_names
 from ..errors import GolfError
-from ..rules import load_rules, preset_names
+from ..rules import load_rules, preset_names, setting_schema
 from . import bridge
 from .hub import Hub
 from .protocol import PROTOCOL, ProtocolError, check_name
@@ -147,7 +147,7 @@ def router(hub: Hub) -> APIRouter:
             r = load_rules(name)
             out.append({"name": name, "description": r.description,
                         "players": list(r.players), "settings": r.to_dict()})
-        return {"presets": out}
+        return {"presets": out, "settings": setting_schema()}
 
     @api.post("/rules/check")
     async def rules_check(request: Request) -> dict[str, Any]:

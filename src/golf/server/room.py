@@ -39,6 +39,7 @@ dumps = json.JSONEncoder(separators=(",", ":"), check_circular=False).encode
 SLACK = 0.02
 DEFAULT_OPTIONS: dict[str, Any] = {
     "bot_delay": 0.8, "absence": "bot", "grace": 60, "turn_timer": None, "reserve": 30,
+    "show_peeked": False,
 }
 
 
@@ -98,7 +99,8 @@ def check_options(options: Any, base: Mapping[str, Any] | None = None) -> dict[s
     if not isinstance(options, Mapping):
         raise ProtocolError("bad_option", "options are an object, e.g. "
                             '{"bot_delay": 0.8, "absence": "bot"}', field="options")
-    out = dict(base or DEFAULT_OPTIONS)
+    # Defaults first: a table stored before an option existed gets its default.
+    out = {**DEFAULT_OPTIONS, **(base or {})}
     for key, value in options.items():
         if key not in DEFAULT_OPTIONS:
             raise ProtocolError("bad_option", f"unknown option {key!r}; options are: "
@@ -118,6 +120,9 @@ def check_options(options: Any, base: Mapping[str, Any] | None = None) -> dict[s
     number("grace", 1, 600)
     number("turn_timer", 1, 600, none_ok=True)
     number("reserve", 0, 600)
+    if not isinstance(out["show_peeked"], bool):
+        raise ProtocolError("bad_option", "show_peeked must be true or false, got "
+                            f"{dumps(out['show_peeked'])}", field="show_peeked")
     if out["absence"] not in ("wait", "bot", "end"):
         raise ProtocolError("bad_option", "absence must be 'wait', 'bot' or 'end', got "
                             f"{dumps(out['absence'])}", field="absence")
@@ -128,6 +133,8 @@ class Room:
     def __init__(self, hub: Hub, rec: TableRecord) -> None:
         self.hub = hub
         self.rec = rec
+        # A table stored before an option existed shows that option's default.
+        rec.options = {**DEFAULT_OPTIONS, **rec.options}
         self.seats = [Seat(s) for s in rec.seats]
         self.spectators: set[Client] = set()
         self.lock = asyncio.Lock()
@@ -357,7 +364,7 @@ class Room:
         assert self.game is not None and self.match is not None
         g = self.game.clone()
         try:
-            outcome = bridge.apply_and_describe(g, text, by, before=self.public())
+            outcome = bridge.apply_and_describe(g, text, by)
         except NotationError as e:
             raise ProtocolError("bad_action", str(e)) from None
         except IllegalAction as e:
@@ -456,9 +463,10 @@ class Room:
         self.match.status = "ended"
         self.match.result = result
         self.clock = None
-        event = {"seat": seat.position, "action": None, "by": "absence", "ended": reason,
-                 "hole": self.game.hole, "card": None, "replaced": None, "hole_over": None,
-                 "match_over": True}
+        event: dict[str, Any] = {
+            "seat": seat.position, "action": None, "by": "absence", "ended": reason,
+            "hole": self.game.hole, "card": None, "replaced": None, "hole_over": None,
+            "match_over": True, "facts": []}
         text = dumps({"type": "event", "match": self.match.number,
                            "version": self.version, "event": event})
         for c in self._all_clients():

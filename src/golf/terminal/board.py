@@ -79,11 +79,13 @@ def visible_matches(
 
 def grid_lines(
     cards: Sequence[str | None], rows: int, cols: int, style: Style,
-    cancelled: set[int] | None = None,
+    cancelled: set[int] | None = None, last: set[int] | None = None,
 ) -> list[str]:
     """The grid row by row, each card with its 1-based position; cancelled cards
-    (0-based cells) carry a mark."""
+    (0-based cells) carry a mark, and the cells the last move changed (``last``)
+    are highlighted where the terminal has colour."""
     cancelled = cancelled or set()
+    last = last or set()
     width = len(str(rows * cols))
     out = []
     for r in range(rows):
@@ -92,6 +94,8 @@ def grid_lines(
             i = r * cols + c
             pos = style.paint(f"{i + 1:>{width}}:", "dim")
             card = style.card(cards[i])
+            if i in last:
+                card = style.paint(style.strip(card), "last")
             if i in cancelled:
                 card += style.paint("*", "cancel")
             else:
@@ -106,27 +110,31 @@ def _match_text(style: Style, names: Sequence[str | None], m: Match) -> str:
     return f"{m.label} ({cards}) scores {m.points}"
 
 
-def side_by_side(blocks: Sequence[list[str]], width: int) -> list[str]:
-    """Blocks of lines placed next to each other, wrapping to fit ``width`` columns."""
+def side_by_side(
+    blocks: Sequence[list[str]], width: int, block_width: int = 0,
+) -> list[str]:
+    """Blocks of lines placed next to each other, wrapping to fit ``width`` columns;
+    each block at least ``block_width`` wide (so that columns stay put as the
+    blocks' contents change)."""
     out: list[str] = []
     row: list[list[str]] = []
     used = 0
     for block in blocks:
-        w = max((visible_len(line) for line in block), default=0) + _GAP
+        w = max(block_width, *(visible_len(line) for line in block)) + _GAP
         if row and used + w > width:
-            out.extend(_join(row))
+            out.extend(_join(row, block_width))
             out.append("")
             row, used = [], 0
         row.append(block)
         used += w
     if row:
-        out.extend(_join(row))
+        out.extend(_join(row, block_width))
     return out
 
 
-def _join(row: Sequence[list[str]]) -> list[str]:
+def _join(row: Sequence[list[str]], block_width: int = 0) -> list[str]:
     height = max(len(b) for b in row)
-    widths = [max((visible_len(line) for line in b), default=0) + _GAP for b in row]
+    widths = [max(block_width, *(visible_len(line) for line in b)) + _GAP for b in row]
     lines = []
     for k in range(height):
         parts = [pad(b[k] if k < len(b) else "", w) for b, w in zip(row, widths, strict=True)]
@@ -137,9 +145,13 @@ def _join(row: Sequence[list[str]]) -> list[str]:
 def board(
     view: Mapping[str, Any], names: Sequence[str], rules: Rules, style: Style,
     width: int = 80, bots: Sequence[str | None] | None = None,
+    last: Mapping[int, set[int]] | None = None,
 ) -> str:
     """The whole table as the view shows it: a header, every grid with its player's
-    total, the piles and whose turn it is."""
+    total, the piles and whose turn it is. ``last``: per seat, the cells the last
+    move changed, highlighted. Every grid's block has the same width whatever its
+    scores and matches, so the grids do not move as the hole goes on."""
+    last = last or {}
     v = view
     rows, cols = v["rows"], v["cols"]
     blocks = []
@@ -165,24 +177,28 @@ def board(
         matches = known.matches
         cancelled = {i - 1 for m in matches for i in m.cells}
         lines = [head]
-        lines += ["  " + line for line in grid_lines(cards, rows, cols, style, cancelled)]
+        lines += ["  " + line for line in grid_lines(cards, rows, cols, style, cancelled,
+                                                     last.get(seat))]
         showing = known.total
-        lines.append(f"  total {v['totals'][seat]}{style.dot.rstrip()} showing {showing}")
+        lines.append(f"  total {v['totals'][seat]:>3}{style.dot.rstrip()} showing {showing:>3}")
         for m in matches:
             lines.append("  " + style.paint("*", "cancel") + f" {m.label} scores {m.points}")
         blocks.append(lines)
-    out = [_title(v, names, style)]
-    out += side_by_side(blocks, width)
+    out = [_title(v, names, style, bool(rules.target))]
+    cell = len(str(rows * cols)) + 1 + 4  # "12:" and a card with its mark
+    fixed = max(24, 2 + cols * (cell + 1), *(len(n) + 12 for n in names))
+    out += side_by_side(blocks, width, min(fixed, max(0, width - _GAP)))
     out.append(_piles(v, names, style))
     return "\n".join(out)
 
 
-def _title(v: Mapping[str, Any], names: Sequence[str], style: Style) -> str:
+def _title(v: Mapping[str, Any], names: Sequence[str], style: Style, target: bool) -> str:
     hole = f"Hole {v['hole']}"
     if v["playoff"]:
         hole = f"Playoff hole (hole {v['hole']})"
     elif v["holes"]:
-        hole += f" of {v['holes']}"
+        # With a target too, a match usually ends before its last hole.
+        hole += f" of {'up to ' if target else ''}{v['holes']}"
     parts = [hole, f"{v['variant']}", f"dealer {names[v['dealer']]}"]
     bar = style.dash * 2
     return style.paint(f"{bar} {style.dot.join(parts)} {bar}", "bold")
@@ -207,21 +223,75 @@ def _piles(v: Mapping[str, Any], names: Sequence[str], style: Style) -> str:
 
 
 def scorecard(view: Mapping[str, Any], names: Sequence[str], style: Style) -> str:
-    """The scores of every finished hole, the totals, and any playoff holes."""
+    """The scores of every finished hole, each hole's winner marked ``*`` (lowest
+    score, shared on a tie), the totals, and any playoff holes.
+
+    >>> from golf import Game
+    >>> g = Game("six-card", players=2, seed=1, rules={"holes": 1})
+    >>> while not g.is_over:
+    ...     g.apply(g.legal_actions()[0])
+    >>> print(scorecard(g.view(0), ["Ann", "Bob"], Style()))  # doctest: +NORMALIZE_WHITESPACE
+    Hole      Ann   Bob
+    1          27*   41
+    Total      27    41
+    (* won the hole)
+    """
     n = len(names)
     width = max(6, *(len(name) + 2 for name in names))
-    head = "Hole".ljust(8) + "".join(name.rjust(width) for name in names)
-    lines = [style.paint(head, "bold")]
+    head = "Hole".ljust(8) + "".join(name.rjust(width) + " " for name in names)
+    lines = [style.paint(head.rstrip(), "bold")]
     for k, scores in enumerate(view["hole_scores"], 1):
-        lines.append(f"{k:<8}" + "".join(f"{s:>{width}}" for s in scores))
+        lines.append(f"{k:<8}" + _score_cells(scores, width, style))
     if not view["hole_scores"]:
         lines.append("(no hole finished yet)")
-    lines.append(style.paint("Total".ljust(8) + "".join(
-        f"{t:>{width}}" for t in view["totals"]), "bold"))
+    lines.append(style.paint(("Total".ljust(8) + "".join(
+        f"{t:>{width}} " for t in view["totals"])).rstrip(), "bold"))
     for k, scores in enumerate(view["playoff_scores"], 1):
-        cells = "".join(("-" if s is None else str(s)).rjust(width) for s in scores[:n])
-        lines.append(f"{'Playoff ' + str(k):<8}" + cells)
+        lines.append(f"{'Playoff ' + str(k):<8}" + _score_cells(scores[:n], width, style))
+    if view["hole_scores"]:
+        lines.append("(* won the hole)")
     return "\n".join(lines)
+
+
+def _score_cells(scores: Sequence[int | None], width: int, style: Style) -> str:
+    played = [s for s in scores if s is not None]
+    low = min(played) if played else None
+    cells = []
+    for s in scores:
+        if s is None:
+            cells.append("-".rjust(width) + " ")
+        elif s == low:
+            cells.append(str(s).rjust(width) + style.paint("*", "good"))
+        else:
+            cells.append(str(s).rjust(width) + " ")
+    return "".join(cells).rstrip()
+
+
+def placings(totals: Sequence[int], winners: Sequence[int], names: Sequence[str]) -> str:
+    """Everyone's place, lowest total first; equal totals share a place (the match's
+    winners, after any playoff, come first).
+
+    >>> print(placings([20, 12, 20], [1], ["Ann", "Bob", "Cid"]))
+    1st  Bob   12
+    2nd  Ann   20 (shared)
+    2nd  Cid   20 (shared)
+    """
+    order = sorted(range(len(totals)), key=lambda s: (s not in winners, totals[s], s))
+    width = max(len(n) for n in names)
+    lines = []
+    for s in order:
+        place = 1 + sum(1 for o in order if (o in winners, -totals[o]) > (s in winners,
+                                                                          -totals[s]))
+        shared = sum(1 for o in order if o != s and (o in winners) == (s in winners)
+                     and totals[o] == totals[s])
+        tag = " (shared)" if shared else ""
+        lines.append(f"{_ordinal(place):<5}{names[s]:<{width}} {totals[s]:>4}{tag}")
+    return "\n".join(lines)
+
+
+def _ordinal(n: int) -> str:
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
 
 
 def explain(score: Score, names: Sequence[str], style: Style) -> str:

@@ -19,6 +19,8 @@ reveal 1 2 3 4 5 6
 
 from __future__ import annotations
 
+import difflib
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -63,29 +65,76 @@ def legal_text(legal: Sequence[Action], sep: str = " | ") -> str:
     return sep.join(parts)
 
 
-def read(text: str, legal: Sequence[Action]) -> Action | Command:
+def read(text: str, legal: Sequence[Action], cells: int | None = None) -> Action | Command:
     """The action or command ``text`` names. An unknown word or a bare position with
-    nothing to do raises :class:`EntryError` saying what is allowed; whether a
-    well-formed action is legal is left to the engine."""
-    word = text.strip().lower()
+    nothing to do raises :class:`EntryError` saying what is allowed (with a guess at
+    what was meant); whether a well-formed action is legal is left to the engine.
+    ``cells`` is the size of the grid, for the range of positions in messages.
+
+    >>> from golf import Game
+    >>> legal = Game("six-card", players=2, seed=1).legal_actions()
+    >>> read("reveal", legal, cells=6)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    golf.terminal.entry.EntryError: 'reveal' needs a position: reveal N with N from 1 to 6; ...
+    >>> read("hnit", legal)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    golf.terminal.entry.EntryError: 'hnit' is not an action or a command (did you mean 'hint'?); ...
+    """
+    word = " ".join(text.strip().lower().split())
     if not word:
-        raise EntryError(f"nothing typed; legal now: {legal_text(legal)} (or 'help')")
+        raise EntryError(f"nothing typed; {legal_now(legal)} (or 'help')")
     if word in COMMANDS:
         return Command(COMMANDS[word])
     if word in _PASS:
         word = "pass"
     if word.isdigit():
         return _position(int(word), legal)
+    head, _, rest = word.partition(" ")
+    if head.rstrip("0123456789") in KINDS or head.rstrip("0123456789") in ACTION_ALIASES:
+        return _action(word, legal, cells)
+    guess = did_you_mean(head, [*COMMANDS, *KINDS])
+    if guess in KINDS:
+        guess = f"{guess} {rest}".strip()
+    hint = f" (did you mean {guess!r}?)" if guess else ""
+    raise EntryError(
+        f"{text.strip()!r} is not an action or a command{hint}; {legal_now(legal)}; "
+        "commands: help, hint, rules, scores, board, quit"
+    )
+
+
+def legal_now(legal: Sequence[Action]) -> str:
+    """The one phrasing of what may be played: ``legal now: draw | take``."""
+    return "legal now: " + legal_text(legal)
+
+
+def did_you_mean(word: str, choices: Sequence[str]) -> str | None:
+    """The closest of ``choices`` to a mistyped ``word``, if one is close.
+
+    >>> did_you_mean("drwa", ["draw", "discard"]), did_you_mean("zzz", ["draw"])
+    ('draw', None)
+    """
+    close = difflib.get_close_matches(word, [c for c in choices if len(c) > 1], n=1,
+                                      cutoff=0.6)
+    return close[0] if close else None
+
+
+def _action(word: str, legal: Sequence[Action], cells: int | None) -> Action:
     try:
         return Action.parse(word)
     except NotationError as e:
-        head = word.split()[0].rstrip("0123456789")
-        if head in KINDS or head in ACTION_ALIASES:
-            raise EntryError(f"{e}; legal now: {legal_text(legal)}") from None
-        raise EntryError(
-            f"{text.strip()!r} is not an action or a command; legal now: {legal_text(legal)}; "
-            "commands: help, hint, rules, scores, board, quit"
-        ) from None
+        m = re.fullmatch(r"([a-z]+?) ?(\d*)", word)
+        kind = ACTION_ALIASES.get(m.group(1), m.group(1)) if m else None
+        kind = kind if kind in KINDS else None
+        if cells is not None and kind is not None and Action.parse(
+                kind + " 1").position is not None:
+            if not m or not m.group(2):
+                raise EntryError(f"{kind!r} needs a position: {kind} N with N from 1 to "
+                                 f"{cells}; {legal_now(legal)}") from None
+            raise EntryError(f"position {m.group(2)} is off the grid, which has positions "
+                             f"1 to {cells}; {legal_now(legal)}") from None
+        raise EntryError(f"{e}; {legal_now(legal)}") from None
 
 
 def _position(n: int, legal: Sequence[Action]) -> Action:
@@ -94,8 +143,7 @@ def _position(n: int, legal: Sequence[Action]) -> Action:
         return fits[0]
     if not fits:
         if any(a.position is not None for a in legal):
-            raise EntryError(f"nothing can be done at position {n} now; legal now: "
-                             f"{legal_text(legal)}")
-        raise EntryError(f"a position alone is not a move now; legal now: {legal_text(legal)}")
+            raise EntryError(f"nothing can be done at position {n} now; {legal_now(legal)}")
+        raise EntryError(f"a position alone is not a move now; {legal_now(legal)}")
     raise EntryError(f"position {n} fits several moves ({', '.join(map(str, fits))}); "
                      "type the one you mean")

@@ -16,7 +16,7 @@ from collections import Counter
 from collections.abc import Sequence
 
 from ..bots import bot_available
-from ..bots.base import parse_spec
+from ..bots.base import LEVELS, parse_spec
 from ..errors import GolfError
 from ..table import SeatSpec, bot_seed
 
@@ -37,6 +37,12 @@ def available_bot(preferred: str = PREFERRED_BOT) -> str:
     raise GolfError("no bot can be loaded; reinstall golf-cards")  # pragma: no cover
 
 
+def _kind(spec: str) -> str:
+    """What a bot is called at the table: its difficulty if named by one, else its kind."""
+    word = spec.strip().partition(":")[0].lower()
+    return word if word in LEVELS else parse_spec(spec)[0]
+
+
 def split_names(text: str | None) -> list[str]:
     """A comma-separated list from the command line, blanks dropped."""
     if not text:
@@ -54,7 +60,7 @@ def seat_table(
     for name in humans:
         if len(name) > MAX_NAME:
             raise GolfError(f"name {name!r} is longer than {MAX_NAME} characters")
-    kinds = [parse_spec(spec)[0] for spec in bots]
+    kinds = [_kind(spec) for spec in bots]
     count = Counter(kinds)
     seen: Counter[str] = Counter()
     names = list(humans)

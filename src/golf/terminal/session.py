@@ -22,6 +22,7 @@ NAME" screen comes before the next one.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -29,17 +30,18 @@ from typing import Any
 
 from ..actions import Action
 from ..bots import make_bot
-from ..bots.base import Bot
+from ..bots.base import Bot, Option
 from ..errors import GolfError, IllegalAction
+from ..events import Event
 from ..game import Game
 from ..table import BotSeat, PersonSeat, Seat, SeatSpec, Table, Turn, bot_seed, write_save
 from . import board as boards
 from .console import Console
-from .entry import Command, EntryError, legal_text, read
-from .narrate import describe, verb
+from .entry import COMMANDS, Command, EntryError, did_you_mean, legal_now, read
+from .narrate import tell, verb
 from .seats import PREFERRED_BOT, available_bot
 from .style import Style
-from .summary import rules_summary
+from .summary import header, match_length, rules_summary
 
 _QUIT = "quit"
 #: The coach's seed comes from the game's seed like a bot's, from a seat no match has.
@@ -92,12 +94,14 @@ class Session:
             raise GolfError(f"no bot object for {', '.join(missing)}")
         places: list[Seat] = [PersonSeat(self._asker(i)) if s.is_human else BotSeat(self.bots[i])
                               for i, s in enumerate(seats)]
-        self.table = Table(game, places, observers=[self])
+        self.table = Table(game, places, observers=[self], events=True)
         #: The person whose turn is on screen with its prompt (its board is drawn).
         self._prompting: int | None = None
-        #: What the screen showed before the coming action: (whose eyes, public), and
-        #: how many holes had ended.
-        self._before: tuple[dict[str, Any], dict[str, Any], int] | None = None
+        #: (hole, holes ended, seat) whose peeks have been cleared off the screen.
+        self._hidden: set[tuple[int, int, int]] = set()
+        #: How many holes had ended before the last action (a move of a finished hole
+        #: is not highlighted on the next one's board).
+        self._holes_at_last = -1
 
     # --- what a seat sees ------------------------------------------------------------
     @property
@@ -107,7 +111,7 @@ class Session:
     def shown(self, seat: int | None, codes: bool = False) -> Mapping[str, Any]:
         """What the screen shows ``seat`` (None: what everyone may see)."""
         if seat is None:
-            return boards.masked(self.game.view(0, codes), True, True)
+            return self.game.public_view(codes)
         v = self.game.view(seat, codes)
         if self.memory_mode and boards.has_drawn(v):
             return boards.masked(v, True, False)
@@ -119,10 +123,26 @@ class Session:
         return self.humans[0] if len(self.humans) == 1 else None
 
     def draw_board(self, seat: int | None) -> None:
-        self.console.say(boards.board(
-            self.shown(seat), self.names, self.game.rules, self.style, self.console.width,
-            [s.bot for s in self.seats],
-        ))
+        """The table through ``seat``'s eyes (None: everyone's), the last move's cells
+        highlighted; a fixed screen adds the discard pile's history."""
+        v = self.shown(seat)
+        text = boards.board(v, self.names, self.game.rules, self.style, self.console.width,
+                            [s.bot for s in self.seats], self._last_cells())
+        if self.console.fixed and v["discard"]:
+            pile = " ".join(self.style.card_name(c) for c in v["discard"][-14:])
+            more = "... " if len(v["discard"]) > 14 else ""
+            text += f"\nDiscard pile, top last: {more}{pile}"
+        self.console.board(text)
+
+    def _last_cells(self) -> dict[int, set[int]]:
+        """The cells the last action of this hole changed, by seat."""
+        g = self.game
+        if not self.table.turns:
+            return {}
+        turn = self.table.turns[-1]
+        if turn.action.cell is None or self._holes_at_last != len(g.hole_results):
+            return {}
+        return {turn.seat: {turn.action.cell}}
 
     # --- the loop ---------------------------------------------------------------------
     def run(self) -> int:
@@ -130,9 +150,12 @@ class Session:
         try:
             return self._run()
         except KeyboardInterrupt:
+            self.console.close()
             self.console.say("\nInterrupted.")
             self._resume_hint()
             return 130
+        finally:
+            self.console.close()
 
     def _run(self) -> int:
         g = self.game
@@ -162,7 +185,8 @@ class Session:
                 if not person:
                     raise
                 # A person's move the rules forbid: say why; nothing changed.
-                self.console.say(self.style.paint(f"Not allowed: {e}", "error"))
+                why = str(e).split("; legal now: ")[0]
+                self.console.error(f"Not allowed: {why}; {legal_now(g.legal_actions())}")
                 continue
             if len(g.hole_results) > holes:
                 if self.end_of_hole() == _QUIT:
@@ -183,9 +207,11 @@ class Session:
 
     def announce_match(self) -> None:
         g = self.game
-        who = ", ".join(f"{s.name} ({s.bot})" if s.bot else s.name for s in self.seats)
+        who = seat_list(self.seats)
         self.console.say(self.style.paint(
             f"Golf: {g.rules.name}{self.style.dot}{who}{self.style.dot}seed {g.seed}", "bold"))
+        self.console.say(f"{header(g.rules)}\nMatch: {match_length(g.rules)}; the lowest "
+                         "total wins.")
         if self.humans:
             self.console.say("Type 'help' for the moves and commands, 'hint' for advice.")
         if self.memory_mode and self.humans:
@@ -193,37 +219,52 @@ class Session:
                              "draw (--show-peeks keeps them visible).")
 
     def announce_hole(self) -> None:
-        self.console.say(hole_banner(self.game.view(0), self.names, self.style))
+        if self.console.fixed and self.game.hole_results:
+            self.console.clear()  # a new hole, a new page: last hole's moves and hints go
+        self.console.say(hole_banner(self.game.view(0), self.names, self.style,
+                                     bool(self.game.rules.target)))
 
     # --- watching the table --------------------------------------------------------
-    def look(self, eyes: int | None) -> None:
-        """Remember the screen before the coming action, to tell what it changed."""
-        self._before = (self.shown(eyes), self.shown(None), len(self.game.hole_results))
-
     def before_bot(self, seat: int) -> None:
         """Before a bot decides: the table for onlookers when only bots play."""
         if not self.humans and self.last_actor != seat:
             self.draw_board(None)
         self.last_actor = seat
-        self.look(self.onlooker)
+
+    def sentences(self, turn: Turn, eyes: int | None) -> list[str]:
+        """The turn's event in words for ``eyes`` (None: everyone at the table)."""
+        event = turn.event
+        assert isinstance(event, Event), "the session's table plays with events"
+        peeked = None
+        if turn.action.kind == "peek" and eyes == turn.seat and turn.action.cell is not None:
+            peeked = self.game.view(eyes)["grids"][eyes][turn.action.cell]
+        lines = tell(event, eyes, self.names, self.style, peeked)
+        return [self.style.paint(line, "warn") if line.startswith("The stock ran out")
+                else line for line in lines]
 
     def on_event(self, turn: Turn) -> None:
         """After every action at the table: save, and tell it."""
-        g, seat, action = self.game, turn.seat, turn.action
-        assert self._before is not None
-        before, public_before, holes = self._before
-        self._before = None
+        g, seat = self.game, turn.seat
+        event = turn.event
+        assert isinstance(event, Event), "the session's table plays with events"
+        holes = len(g.hole_results) - (1 if event.ended_hole else 0)
+        self._holes_at_last = holes
         self.save()
         person = self.seats[seat].is_human
         eyes = seat if person else self.onlooker
-        line = describe(action, seat, before, self.shown(eyes), self.names, self.style)
+        if self.hot_seat:  # the public account, for the next person's "meanwhile"
+            self.recent.extend(self.sentences(turn, None))
         if not person:
-            self.tell_everyone(action, seat, public_before)
-            self.console.say(self.style.paint(line, "dim") if self.humans else line)
+            if self.console.fixed and len(g.hole_results) == holes:
+                self.draw_board(self.onlooker)
+                self.console.status("")
+            for line in self.sentences(turn, eyes):
+                self.console.say(self.style.paint(line, "dim") if self.humans else line)
             self.console.sleep(self.options.delay)
             return
-        self.console.say(line)
-        self.tell_everyone(action, seat, public_before)
+        self.hide_peeks_if_due(seat)
+        for line in self.sentences(turn, eyes):
+            self.console.say(line)
         if len(g.hole_results) > holes or g.current_player != seat:
             self._prompting = None
             if self.hot_seat:
@@ -232,7 +273,20 @@ class Session:
                 self.on_screen = None
         else:
             self.draw_board(seat)
-            self.console.say(self.instruction(seat))
+            self.console.status(self.instruction(seat))
+
+    def hide_peeks_if_due(self, seat: int) -> bool:
+        """In memory mode, clear the screen once ``seat``'s peeked cards hide (after
+        their first draw of a hole), so that the earlier board and the sentences naming
+        the cards scroll away with it. True if the screen was cleared."""
+        if not self.memory_mode:
+            return False
+        key = (self.game.hole, len(self.game.hole_results), seat)
+        if key in self._hidden or not boards.has_drawn(self.game.view(seat)):
+            return False
+        self._hidden.add(key)
+        self.console.clear()
+        return True
 
     # --- people -----------------------------------------------------------------------
     def _asker(self, seat: int) -> Callable[[Mapping[str, Any], Sequence[Action]], Action]:
@@ -251,7 +305,7 @@ class Session:
             self.last_actor = seat
             self.recent = []
             self.draw_board(seat)
-            self.console.say(self.instruction(seat))
+            self.console.status(self.instruction(seat))
             self._prompting = seat
         while True:
             line = self.console.ask(self.style.paint(f"{name}> ", "turn"))
@@ -260,31 +314,22 @@ class Session:
                 self._resume_hint()
                 raise _Quit
             try:
-                entry = read(line, legal)
+                entry = read(line, legal, self.game.rules.cells)
             except EntryError as e:
-                self.console.say(self.style.paint(str(e), "error"))
+                self.console.error(str(e))
                 continue
             if isinstance(entry, Command):
                 if self.command(entry, seat) == _QUIT:
                     raise _Quit
                 continue
-            self.look(seat)
             return entry
-
-    def tell_everyone(self, action: Action, seat: int, public_before: Mapping[str, Any]) -> None:
-        """Keep the public account of a move for the next person's "meanwhile" (hot-seat)."""
-        if self.hot_seat:
-            self.recent.append(describe(action, seat, public_before, self.shown(None),
-                                        self.names, self.style))
 
     def pass_to(self, seat: int) -> str | None:
         """The hot-seat screen between two people: nothing private on it."""
         name = self.names[seat]
         self.console.clear()
         self.console.say(self.style.paint(f"Pass the terminal to {name}.", "warn"))
-        if not self.console.pause(f"{name}, press Enter when you are ready. "):
-            self.console.say("End of input: the game stops here.")
-            self._resume_hint()
+        if self.wait(f"{name}, press Enter when you are ready. ") == _QUIT:
             return _QUIT
         self.console.clear()
         if self.recent:
@@ -292,6 +337,35 @@ class Session:
             for sentence in self.recent:
                 self.console.say("  " + sentence)
         return None
+
+    def wait(self, prompt: str) -> str | None:
+        """A pause between turns or holes: Enter goes on; ``scores``, ``rules``, ``help``
+        and ``quit`` work here too (nothing private is shown). ``_QUIT`` to stop."""
+        c = self.console
+        if not c.input_is_terminal:
+            return None
+        while True:
+            line = c.ask(self.style.paint(prompt, "dim"))
+            if line is None:
+                c.say("End of input: the game stops here.")
+                self._resume_hint()
+                return _QUIT
+            word = line.strip().lower()
+            if not word:
+                return None
+            name = COMMANDS.get(word)
+            if name == "quit":
+                if self.quit() == _QUIT:
+                    return _QUIT
+            elif name == "scores":
+                c.say(boards.scorecard(self.game.view(0), self.names, self.style))
+            elif name == "rules":
+                c.say(rules_summary(self.game.rules, self.game.players))
+            else:
+                guess = did_you_mean(word, ["scores", "rules", "quit", "help"])
+                hint = f" (did you mean {guess!r}?)" if guess and name != "help" else ""
+                c.error(f"{line.strip()!r} is not for this screen{hint}: press Enter to go "
+                        "on, or type scores, rules or quit")
 
     def instruction(self, seat: int) -> str:
         """What ``seat`` may do now, in words with the short forms, and the legal list."""
@@ -333,7 +407,7 @@ class Session:
             if any(a.kind == "pass" for a in legal):
                 text += " or leave them (n)"
             text += "."
-        return text + "\n" + st.paint("legal: " + legal_text(legal), "dim")
+        return text + "\n" + st.paint(legal_now(legal), "dim")
 
     # --- commands ---------------------------------------------------------------------
     def command(self, cmd: Command, seat: int) -> str | None:
@@ -348,18 +422,23 @@ class Session:
             c.say(boards.scorecard(self.game.view(seat), self.names, self.style))
         elif cmd.name == "board":
             self.draw_board(seat)
-            c.say(self.instruction(seat))
+            c.status(self.instruction(seat))
         elif cmd.name == "quit":
-            if self.options.save is None and c.input_is_terminal:
-                answer = c.ask("The game is not saved (use --save FILE next time). "
-                               "Quit anyway? [y/N] ")
-                if answer is not None and answer.strip().lower() not in ("y", "yes"):
-                    c.say("Playing on.")
-                    return None
-            c.say("Goodbye.")
-            self._resume_hint()
-            return _QUIT
+            return self.quit()
         return None
+
+    def quit(self) -> str | None:
+        """Stop (``_QUIT``), once confirmed where an unsaved game would be lost."""
+        c = self.console
+        if self.options.save is None and c.input_is_terminal:
+            answer = c.ask("The game is not saved (use --save FILE next time). "
+                           "Quit anyway? [y/N] ")
+            if answer is not None and answer.strip().lower() not in ("y", "yes"):
+                c.say("Playing on.")
+                return None
+        c.say("Goodbye.")
+        self._resume_hint()
+        return _QUIT
 
     def help_text(self) -> str:
         r = self.game.rules
@@ -402,10 +481,14 @@ class Session:
         return self._coach
 
     def hint(self, seat: int) -> str:
-        """What the expert bot would do from this seat's view, and each option's value."""
+        """What the expert bot would do in this seat, and the value of each option it
+        decides by, best first, with the parts that value adds up from.
+
+        The coach reads the seat's own view, peeked cards included: in memory mode it
+        uses what the player saw (and may have forgotten), nothing more."""
         g, st = self.game, self.style
         bot = self.coach()
-        view = self.shown(seat, codes=True)
+        view = g.view(seat, codes=True)
         legal = g.legal_actions()
         lines = []
         if bot.name != PREFERRED_BOT:
@@ -419,24 +502,33 @@ class Session:
             return "\n".join(lines)
         best = options[0]
         lines.append(st.paint(f"Hint: {best.action} {st.dash} {best.reason}", "good"))
-        lines.append(f"  {'option':<10}{'expected score':>15}  why")
-        for opt in options:
-            lines.append(f"  {opt.action!s:<10}{opt.expected:>15.1f}  {opt.reason}")
-        lines.append(f"(expected score: of your grid at the end of the hole, as the "
-                     f"{bot.name} bot reckons it; lower is better)")
+        if all(o.value is None for o in options):
+            lines.append("(no option scores better than another here; the coach picks the "
+                         "card in the part of your grid it knows least)")
+            return "\n".join(lines)
+        rows = _hint_rows(options)
+        width = max(len(move) for move, _, _, _ in rows)
+        for rank, (move, value, made, tail) in enumerate(rows, 1):
+            tail = f" ({tail})" if tail else ""
+            lines.append(f"  {rank}. {move:<{width}} {value}  = {made}{tail}")
+        lines.append(f"(lower is better: the expected score of your grid at the end of the "
+                     f"hole and what the move gives the others, as the {bot.name} bot "
+                     "reckons it)")
         return "\n".join(lines)
 
     # --- ends -------------------------------------------------------------------------
     def end_of_hole(self) -> str | None:
         c = self.console
-        c.say(hole_end(self.game, self.names, self.style, c.width))
+        text = hole_end(self.game, self.names, self.style, c.width)
+        if c.fixed and not self.game.is_over:
+            c.board(text.strip("\n"))
+            c.status("")
+        else:
+            c.say(text)
         self.on_screen = None
         self.last_actor = None
-        if not self.game.is_over and self.humans and \
-                not c.pause("Press Enter for the next hole. "):
-            c.say("End of input: the game stops here.")
-            self._resume_hint()
-            return _QUIT
+        if not self.game.is_over and self.humans:
+            return self.wait("Press Enter for the next hole. ")
         return None
 
     def end_of_match(self) -> None:
@@ -448,8 +540,59 @@ class Session:
                   f"golf replay {self.options.save}")
 
 
-def hole_banner(view: Mapping[str, Any], names: Sequence[str], style: Style) -> str:
-    """The start of a hole: its number, the dealer, who begins, and a playoff's cause."""
+def seat_list(seats: Sequence[SeatSpec]) -> str:
+    """``You, Easy, Expert 1 (expert:noise=1)``: a bot's spec where its name does not
+    already say it."""
+    out = []
+    for s in seats:
+        named = s.bot is not None and s.name.split()[0].lower() == s.bot.lower()
+        out.append(s.name if s.bot is None or named else f"{s.name} ({s.bot})")
+    return ", ".join(out)
+
+
+def _hint_rows(options: Sequence[Option]) -> list[tuple[str, str, str, str]]:
+    """The coach's options as rows (action, value, its parts, what else the reason
+    says), best first; moves of one kind that are alike in every number and reason
+    share a row (``swap 2 3 5``)."""
+    rows: list[tuple[str, str, str, str]] = []
+    kinds: list[str] = []
+    for opt in options:
+        if opt.value is None:
+            value, made = "  -  ", "only when nothing else is legal"
+        else:
+            value, made = f"{opt.value:5.1f}", _sum_text(opt.parts)
+        tail = re.sub(r"^(swap into|flip) position \d+,? ?", "", opt.reason)
+        if tail.startswith("discard the "):
+            tail = ""
+        elif opt.action.kind == "draw":
+            tail = "averaged over the cards you might draw"
+        kind, pos = opt.action.kind, opt.action.position
+        last = rows[-1] if rows else None
+        if last is not None and pos is not None and kinds[-1] == kind and \
+                last[1:] == (value, made, tail):
+            rows[-1] = (f"{last[0]} {pos}", value, made, tail)
+            continue
+        rows.append((str(opt.action), value, made, tail))
+        kinds.append(kind)
+    return rows
+
+
+def _sum_text(parts: Sequence[tuple[str, float]]) -> str:
+    """``your grid 16.2 + next player's gain 1.5 - what a flip teaches 3.0``."""
+    out = ""
+    for k, (what, points) in enumerate(parts):
+        if k == 0:
+            out = f"{what} {points:.1f}"
+        else:
+            out += f" {'-' if points < 0 else '+'} {what} {abs(points):.1f}"
+    return out
+
+
+def hole_banner(
+    view: Mapping[str, Any], names: Sequence[str], style: Style, target: bool = False,
+) -> str:
+    """The start of a hole: its number, the dealer, who begins, and a playoff's cause
+    (``target``: the match may end sooner, once a total passes its target)."""
     v = view
     out = []
     if v["playoff"]:
@@ -459,7 +602,7 @@ def hole_banner(view: Mapping[str, Any], names: Sequence[str], style: Style) -> 
                                "hole.", "warn"))
     hole = f"Hole {v['hole']}"
     if v["holes"] and not v["playoff"]:
-        hole += f" of {v['holes']}"
+        hole += f" of {'up to ' if target else ''}{v['holes']}"
     starts = verb(names[v["current_player"]], "begins", "begin")
     deals = verb(names[v["dealer"]], "deals", "deal")
     out.append(style.paint(f"\n{hole}: {deals}, {starts}.", "bold"))
@@ -477,7 +620,15 @@ def hole_end(game: Game, names: Sequence[str], style: Style, width: int = 80) ->
 
 
 def match_result(game: Game, names: Sequence[str], style: Style) -> str:
-    """Who won the match, with what total, and whether it took a playoff."""
+    """Who won the match, with what total, whether it took a playoff, and (with more
+    than two players) everyone's place."""
+    text = _winner_line(game, names, style)
+    if game.players > 2:
+        text += "\n" + boards.placings(game.totals, game.winners, names)
+    return text
+
+
+def _winner_line(game: Game, names: Sequence[str], style: Style) -> str:
     winners = game.winners
     total = game.totals[winners[0]]
     who = " and ".join(names[w] for w in winners)

@@ -17,6 +17,7 @@ True
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import dataclass
 from typing import TextIO
 
@@ -24,6 +25,7 @@ from typing import TextIO
 CARD_WIDTH = 3
 _SUIT_GLYPHS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 _RESET = "\x1b[0m"
+_ESCAPE = re.compile(r"\x1b\[[0-9;]*m")
 _CODES = {
     "red": "1;31",
     "black": "1",
@@ -36,6 +38,7 @@ _CODES = {
     "error": "1;31",
     "turn": "1;36",
     "cancel": "32",
+    "last": "1;7",
 }
 #: Every non-ASCII glyph a Unicode style prints: the terminal must be able to encode them.
 _GLYPHS = "♠♥♦♣░·—"
@@ -71,6 +74,10 @@ class Style:
         glyph = _SUIT_GLYPHS.get(suit, suit) if self.unicode else suit
         tone = "red" if suit in "HD" else "black"
         return self.paint(f"{rank}{glyph}".rjust(width), tone)
+
+    def strip(self, text: str) -> str:
+        """``text`` without colour codes."""
+        return _ESCAPE.sub("", text)
 
     def back(self) -> str:
         """A face-down card."""

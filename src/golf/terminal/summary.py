@@ -9,8 +9,11 @@ True
 
 from __future__ import annotations
 
+import json
+
 from ..cards import JOKER, rank_name
-from ..rules import Rules
+from ..errors import RulesError
+from ..rules import Rules, describe_points, load_rules, preset_names
 
 _NUMBERS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine")
 
@@ -64,7 +67,7 @@ def rules_summary(r: Rules, players: int) -> str:
     decks = r.decks_for(players)
     deck = "one deck" if decks == 1 else f"{_n(decks)} decks"
     jokers = f" with {_n(r.jokers_per_deck * decks)} jokers" if r.jokers_per_deck else ""
-    lines = [f"{r.name}: {r.description}" if r.description else r.name, ""]
+    lines = [header(r), ""]
     lines.append(f"Deal: {_cards(r.cells)} each in {r.rows} rows of {r.cols}, face down; "
                  f"{deck}{jokers} for {players} players.")
     where = " of the bottom row" if r.setup_cells == "bottom-row" else ""
@@ -101,6 +104,78 @@ def rules_summary(r: Rules, players: int) -> str:
         lines.append("An empty stock is refilled with the discard pile but its top card.")
     lines.append("Match: " + _match_end(r))
     return "\n".join(lines)
+
+
+def changes(r: Rules) -> list[str]:
+    """The settings in which ``r`` differs from the preset it is named after (a rules
+    file that extends a preset without renaming it, or ``--rule`` overrides), as
+    ``key=value``; empty for a preset as shipped or rules of another name.
+
+    >>> changes(load_rules("six-card", {"holes": 1, "target": 40}))
+    ['holes=1', 'target=40']
+    """
+    base = parent(r)
+    if base is None:
+        return []
+    mine, theirs = r.to_dict(), base.to_dict()
+    out = []
+    for key, value in mine.items():
+        if key in ("name", "description", "sources") or value == theirs.get(key):
+            continue
+        shown = describe_points(r) if key == "points" else json.dumps(value)
+        out.append(f"{key}={shown}")
+    return out
+
+
+def parent(r: Rules) -> Rules | None:
+    """The preset ``r`` is a version of: the one of its name, or else the one whose
+    description it carries (a rules file that ``extends`` a preset and keeps its
+    description); None for rules of their own."""
+    try:
+        if r.name in preset_names():
+            return load_rules(r.name)
+        for name in preset_names():
+            base = load_rules(name)
+            if r.description and base.description == r.description:
+                return base
+    except RulesError:  # pragma: no cover - a shipped preset always loads
+        pass
+    return None
+
+
+def header(r: Rules) -> str:
+    """The first line about the rules: the name and the preset's description, or,
+    where settings were changed, the name and what changed (the preset's description
+    would no longer be true).
+
+    >>> header(load_rules("german"))  # doctest: +ELLIPSIS
+    'german: German six-card Golf (text 004): peek at two, no flips, ...'
+    >>> header(load_rules("german", {"target": 40}))
+    'german with target=40 (play to 40; otherwise as german)'
+    """
+    changed = changes(r)
+    if not changed:
+        return f"{r.name}: {r.description}" if r.description else r.name
+    base = parent(r)
+    assert base is not None
+    name = r.name if base.name == r.name else f"{r.name}: {base.name}"
+    return f"{name} with {', '.join(changed)} ({match_length(r)}; otherwise as {base.name})"
+
+
+def match_length(r: Rules) -> str:
+    """How long a match lasts, in a few words: both limits where there are two.
+
+    >>> match_length(load_rules("nine-card"))
+    'up to 9 holes, ending sooner once a total passes 50'
+    >>> match_length(load_rules("six-card", {"holes": 1}))
+    'one hole'
+    """
+    verb = "reaches" if r.target_ends == "reach" else "passes"
+    if r.holes and r.target:
+        return f"up to {r.holes} holes, ending sooner once a total {verb} {r.target}"
+    if r.holes:
+        return "one hole" if r.holes == 1 else f"{r.holes} holes"
+    return f"play to {r.target}"
 
 
 def _round_end(r: Rules) -> str:

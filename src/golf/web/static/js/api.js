@@ -1,0 +1,97 @@
+// The REST lobby (docs/protocol.md, "REST lobby") and what this browser remembers:
+// the player's name and the seat token of each table it sits at.
+
+const STORE = "golf.seats";
+
+export class ApiError extends Error {
+  constructor(status, code, message, field) {
+    super(message);
+    this.status = status;
+    this.code = code;
+    this.field = field;
+  }
+}
+
+export async function api(method, path, body, token) {
+  const headers = { Accept: "application/json" };
+  if (body !== undefined) headers["Content-Type"] = "application/json";
+  if (token) headers.Authorization = `Bearer ${token}`;
+  let response;
+  try {
+    response = await fetch(path, {
+      method,
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+  } catch (e) {
+    throw new ApiError(0, "network", String(e && e.message ? e.message : e));
+  }
+  let data = null;
+  try {
+    data = await response.json();
+  } catch {
+    data = null;
+  }
+  if (!response.ok) {
+    const err = (data && data.error) || {};
+    throw new ApiError(response.status, err.code || "http_" + response.status,
+      err.message || response.statusText, err.field);
+  }
+  return data;
+}
+
+export const get = (path, token) => api("GET", path, undefined, token);
+export const post = (path, body, token) => api("POST", path, body ?? {}, token);
+
+// --- what this browser keeps ---------------------------------------------------------------
+
+function readSeats() {
+  try {
+    const data = JSON.parse(localStorage.getItem(STORE) || "{}");
+    return data && typeof data === "object" ? data : {};
+  } catch {
+    return {};
+  }
+}
+
+/** The seat token this browser holds for a table, or null. */
+export function tokenFor(tableId) {
+  const entry = readSeats()[tableId];
+  return entry ? entry.token : null;
+}
+
+export function rememberSeat(tableId, token, seat) {
+  const seats = readSeats();
+  seats[tableId] = { token, seat, at: Date.now() };
+  localStorage.setItem(STORE, JSON.stringify(seats));
+}
+
+export function forgetSeat(tableId) {
+  const seats = readSeats();
+  delete seats[tableId];
+  localStorage.setItem(STORE, JSON.stringify(seats));
+}
+
+export function allTokens() {
+  return Object.entries(readSeats())
+    .sort((a, b) => (b[1].at || 0) - (a[1].at || 0))
+    .slice(0, 50)
+    .map(([, v]) => v.token);
+}
+
+export function savedName() {
+  return localStorage.getItem("golf.name") || "";
+}
+
+export function saveName(name) {
+  localStorage.setItem("golf.name", name);
+}
+
+export function pref(key, fallback) {
+  const value = localStorage.getItem("golf.pref." + key);
+  return value === null ? fallback : value === "true";
+}
+
+export function setPref(key, value) {
+  localStorage.setItem("golf.pref." + key, String(Boolean(value)));
+}

@@ -1,0 +1,86 @@
+// The page: a header (name, language switch, display settings), then one screen chosen by
+// the path: / (lobby), /join/{code}, /t/{id} (waiting room and table), /watch/{id},
+// /replay/{id}/{n}. The server serves index.html for each of these paths.
+
+import { h, replace } from "./dom.js";
+import { lang, onLangChange, setLang, t } from "./i18n.js";
+import { pref, setPref } from "./api.js";
+import { cardBack, cardFace } from "./cards.js";
+
+const screens = {
+  lobby: () => import("./lobby.js").then((m) => m.lobbyScreen),
+  invite: () => import("./invite.js").then((m) => m.inviteScreen),
+  table: () => import("./table.js").then((m) => m.tableScreen),
+  replay: () => import("./replay.js").then((m) => m.replayScreen),
+};
+
+let active = null; // {unmount(), relabel()?}
+
+export function route(path = location.pathname) {
+  const parts = path.split("/").filter(Boolean).map(decodeURIComponent);
+  if (parts[0] === "join" && parts[1]) return { screen: "invite", code: parts[1] };
+  if (parts[0] === "t" && parts[1]) return { screen: "table", id: parts[1], watch: false };
+  if (parts[0] === "watch" && parts[1]) return { screen: "table", id: parts[1], watch: true };
+  if (parts[0] === "replay" && parts[1]) {
+    return { screen: "replay", id: parts[1], match: Number(parts[2] || 1) };
+  }
+  return { screen: "lobby" };
+}
+
+export function navigate(path, { replaceState = false } = {}) {
+  if (replaceState) history.replaceState(null, "", path);
+  else history.pushState(null, "", path);
+  show();
+}
+
+async function show() {
+  const where = route();
+  if (active && active.unmount) active.unmount();
+  active = null;
+  document.title = t("app.name");
+  const main = document.getElementById("main");
+  replace(main, h("p.loading", { text: t("common.loading") }));
+  const make = await screens[where.screen]();
+  const root = h("div.screen");
+  replace(main, root);
+  active = make(root, where, { navigate }) || null;
+}
+
+function header() {
+  const bar = document.getElementById("topbar");
+  const skip = document.querySelector(".skip-link");
+  if (skip) skip.textContent = t("app.skip");
+  const logo = h("a.brand", { href: "/", "aria-label": t("common.back"),
+    onclick: (e) => { e.preventDefault(); navigate("/"); } },
+    h("span.brand-cards", { "aria-hidden": "true" }, cardBack(), cardFace("AS", { decorative: true })),
+    h("span.brand-name", { text: t("app.name") }));
+  const select = h("select#lang", { "aria-label": t("lang.label"),
+    onchange: (e) => setLang(e.target.value) },
+    h("option", { value: "en", text: t("lang.en"), selected: lang() === "en" }),
+    h("option", { value: "de", text: t("lang.de"), selected: lang() === "de" }));
+  const four = h("input#pref-four", { type: "checkbox", checked: pref("fourColour", false),
+    onchange: (e) => { setPref("fourColour", e.target.checked); refresh(); } });
+  const peeked = h("input#pref-peeked", { type: "checkbox", checked: pref("showPeeked", false),
+    onchange: (e) => { setPref("showPeeked", e.target.checked); refresh(); } });
+  const menu = h("details.display-menu", {},
+    h("summary", { text: t("common.settings") }),
+    h("div.menu-body", {},
+      h("label.check", {}, four, " ", t("pref.fourColour")),
+      h("label.check", {}, peeked, " ", t("pref.showPeeked")),
+      h("p.help", { text: t("pref.showPeeked.help") })));
+  replace(bar, logo, h("div.topbar-tools", {},
+    h("label.lang", {}, h("span.sr-only", { text: t("lang.label") }), select), menu));
+}
+
+function refresh() {
+  if (active && active.refresh) active.refresh();
+}
+
+onLangChange(() => {
+  header();
+  if (active && active.refresh) active.refresh();
+  else show();
+});
+window.addEventListener("popstate", show);
+header();
+show();

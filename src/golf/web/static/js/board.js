@@ -1,0 +1,135 @@
+// Drawing a table from a state message: grids, stock, discard pile, the card in hand.
+// Nothing here decides what is legal: targets are exactly the legal actions the server sent.
+
+import { h } from "./dom.js";
+import { cardName, t } from "./i18n.js";
+import { cardBack, cardFace, cardSpace } from "./cards.js";
+import { parseAction } from "./narrate.js";
+
+/** The legal actions split into grid targets (by position) and the others (by kind). */
+export function targetsOf(legal) {
+  const cells = new Map();
+  const others = new Map();
+  for (const action of legal || []) {
+    const { kind, pos } = parseAction(action);
+    if (pos === null) others.set(kind, action);
+    else cells.set(pos, { kind, action });
+  }
+  return { cells, others };
+}
+
+/**
+ * One grid. `opts.targets` maps position -> {kind, action}; `opts.onAct(action)`;
+ * `opts.hidePeeked` hides the owner's peeked face-down cards (memory mode).
+ */
+export function gridEl(view, seat, opts) {
+  const { rows, cols } = view;
+  const cards = view.grids[seat] || [];
+  const up = view.face_up[seat] || [];
+  const wrap = h("div.grid", { role: "group", "aria-label": opts.label,
+    style: `--cols:${cols};--rows:${rows}` });
+  for (let i = 0; i < rows * cols; i++) {
+    const pos = i + 1;
+    const card = cards[i] ?? null;
+    const faceUp = Boolean(up[i]);
+    let art;
+    let desc;
+    let seen = false;
+    if (faceUp && card) {
+      art = cardFace(card, { fourColour: opts.fourColour });
+      desc = cardName(card);
+    } else if (card && !opts.hidePeeked) {
+      art = cardFace(card, { fourColour: opts.fourColour });
+      desc = t("cell.downSeen", { card: cardName(card) });
+      seen = true;
+    } else {
+      art = cardBack();
+      desc = card && opts.hidePeeked ? t("cell.downForgotten") : t("cell.down");
+    }
+    const target = opts.targets && opts.targets.get(pos);
+    const isLast = opts.lastPos === pos;
+    const classes = ["cell", seen ? "seen" : "", isLast ? "last" : "", target ? "target" : "",
+      opts.changed && opts.changed.has(pos) ? "changed" : ""].filter(Boolean).join(".");
+    const label = t("cell.label", { n: pos, card: desc }) + (isLast ? `, ${t("cell.last")}` : "");
+    let cell;
+    if (target) {
+      const verb = t(`act.${target.kind}`, { n: pos });
+      cell = h(`button.${classes}`, { type: "button", "aria-label": `${verb} – ${label}`,
+        "data-key": `cell-${seat}-${pos}`, title: `${verb} (${pos <= 9 ? pos : ""})`,
+        onclick: () => opts.onAct(target.action) }, art);
+    } else {
+      cell = h(`div.${classes}`, { role: "img", "aria-label": label }, art);
+    }
+    if (seen) cell.append(h("span.seen-tag", { "aria-hidden": "true", text: t("table.peekedBadge") }));
+    if (target && pos <= 9) cell.append(h("span.key-tag", { "aria-hidden": "true", text: String(pos) }));
+    if (isLast) cell.append(h("span.last-tag", { "aria-hidden": "true", text: "●" }));
+    art.removeAttribute("aria-label");
+    art.setAttribute("aria-hidden", "true");
+    wrap.append(cell);
+  }
+  return wrap;
+}
+
+/** The stock: a back with its size; a button when drawing is legal. */
+export function stockEl(view, others, onAct) {
+  const n = view.stock_size;
+  const art = n > 0 ? cardBack() : cardSpace(t("table.stockLabel", { n }));
+  art.setAttribute("aria-hidden", "true");
+  const count = h("span.pile-count", { text: t("table.stockCards", { n }) });
+  const label = t("table.stockLabel", { n });
+  const draw = others.get("draw");
+  const body = draw
+    ? h("button.pile.target", { type: "button", "data-key": "stock",
+      "aria-label": `${t("table.drawHere")} (D) – ${label}`, onclick: () => onAct(draw) },
+    art, h("span.key-tag", { "aria-hidden": "true", text: "D" }))
+    : h("div.pile", { role: "img", "aria-label": label }, art);
+  return h("div.pile-wrap", {}, h("span.pile-name", { text: t("table.stock") }), body, count);
+}
+
+/** The discard pile: its top card; a target for take or discard; its history. */
+export function discardEl(view, others, onAct, { fourColour, onHistory, changed }) {
+  const top = view.discard_top;
+  const art = top ? cardFace(top, { fourColour }) : cardSpace(t("table.discardEmpty"));
+  art.setAttribute("aria-hidden", "true");
+  const label = top ? t("table.discardTop", { card: cardName(top) }) : t("table.discardEmpty");
+  const take = others.get("take");
+  const discard = others.get("discard");
+  let body;
+  if (discard) {
+    body = h("button.pile.target" + (changed ? ".changed" : ""), { type: "button",
+      "data-key": "discard", "aria-label": `${t("table.discardHere")} (X) – ${label}`,
+      onclick: () => onAct(discard) }, art, h("span.key-tag", { "aria-hidden": "true", text: "X" }));
+  } else if (take && top) {
+    body = h("button.pile.target" + (changed ? ".changed" : ""), { type: "button",
+      "data-key": "discard", "aria-label": `${t("table.takeHere", { card: cardName(top) })} (T)`,
+      onclick: () => onAct(take) }, art, h("span.key-tag", { "aria-hidden": "true", text: "T" }));
+  } else {
+    body = h("div.pile" + (changed ? ".changed" : ""), { role: "img", "aria-label": label }, art);
+  }
+  const pile = view.discard || [];
+  return h("div.pile-wrap", {}, h("span.pile-name", { text: t("table.discard") }), body,
+    h("button.link.small", { type: "button", "data-key": "history", disabled: pile.length < 2,
+      onclick: onHistory, text: t("table.history", { n: pile.length }) }));
+}
+
+/** The card in someone's hand (theirs: its face; others': a back unless it is public). */
+export function heldEl(view, name, mine, fourColour, fresh = false) {
+  if (view.held_by === null || view.held_by === undefined) return null;
+  const card = view.held;
+  const art = card ? cardFace(card, { fourColour }) : cardBack();
+  art.setAttribute("aria-hidden", "true");
+  const title = mine ? t("table.held") : t("table.heldBy", { name });
+  const label = `${title}: ${card ? cardName(card) : t("table.heldHidden")}`;
+  return h("div.pile-wrap.held", {}, h("span.pile-name", { text: title }),
+    h("div.pile.held-card" + (fresh ? ".fresh" : ""), { role: "img", "aria-label": label }, art));
+}
+
+/** The discard pile's cards, newest first (for its dialog). */
+export function historyEl(view, fourColour) {
+  const pile = [...(view.discard || [])].reverse();
+  return h("ol.history", { "aria-label": t("table.historyTitle") },
+    pile.map((card) => {
+      const art = cardFace(card, { fourColour });
+      return h("li", {}, art);
+    }));
+}

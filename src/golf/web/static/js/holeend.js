@@ -1,0 +1,132 @@
+// The end of a hole (every grid face up, what cancelled and why, from the engine's scorer
+// as the server sends it in event.hole_over) and the match result.
+
+import { h } from "./dom.js";
+import { joinNames, t } from "./i18n.js";
+import { cardFace } from "./cards.js";
+import { seatName } from "./narrate.js";
+
+const WHERE = { column: "columns", row: "rows", diagonal: "diagonals", adjacent: "adjacent",
+  pair: "pairs", block: "blocks" };
+const GROUP_MARKS = "ABCDEFGHIJKLMNOP";
+
+function whereText(match) {
+  const rule = String(match.rule || "").replace(/s$/, "");
+  const key = WHERE[rule];
+  const n = (String(match.label || "").match(/(\d+)/) || [])[1];
+  if (!key) return match.label || t("where.match");
+  return t(`where.${key}`, { n: n || "" });
+}
+
+/** Matched groups of one grid, as plain sentences. */
+export function explainLines(explained) {
+  if (!explained || !explained.matches || !explained.matches.length) return [t("holeEnd.none")];
+  const byPos = new Map((explained.cards || []).map((c) => [c.position, c.card]));
+  return explained.matches.map((m, i) => `${GROUP_MARKS[i]} – ` + t("holeEnd.match", {
+    where: whereText(m),
+    cards: m.cells.map((p) => byPos.get(p)).join(", "),
+    points: m.points,
+  }));
+}
+
+function revealedGrid(cards, rows, cols, explained, fourColour) {
+  const groups = new Map();
+  (explained && explained.matches ? explained.matches : []).forEach((m, i) => {
+    for (const p of m.cells) {
+      if (!groups.has(p)) groups.set(p, []);
+      groups.get(p).push(GROUP_MARKS[i]);
+    }
+  });
+  const points = new Map(((explained && explained.cards) || []).map((c) => [c.position, c.points]));
+  return h("div.grid.small", { style: `--cols:${cols};--rows:${rows}` },
+    cards.map((card, i) => {
+      const pos = i + 1;
+      const marks = groups.get(pos) || [];
+      const art = cardFace(card, { fourColour });
+      art.setAttribute("aria-hidden", "true");
+      return h("div.cell" + (marks.length ? ".matched" : ""), { role: "img",
+        "aria-label": `${pos}: ${art.querySelector("title").textContent}, ${points.get(pos) ?? ""}` },
+        art,
+        marks.length ? h("span.group-tag", { "aria-hidden": "true", text: marks.join("") }) : null,
+        h("span.points-tag", { "aria-hidden": "true", text: String(points.get(pos) ?? "") }));
+    }));
+}
+
+/** The body of the hole-end dialog. */
+export function holeEndEl(holeOver, view, table, mySeat, fourColour) {
+  const rows = view.rows;
+  const cols = view.cols;
+  const order = holeOver.grids.map((g, s) => s).filter((s) => holeOver.grids[s]);
+  const best = Math.min(...order.map((s) => holeOver.scores[s]));
+  const title = holeOver.playoff ? t("holeEnd.playoff") : t("holeEnd.title", { n: holeOver.number });
+  const who = [];
+  if (holeOver.knocked_by !== null && holeOver.knocked_by !== undefined) {
+    who.push(t("holeEnd.knocked", { name: seatName(table, holeOver.knocked_by, mySeat) }));
+  } else if (holeOver.went_out !== null && holeOver.went_out !== undefined) {
+    who.push(t("holeEnd.wentOut", { name: seatName(table, holeOver.went_out, mySeat) }));
+  }
+  return h("div.hole-end", {},
+    h("h2#dialog-title", { text: title }),
+    who.length ? h("p", { text: who.join(" ") }) : null,
+    h("div.reveal-list", {}, order.map((s) => {
+      const ex = holeOver.explained ? holeOver.explained[s] : null;
+      const score = holeOver.scores[s];
+      return h("section.reveal" + (score === best ? ".best" : ""), {
+        "aria-label": `${seatName(table, s, mySeat)}: ${t("holeEnd.points", { n: score })}` },
+        h("div.reveal-head", {},
+          h("strong", { text: seatName(table, s, mySeat) }),
+          h("span.score-pill", { text: t("holeEnd.points", { n: score }) }),
+          score === best ? h("span.star", { text: "★", "aria-hidden": "true" }) : null),
+        revealedGrid(holeOver.grids[s], rows, cols, ex, fourColour),
+        h("ul.explain", {}, explainLines(ex).map((line) => h("li", { text: line }))));
+    })));
+}
+
+/** Seats ordered by total, with shared places: [{seat, total, place}]. */
+export function placings(view) {
+  const seats = view.totals.map((total, seat) => ({ seat, total }));
+  seats.sort((a, b) => a.total - b.total || a.seat - b.seat);
+  let place = 0;
+  let last = null;
+  seats.forEach((s, i) => {
+    if (s.total !== last) place = i + 1;
+    last = s.total;
+    s.place = place;
+  });
+  return seats;
+}
+
+export function resultEl(view, table, mySeat) {
+  const winners = view.winners || [];
+  const names = winners.map((s) => seatName(table, s, mySeat));
+  let headline;
+  if (winners.length === 1 && winners[0] === mySeat) headline = t("match.youWin");
+  else if (winners.length === 1) headline = t("match.wins", { names: names[0] });
+  else headline = t("match.share", { names: joinNames(names) });
+  return h("div.result", {},
+    h("h2", { text: t("match.over") }),
+    h("p.headline", { text: headline }),
+    h("ol.placings", {}, placings(view).map((p) => h("li" + (winners.includes(p.seat) ? ".winner" : ""), {},
+      h("span.place", { text: t("match.place", { n: p.place }) }),
+      h("span.who", { text: seatName(table, p.seat, mySeat) }),
+      h("span.total", { text: t("match.points", { n: p.total }) }),
+      winners.includes(p.seat) ? h("span.trophy", { text: "★", "aria-hidden": "true" }) : null))));
+}
+
+/** The scorecard: one row per hole, one column per seat, totals at the bottom. */
+export function scorecardEl(view, table, mySeat) {
+  const seats = view.totals.map((_, s) => s);
+  const holes = view.hole_scores || [];
+  const playoffs = view.playoff_scores || [];
+  return h("table.scorecard", {},
+    h("caption.sr-only", { text: t("score.title") }),
+    h("thead", {}, h("tr", {}, h("th", { scope: "col", text: t("score.hole") }),
+      seats.map((s) => h("th", { scope: "col", text: seatName(table, s, mySeat) })))),
+    h("tbody", {},
+      holes.map((row, i) => h("tr", {}, h("th", { scope: "row", text: String(i + 1) }),
+        seats.map((s) => h("td", { text: row[s] === null || row[s] === undefined ? "–" : String(row[s]) })))),
+      playoffs.map((row) => h("tr.playoff", {}, h("th", { scope: "row", text: t("score.playoff") }),
+        seats.map((s) => h("td", { text: row[s] === null || row[s] === undefined ? "–" : String(row[s]) }))))),
+    h("tfoot", {}, h("tr", {}, h("th", { scope: "row", text: t("score.total") }),
+      seats.map((s) => h("td", { text: String(view.totals[s]) })))));
+}

@@ -1,0 +1,70 @@
+// /join/{code}: what the invite leads to, then a seat at that table.
+
+import { h, replace } from "./dom.js";
+import { presetName, presetText, t, joinNames } from "./i18n.js";
+import { get, post, rememberSeat, saveName, savedName, tokenFor } from "./api.js";
+import { cardBack, cardFace } from "./cards.js";
+import { seatName } from "./narrate.js";
+
+export function inviteScreen(root, where, { navigate }) {
+  const code = where.code;
+  const box = h("section.panel.narrow");
+  replace(root, box);
+  let summary = null;
+
+  function render() {
+    if (!summary) return;
+    const tableUrl = `/t/${encodeURIComponent(summary.id)}`;
+    if (tokenFor(summary.id)) {
+      navigate(tableUrl, { replaceState: true });
+      return;
+    }
+    const names = summary.seats.filter((s) => s.taken && s.name).map((s) => seatName(summary, s.seat, null));
+    const free = summary.seats.some((s) => s.kind === "human" && !s.taken);
+    const nameInput = h("input#join-name", { type: "text", maxlength: 20, value: savedName(),
+      autocomplete: "nickname", required: true, "aria-describedby": "join-error" });
+    const error = h("p.field-error#join-error", { role: "alert", hidden: true });
+    async function join(e) {
+      e.preventDefault();
+      const name = nameInput.value.trim();
+      if (!name) {
+        error.textContent = t("lobby.nameFirst");
+        error.hidden = false;
+        return;
+      }
+      saveName(name);
+      try {
+        const out = await post(`/api/invites/${encodeURIComponent(code)}/join`, { name });
+        rememberSeat(out.table.id, out.token, out.seat);
+        navigate(`/t/${encodeURIComponent(out.table.id)}`, { replaceState: true });
+      } catch (err) {
+        error.textContent = err.message;
+        error.hidden = false;
+      }
+    }
+    const watch = h("a.button.ghost", { href: `/watch/${encodeURIComponent(summary.id)}`,
+      text: t("lobby.watch"), onclick: (e) => { e.preventDefault();
+        navigate(`/watch/${encodeURIComponent(summary.id)}`); } });
+    replace(box,
+      h("div.invite-fan", { "aria-hidden": "true" }, cardFace("QH", { decorative: true }),
+        cardFace("QS", { decorative: true }), cardBack()),
+      h("h1", { text: t("invite.title", { title: summary.title }) }),
+      h("p", { text: t("invite.game", { preset: presetName(summary.preset) }) }),
+      h("p.help", { text: presetText(summary.preset, "") }),
+      names.length ? h("p", { text: t("invite.seated", { names: joinNames(names) }) }) : null,
+      summary.status !== "waiting" ? [h("p.notice", { text: t("invite.started") }), watch]
+        : !free ? [h("p.notice", { text: t("invite.full") }), watch]
+          : h("form.join-form", { onsubmit: join },
+            h("label.setting-label", { for: "join-name", text: t("lobby.you") }),
+            nameInput,
+            error,
+            h("div.form-actions", {},
+              h("button.primary.big", { type: "submit", text: t("invite.join") }), watch)));
+  }
+
+  get(`/api/invites/${encodeURIComponent(code)}`).then((s) => { summary = s; render(); })
+    .catch((err) => replace(box, h("h1", { text: t("invite.bad") }),
+      h("p.muted", { text: err.message }),
+      h("a.button.primary", { href: "/", text: t("common.back") })));
+  return { refresh: render };
+}

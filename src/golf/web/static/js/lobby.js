@@ -1,0 +1,471 @@
+// The lobby: your name, a new table (any game, every rule setting in plain words, checked by
+// the engine through POST /api/rules/check), the open tables, an invite, your tables.
+
+import { h, replace } from "./dom.js";
+import { choiceText, presetName, presetText, settingText, t } from "./i18n.js";
+import { ApiError, allTokens, get, post, rememberSeat, saveName, savedName } from "./api.js";
+import { cardBack, cardFace } from "./cards.js";
+
+const NOT_RULES = new Set(["name", "description", "sources"]);
+const SEAT_CHOICES = ["human", "easy", "medium", "hard"];
+
+export function lobbyScreen(root, _where, { navigate }) {
+  const state = {
+    presets: [], schema: null, preset: "six-card", overrides: {},
+    seats: ["human", "medium"], errors: {}, checkSeq: 0, busy: false,
+    options: { bot_delay: 0.8, absence: "bot", grace: 60, turn_timer: null, reserve: 30 },
+    title: "", public: false,
+  };
+  const nameInput = h("input#name", { type: "text", maxlength: 20, autocomplete: "nickname",
+    value: savedName(), "aria-describedby": "name-help name-error",
+    oninput: () => {
+      saveName(nameInput.value.trim());
+      showError("name", null);
+      const title = document.getElementById("title");
+      if (title) title.placeholder = t("lobby.defaultTitle", { name: nameInput.value.trim() || "…" });
+    } });
+  const errors = {};
+  const formBox = h("div");
+  const openBox = h("div", { "aria-live": "polite" });
+  const mineBox = h("div");
+
+  function errorSlot(key) {
+    if (!errors[key]) errors[key] = h("p.field-error", { id: `err-${key}`, role: "alert" });
+    return errors[key];
+  }
+  function showError(key, message) {
+    const slot = errorSlot(key);
+    slot.textContent = message || "";
+    slot.hidden = !message;
+  }
+
+  function preset() {
+    return state.presets.find((p) => p.name === state.preset) || state.presets[0];
+  }
+
+  function name() {
+    const value = nameInput.value.trim();
+    if (!value) {
+      showError("name", t("lobby.nameFirst"));
+      nameInput.focus();
+      return null;
+    }
+    return value;
+  }
+
+  // --- the rules form --------------------------------------------------------------------
+  function kindOf(key, value) {
+    const s = state.schema && state.schema[key];
+    if (s && s.type) return s;
+    if (key === "players") return { type: "players" };
+    if (key === "points") return { type: "points" };
+    if (key === "decks") return { type: "decks" };
+    if (key === "match") {
+      const seen = new Set();
+      for (const p of state.presets) for (const m of p.settings.match || []) seen.add(m);
+      return { type: "patterns", choices: [...seen] };
+    }
+    if (typeof value === "boolean") return { type: "bool" };
+    if (typeof value === "number") return { type: "int" };
+    const seen = new Set();
+    for (const p of state.presets) if (typeof p.settings[key] === "string") seen.add(p.settings[key]);
+    return { type: "text", suggestions: [...seen] };
+  }
+
+  function currentValue(key) {
+    return key in state.overrides ? state.overrides[key] : preset().settings[key];
+  }
+
+  function setOverride(key, value) {
+    const base = preset().settings[key];
+    if (JSON.stringify(value) === JSON.stringify(base)) delete state.overrides[key];
+    else state.overrides[key] = value;
+    check();
+    updateChangedCount();
+  }
+
+  function settingField(key) {
+    const value = currentValue(key);
+    const kind = kindOf(key, preset().settings[key]);
+    const [label, help] = settingText(key);
+    const id = `rule-${key}`;
+    const described = `${id}-help err-${key}`;
+    let control;
+    if (kind.type === "bool") {
+      control = h("label.switch", {},
+        h("input", { id, type: "checkbox", checked: value, "aria-describedby": described,
+          onchange: (e) => setOverride(key, e.target.checked) }),
+        h("span", { text: choiceText("bool", "true") }));
+    } else if (kind.type === "int") {
+      control = h("input.num", { id, type: "number", step: 1, value: String(value),
+        min: kind.min, max: kind.max, "aria-describedby": described,
+        onchange: (e) => setOverride(key, e.target.value === "" ? e.target.value
+          : Number(e.target.value)) });
+    } else if (kind.type === "choice" || (kind.type === "text" && kind.suggestions.length > 1
+        && !state.schema)) {
+      const choices = kind.choices || kind.suggestions;
+      const all = choices.includes(value) ? choices : [...choices, value];
+      control = h("select", { id, "aria-describedby": described,
+        onchange: (e) => setOverride(key, e.target.value) },
+        all.map((c) => h("option", { value: c, selected: c === value,
+          text: choiceText(key, c) })));
+    } else if (kind.type === "patterns") {
+      const chosen = new Set(value);
+      const choices = [...new Set([...(kind.choices || []), ...value])];
+      control = h("div.chips", { id, role: "group", "aria-label": label,
+        "aria-describedby": described },
+        choices.map((c) => h("label.chip", {},
+          h("input", { type: "checkbox", checked: chosen.has(c), onchange: (e) => {
+            const next = new Set(currentValue(key));
+            if (e.target.checked) next.add(c); else next.delete(c);
+            setOverride(key, choices.filter((x) => next.has(x)));
+          } }), " ", choiceText("match", c))));
+    } else if (kind.type === "players") {
+      const [lo, hi] = value;
+      const both = () => [Number(loIn.value), Number(hiIn.value)];
+      const loIn = h("input.num", { type: "number", value: lo, min: 1, max: 64,
+        "aria-label": `${label}: ${choiceText("players", "min")}`,
+        onchange: () => setOverride(key, both()) });
+      const hiIn = h("input.num", { type: "number", value: hi, min: 1, max: 64,
+        "aria-label": `${label}: ${choiceText("players", "max")}`,
+        onchange: () => setOverride(key, both()) });
+      control = h("div.inline", { id, "aria-describedby": described },
+        choiceText("players", "min"), " ", loIn, " ", choiceText("players", "max"), " ", hiIn);
+    } else if (kind.type === "decks") {
+      const steps = Object.entries(value);
+      const inputs = steps.map(([from, n]) => h("input.num", { type: "number", value: n,
+        min: 1, max: 16, "aria-label": `${label} ${choiceText("decks", "from", { n: from })}`,
+        onchange: () => {
+          const out = {};
+          steps.forEach(([f], i) => { out[f] = Number(inputs[i].value); });
+          setOverride(key, out);
+        } }));
+      control = h("div.inline", { id, "aria-describedby": described },
+        steps.map(([from], i) => h("span.step", {}, choiceText("decks", "from", { n: from }),
+          " ", inputs[i])));
+    } else if (kind.type === "points") {
+      control = h("div.points", { id, role: "group", "aria-label": label,
+        "aria-describedby": described },
+        Object.entries(value).map(([rank, pts]) => h("label.pt", {},
+          h("span", { text: rank === "JK" ? "★" : rank }),
+          h("input.num", { type: "number", value: pts, min: -1000, max: 1000,
+            "aria-label": `${label}: ${rank}`, onchange: (e) => {
+              const next = { ...currentValue(key), [rank]: Number(e.target.value) };
+              setOverride(key, next);
+            } }))));
+    } else {
+      const list = `${id}-list`;
+      control = h("span", {},
+        h("input", { id, type: "text", value: String(value), list,
+          "aria-describedby": described, onchange: (e) => setOverride(key, e.target.value) }),
+        h("datalist", { id: list }, (kind.suggestions || []).map((s) => h("option", { value: s }))));
+    }
+    const base = preset().settings[key];
+    return h("div.setting", { "data-setting": key },
+      h("label.setting-label", { for: id, text: label }),
+      control,
+      h("p.help", { id: `${id}-help` }, help,
+        key in state.overrides ? h("span.was", { text: " · " + t("lobby.rules.preset",
+          { value: describeValue(key, base) }) }) : null),
+      errorSlot(key));
+  }
+
+  function describeValue(key, value) {
+    if (typeof value === "boolean") return choiceText("bool", String(value));
+    if (Array.isArray(value)) return value.map((v) => choiceText(key, v)).join(", ");
+    if (value && typeof value === "object") return Object.entries(value).map(([a, b]) => `${a}=${b}`).join(" ");
+    return choiceText(key, value);
+  }
+
+  let changedBadge = h("span.badge");
+  function updateChangedCount() {
+    const n = Object.keys(state.overrides).length;
+    changedBadge.textContent = n ? t("lobby.rules.changed", { n }) : "";
+    changedBadge.hidden = !n;
+  }
+
+  let checkTimer = null;
+  function check() {
+    clearTimeout(checkTimer);
+    checkTimer = setTimeout(runCheck, 150);
+  }
+  async function runCheck() {
+    const seq = ++state.checkSeq;
+    let result;
+    try {
+      result = await post("/api/rules/check", { preset: state.preset, rules: state.overrides,
+        players: state.seats.length + 1 });
+    } catch {
+      return;
+    }
+    if (seq !== state.checkSeq) return;
+    for (const key of Object.keys(errors)) if (key !== "name") showError(key, null);
+    const seatsMessage = result.errors.players;
+    for (const [key, message] of Object.entries(result.errors || {})) {
+      showError(key === "*" ? "rules-all" : key === "players" ? "seats" : key, message);
+      // "players" is also a rule setting: then the message belongs next to it as well.
+      if (key === "players" && "players" in state.overrides) showError("players", message);
+    }
+    if (seatsMessage) showError("seats", seatsMessage);
+    state.errors = result.errors || {};
+    createButton.disabled = !result.ok;
+  }
+
+  // --- seats -------------------------------------------------------------------------------
+  const seatsBox = h("ol.seat-list", { "aria-describedby": "seats-help err-seats" });
+  function renderSeats() {
+    replace(seatsBox,
+      h("li.seat-row", {}, h("span.seat-you", { text: t("lobby.seat.host") })),
+      state.seats.map((kind, i) => {
+        const n = i + 2;
+        return h("li.seat-row", {},
+          h("select", { "aria-label": t("lobby.seat.kind", { n }),
+            onchange: (e) => { state.seats[i] = e.target.value; check(); } },
+            SEAT_CHOICES.map((c) => h("option", { value: c, selected: c === kind,
+              text: t(`lobby.seat.${c}`) }))),
+          h("button.icon.ghost", { type: "button", "aria-label": t("lobby.removeSeat", { n }),
+            title: t("lobby.removeSeat", { n }),
+            onclick: () => { state.seats.splice(i, 1); renderSeats(); check(); } }, "✕"));
+      }));
+  }
+
+  // --- table options ---------------------------------------------------------------------
+  function optionField(key, control) {
+    return h("div.setting", {},
+      h("label.setting-label", { for: `opt-${key}`, text: t(`opt.${key}`) }),
+      control,
+      h("p.help", { id: `opt-${key}-help`, text: t(`opt.${key}.help`) }),
+      errorSlot(key));
+  }
+  function numberOption(key, { step = 1, min, max, nullable = false }) {
+    const value = state.options[key];
+    return h("input.num", { id: `opt-${key}`, type: "number", step, min, max,
+      value: value === null ? "" : String(value), "aria-describedby": `opt-${key}-help err-${key}`,
+      onchange: (e) => {
+        state.options[key] = e.target.value === "" && nullable ? null : Number(e.target.value);
+      } });
+  }
+
+  // --- the form ----------------------------------------------------------------------------
+  const createButton = h("button.primary.big", { type: "submit", text: t("lobby.createButton") });
+
+  function renderForm() {
+    const p = preset();
+    if (!p) return;
+    const keys = Object.keys(p.settings).filter((k) => !NOT_RULES.has(k));
+    changedBadge = h("span.badge");
+    const form = h("form.create", { "aria-labelledby": "create-title", onsubmit: create },
+      h("h2#create-title", { text: t("lobby.create") }),
+      h("div.setting", {},
+        h("label.setting-label", { for: "preset", text: t("lobby.preset") }),
+        h("select#preset", { "aria-describedby": "preset-help err-preset",
+          onchange: (e) => { state.preset = e.target.value; state.overrides = {}; renderForm(); check(); } },
+          state.presets.map((x) => h("option", { value: x.name, selected: x.name === state.preset,
+            text: presetName(x.name) }))),
+        h("p.help.preset-help", { id: "preset-help" }, presetText(p.name, p.description), " ",
+          h("span.muted", { text: t("lobby.players", { lo: p.players[0], hi: p.players[1] }) })),
+        errorSlot("preset")),
+      h("div.setting", {},
+        h("span.setting-label", { text: t("lobby.seats") }),
+        seatsBox,
+        h("button.ghost", { type: "button", text: "+ " + t("lobby.addSeat"),
+          onclick: () => { state.seats.push("human"); renderSeats(); check(); } }),
+        h("p.help", { id: "seats-help", text: t("lobby.seats.help") }),
+        errorSlot("seats")),
+      h("div.setting", {},
+        h("label.setting-label", { for: "title", text: t("lobby.title") }),
+        h("input#title", { type: "text", maxlength: 60, value: state.title,
+          placeholder: t("lobby.defaultTitle", { name: nameInput.value.trim() || "…" }),
+          oninput: (e) => { state.title = e.target.value; } }),
+        errorSlot("title")),
+      h("label.check", {},
+        h("input#public", { type: "checkbox", checked: state.public,
+          onchange: (e) => { state.public = e.target.checked; } }), " ", t("lobby.public")),
+      errorSlot("public"),
+      h("details.options", {},
+        h("summary", { text: t("lobby.options") }),
+        optionField("bot_delay", numberOption("bot_delay", { step: 0.1, min: 0, max: 5 })),
+        optionField("absence", h("select#opt-absence", {
+          "aria-describedby": "opt-absence-help err-absence",
+          onchange: (e) => { state.options.absence = e.target.value; } },
+          ["bot", "wait", "end"].map((c) => h("option", { value: c,
+            selected: state.options.absence === c, text: t(`opt.absence.${c}`) })))),
+        optionField("grace", numberOption("grace", { min: 1, max: 600 })),
+        optionField("turn_timer", numberOption("turn_timer", { min: 1, max: 600, nullable: true })),
+        optionField("reserve", numberOption("reserve", { min: 0, max: 600 }))),
+      h("details.rules", {},
+        h("summary", {}, t("lobby.rules"), " ", changedBadge),
+        h("p.help", { text: t("lobby.rules.help") }),
+        errorSlot("rules-all"),
+        h("div.settings-grid", {}, keys.map(settingField)),
+        h("button.ghost", { type: "button", text: t("lobby.rules.reset"),
+          onclick: () => { state.overrides = {}; renderForm(); check(); } })),
+      errorSlot("create"),
+      h("div.form-actions", {}, createButton));
+    replace(formBox, form);
+    renderSeats();
+    updateChangedCount();
+  }
+
+  async function create(e) {
+    e.preventDefault();
+    const who = name();
+    if (!who || state.busy) return;
+    state.busy = true;
+    createButton.disabled = true;
+    createButton.textContent = t("lobby.creating");
+    showError("create", null);
+    const seats = [{ kind: "human" }, ...state.seats.map((k) => (k === "human"
+      ? { kind: "human" } : { kind: "bot", bot: k }))];
+    try {
+      const out = await post("/api/tables", {
+        name: who, preset: state.preset, rules: state.overrides, seats,
+        public: state.public, title: state.title.trim() || t("lobby.defaultTitle", { name: who }),
+        options: state.options,
+      });
+      rememberSeat(out.table.id, out.token, out.seat);
+      navigate(`/t/${encodeURIComponent(out.table.id)}`);
+    } catch (err) {
+      const field = err instanceof ApiError && err.field ? err.field : "create";
+      const slot = field === "*" ? "rules-all" : field;
+      showError(errors[slot] ? slot : "create", err.message);
+      if (field && errors[field]) errors[field].scrollIntoView({ block: "center" });
+    } finally {
+      state.busy = false;
+      createButton.disabled = false;
+      createButton.textContent = t("lobby.createButton");
+    }
+  }
+
+  // --- open tables, invites, your tables ---------------------------------------------------
+  async function loadOpen() {
+    let data;
+    try {
+      data = await get("/api/tables");
+    } catch (err) {
+      replace(openBox, h("p.field-error", { text: t("common.network") }));
+      return;
+    }
+    if (!data.tables.length) {
+      replace(openBox, h("p.muted", { text: t("lobby.open.none") }));
+      return;
+    }
+    replace(openBox, h("ul.table-list", {}, data.tables.map((tb) => h("li.table-item", {},
+      h("div.table-info", {},
+        h("strong", { text: tb.title }),
+        h("span.muted", { text: ` · ${presetName(tb.preset)} · ${t(`status.${tb.status}`)}` }),
+        h("div.muted", { text: t("lobby.freeSeats", { free: tb.free, seats: tb.seats })
+          + (tb.spectators ? " · " + t("lobby.watching", { n: tb.spectators }) : "") })),
+      h("div.table-actions", {},
+        tb.status === "waiting" && tb.free > 0 ? h("button.primary", { type: "button",
+          text: t("lobby.join"), onclick: () => joinPublic(tb.id) }) : null,
+        h("a.button.ghost", { href: `/watch/${encodeURIComponent(tb.id)}`, text: t("lobby.watch"),
+          onclick: (e) => { e.preventDefault(); navigate(`/watch/${encodeURIComponent(tb.id)}`); } }))))));
+  }
+
+  async function joinPublic(id) {
+    const who = name();
+    if (!who) return;
+    try {
+      const out = await post(`/api/tables/${encodeURIComponent(id)}/join`, { name: who });
+      rememberSeat(out.table.id, out.token, out.seat);
+      navigate(`/t/${encodeURIComponent(out.table.id)}`);
+    } catch (err) {
+      replace(openBox, h("p.field-error", { role: "alert", text: err.message }));
+      setTimeout(loadOpen, 2500);
+    }
+  }
+
+  async function loadMine() {
+    const tokens = allTokens();
+    if (!tokens.length) {
+      replace(mineBox, h("p.muted", { text: t("lobby.mine.none") }));
+      return;
+    }
+    let data;
+    try {
+      data = await post("/api/my-tables", { tokens });
+    } catch {
+      replace(mineBox, h("p.field-error", { text: t("common.network") }));
+      return;
+    }
+    if (!data.tables.length) {
+      replace(mineBox, h("p.muted", { text: t("lobby.mine.none") }));
+      return;
+    }
+    replace(mineBox, h("ul.table-list", {}, data.tables.map((m) => h("li.table-item", {},
+      h("div.table-info", {},
+        h("strong", { text: m.table.title }),
+        h("span.muted", { text: ` · ${presetName(m.table.preset)} · ${t(`status.${m.table.status}`)}` })),
+      h("a.button.primary", { href: `/t/${encodeURIComponent(m.table.id)}`, text: t("lobby.rejoin"),
+        onclick: (e) => { e.preventDefault(); navigate(`/t/${encodeURIComponent(m.table.id)}`); } })))));
+  }
+
+  const inviteInput = h("input#invite", { type: "text", autocomplete: "off",
+    placeholder: "https://…/join/…", "aria-describedby": "err-invite" });
+  function openInvite(e) {
+    e.preventDefault();
+    const raw = inviteInput.value.trim();
+    const m = raw.match(/\/join\/([A-Za-z0-9_-]+)/) || raw.match(/^([A-Za-z0-9_-]{8,})$/);
+    if (!m) {
+      showError("invite", t("lobby.invite.bad"));
+      return;
+    }
+    navigate(`/join/${encodeURIComponent(m[1])}`);
+  }
+
+  function render() {
+    const fan = h("div.hero-fan", { "aria-hidden": "true" },
+      cardFace("KH", { decorative: true }), cardFace("2S", { decorative: true }),
+      cardFace("KD", { decorative: true }), cardBack());
+    replace(root,
+      h("section.hero", {},
+        fan,
+        h("div", {},
+          h("h1", { text: t("app.name") }),
+          h("p.tagline", { text: t("app.tagline") }),
+          h("div.setting.name-field", {},
+            h("label.setting-label", { for: "name", text: t("lobby.you") }),
+            nameInput,
+            h("p.help", { id: "name-help", text: t("lobby.you.help") }),
+            errorSlot("name")))),
+      h("div.lobby-columns", {},
+        h("section.panel", {}, formBox),
+        h("div.side", {},
+          h("details.panel.how", { open: !savedName() },
+            h("summary", { text: t("lobby.how") }),
+            h("ol", {}, [1, 2, 3, 4, 5].map((i) => h("li", { text: t(`lobby.how.${i}`) })))),
+          h("section.panel", { "aria-labelledby": "mine-title" },
+            h("h2#mine-title", { text: t("lobby.mine") }), mineBox),
+          h("section.panel", { "aria-labelledby": "invite-title" },
+            h("h2#invite-title", { text: t("lobby.invite") }),
+            h("form.inline-form", { onsubmit: openInvite },
+              h("label.sr-only", { for: "invite", text: t("lobby.invite.field") }),
+              inviteInput,
+              h("button.primary", { type: "submit", text: t("lobby.invite.go") })),
+            errorSlot("invite")),
+          h("section.panel", { "aria-labelledby": "open-title" },
+            h("div.panel-head", {},
+              h("h2#open-title", { text: t("lobby.open") }),
+              h("button.ghost.small", { type: "button", text: t("lobby.refresh"), onclick: loadOpen })),
+            openBox))));
+    renderForm();
+  }
+
+  showError("name", null);
+  render();
+  Promise.all([get("/api/presets")]).then(([presets]) => {
+    state.presets = presets.presets;
+    state.schema = presets.settings || null;
+    if (!state.presets.some((p) => p.name === state.preset)) state.preset = state.presets[0].name;
+    renderForm();
+    check();
+  }).catch(() => replace(formBox, h("p.field-error", { text: t("common.network") })));
+  loadOpen();
+  loadMine();
+  const poll = setInterval(loadOpen, 10000);
+  return {
+    unmount: () => clearInterval(poll),
+    refresh: () => { render(); loadOpen(); loadMine(); },
+  };
+}

@@ -1,0 +1,129 @@
+// /replay/{id}/{n}: a finished match, step by step. The steps (the public view after each
+// action and the event that led there) come from the server, which replays the record with
+// the engine (GET .../replay for the outline, GET .../replay/{version} for each step); the
+// page never replays rules itself.
+
+import { h, replace } from "./dom.js";
+import { t } from "./i18n.js";
+import { get, pref } from "./api.js";
+import { gridEl, historyEl } from "./board.js";
+import { cardBack, cardFace, cardSpace } from "./cards.js";
+import { holeEndEl, resultEl, scorecardEl } from "./holeend.js";
+import { narrate } from "./narrate.js";
+
+/** The hole a version of the match belongs to. */
+function holeAt(holes, version) {
+  let number = holes.length ? holes[0].number : 1;
+  for (const hole of holes) if (hole.frame <= version) number = hole.number;
+  return number;
+}
+
+export function replayScreen(root, where, { navigate }) {
+  const base = `/api/tables/${encodeURIComponent(where.id)}/matches/${where.match}`;
+  const S = { meta: null, frame: null, at: 0, error: null, steps: new Map() };
+  const box = h("section.replay");
+  replace(root, box);
+
+  function tableLike() {
+    return { seats: (S.meta.names || []).map((name, seat) => ({ seat, name })) };
+  }
+
+  function step(version) {
+    if (!S.steps.has(version)) {
+      const promise = get(`${base}/replay/${version}?seat=public`);
+      promise.catch(() => S.steps.delete(version));
+      S.steps.set(version, promise);
+    }
+    return S.steps.get(version);
+  }
+
+  function go(i) {
+    if (!S.meta) return;
+    const want = Math.max(0, Math.min(S.meta.length, i));
+    S.at = want;
+    step(want).then((frame) => {
+      if (S.at !== want) return;
+      S.frame = frame;
+      render();
+      if (want < S.meta.length) step(want + 1);
+    }).catch((err) => { S.error = err.message; render(); });
+  }
+
+  function onKey(e) {
+    if (!S.meta || ["INPUT", "SELECT", "TEXTAREA"].includes(e.target.tagName)) return;
+    if (e.key === "ArrowRight") { e.preventDefault(); go(S.at + 1); }
+    if (e.key === "ArrowLeft") { e.preventDefault(); go(S.at - 1); }
+    if (e.key === "Home") { e.preventDefault(); go(0); }
+    if (e.key === "End") { e.preventDefault(); go(S.meta.length); }
+  }
+  document.addEventListener("keydown", onKey);
+
+  function render() {
+    if (S.error) {
+      replace(box, h("h1", { text: t("replay.title") }), h("p.notice", { text: S.error }),
+        h("a.button.primary", { href: "/", text: t("common.back") }));
+      return;
+    }
+    if (!S.meta || !S.frame) {
+      replace(box, h("p.loading", { text: t("common.loading") }));
+      return;
+    }
+    const last = S.meta.length;
+    const frame = S.frame;
+    const view = frame.view;
+    const table = tableLike();
+    const four = pref("fourColour", false);
+    const said = frame.event ? narrate(frame.event, table, null) : null;
+    const holes = (S.meta.holes || []).map((x) => ({ number: x.hole, frame: x.version }));
+    const holeSelect = h("select#replay-hole", { "aria-label": t("replay.hole"),
+      onchange: (e) => go(Number(e.target.value)) },
+    holes.map((hole) => h("option", { value: hole.frame, text: `${t("score.hole")} ${hole.number}`,
+      selected: view.hole === hole.number })));
+    const grids = view.grids.map((g, s) => (g ? h("section.seat-panel", {},
+      h("div.seat-head", {}, h("strong.seat-name", { text: table.seats[s].name }),
+        h("span.total", { text: t("seat.total", { n: view.totals[s] }) })),
+      gridEl(view, s, { label: t("table.gridOf", { name: table.seats[s].name }), fourColour: four,
+        lastPos: frame.event && frame.event.seat === s ? Number(String(frame.event.action).split(" ")[1]) || null : null }))
+      : null));
+    const top = view.discard_top;
+    const final = { totals: S.meta.result.totals, winners: S.meta.result.winners || [] };
+    replace(box,
+      h("div.table-head", {},
+        h("h1.table-title", { text: t("replay.title") }),
+        h("span.hole-pill", { text: `${t("score.hole")} ${view.hole}` }),
+        h("span.turn-pill", { text: S.at ? t("replay.step", { i: S.at, n: last }) : t("replay.start") })),
+      h("div.replay-controls", { role: "toolbar", "aria-label": t("replay.title") },
+        h("button.ghost", { type: "button", text: "« " + t("replay.first"), onclick: () => go(0), disabled: S.at === 0 }),
+        h("button.primary", { type: "button", id: "replay-prev", text: "◀ " + t("replay.prev"), onclick: () => go(S.at - 1), disabled: S.at === 0 }),
+        h("button.primary", { type: "button", id: "replay-next", text: t("replay.next") + " ▶", onclick: () => go(S.at + 1), disabled: S.at === last }),
+        h("button.ghost", { type: "button", text: t("replay.last") + " »", onclick: () => go(last), disabled: S.at === last }),
+        holes.length > 1 ? h("label.inline", {}, t("replay.hole"), " ", holeSelect) : null,
+        h("input#replay-slider", { type: "range", min: 0, max: last, value: S.at,
+          "aria-label": t("replay.step", { i: S.at, n: last }),
+          oninput: (e) => go(Number(e.target.value)) })),
+      said ? h("p.last-move", { role: "status", text: said.text }) : null,
+      h("div.felt", {},
+        h("div.opponents.spectating", {}, grids),
+        h("div.middle", {}, h("div.center", {},
+          h("div.pile-wrap", {}, h("span.pile-name", { text: t("table.stock") }),
+            h("div.pile", { role: "img", "aria-label": t("table.stockLabel", { n: view.stock_size }) },
+              view.stock_size ? cardBack() : cardSpace("")),
+            h("span.pile-count", { text: t("table.stockCards", { n: view.stock_size }) })),
+          h("div.pile-wrap", {}, h("span.pile-name", { text: t("table.discard") }),
+            h("div.pile", {}, top ? cardFace(top, { fourColour: four }) : cardSpace(t("table.discardEmpty"))))))),
+      frame.event && frame.event.hole_over
+        ? h("section.panel", {}, holeEndEl(frame.event.hole_over, view, table, null, four)) : null,
+      h("details.panel.replay-result", { open: S.at === last },
+        h("summary", { text: t("replay.result") }), resultEl(final, table, null)),
+      h("section.panel", {}, h("h2", { text: t("score.title") }), scorecardEl(view, table, null)),
+      h("details.panel", {}, h("summary", { text: t("table.historyTitle") }), historyEl(view, four)));
+  }
+
+  get(`${base}/replay`).then((meta) => { S.meta = meta; go(0); }).catch((err) => {
+    S.error = err.code === "match_running" ? t("replay.running") : err.message;
+    render();
+  });
+  render();
+  void navigate;
+  return { unmount: () => document.removeEventListener("keydown", onKey), refresh: render };
+}

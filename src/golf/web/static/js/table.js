@@ -1,0 +1,705 @@
+// /t/{id} and /watch/{id}: the waiting room, the table, the hole ends and the result, driven
+// by the server's messages. The server is authoritative: the page shows the view it gets
+// and offers exactly the legal actions it lists.
+
+import { h, replace, prefersReducedMotion } from "./dom.js";
+import { t } from "./i18n.js";
+import { api, forgetSeat, get, pref, rememberSeat, tokenFor } from "./api.js";
+import { TableSocket } from "./socket.js";
+import { discardEl, gridEl, heldEl, historyEl, stockEl, targetsOf } from "./board.js";
+import { holeEndEl, resultEl, scorecardEl } from "./holeend.js";
+import { narrate, parseAction, seatName } from "./narrate.js";
+import { waitingEl } from "./waiting.js";
+
+const KEYS = { d: "draw", t: "take", x: "discard", k: "knock", p: "pass" };
+const LOG_SIZE = 60;
+
+export function tableScreen(root, where, { navigate }) {
+  const id = where.id;
+  const S = {
+    token: where.watch ? null : tokenFor(id),
+    seat: null, role: null, host: false, muted: [],
+    table: null, state: null, prev: null, lastEvent: null, invite: null,
+    log: [], chat: [], hint: null, pending: false, error: null, waitError: null,
+    clock: null, clockAt: 0, conn: { state: "connecting" }, gone: null,
+  };
+  if (!where.watch && !S.token) {
+    navigate(`/watch/${encodeURIComponent(id)}`, { replaceState: true });
+    return null;
+  }
+
+  // --- persistent pieces (kept across renders so typing and focus survive) ---------------
+  const banner = h("div.conn-banner", { role: "status", hidden: true });
+  const live = h("div.sr-only#announcer", { "aria-live": "polite", "aria-atomic": "true" });
+  const toast = h("div.toast", { role: "alert", hidden: true });
+  const board = h("div.board-area");
+  const logList = h("ol.log", { "aria-label": t("log.title") });
+  const chatList = h("ol.chat-list", { "aria-label": t("chat.title") });
+  const chatInput = h("input#chat-input", { type: "text", maxlength: 300, autocomplete: "off" });
+  const chatForm = h("form.chat-form", { onsubmit: sendChat });
+  const scoreBox = h("div.score-box");
+  const side = h("aside.side-panels");
+  const dialog = h("dialog.modal", { "aria-labelledby": "dialog-title" });
+  dialog.addEventListener("close", () => {
+    dialog.dataset.kind = "";
+    replace(dialog);
+  });
+  replace(root, banner, toast, board, side, dialog, live);
+  root.classList.add("table-screen");
+
+  function announce(text) {
+    if (!text) return;
+    live.textContent = "";
+    // A new text node each time so screen readers read repeated sentences too.
+    setTimeout(() => { live.textContent = text; }, 30);
+  }
+
+  function showToast(text) {
+    toast.textContent = text;
+    toast.hidden = !text;
+    clearTimeout(showToast.timer);
+    if (text) showToast.timer = setTimeout(() => { toast.hidden = true; }, 6000);
+  }
+
+  // --- the connection ----------------------------------------------------------------------
+  const socket = new TableSocket(id, S.token, onMessage, onStatus);
+
+  function onStatus(status) {
+    S.conn = status;
+    renderBanner();
+  }
+
+  function renderBanner() {
+    const c = S.conn;
+    clearInterval(renderBanner.timer);
+    if (S.gone) {
+      banner.hidden = false;
+      banner.className = "conn-banner bad";
+      replace(banner, h("span", { text: S.gone }), " ",
+        h("a.button.small", { href: "/", text: t("common.back"),
+          onclick: (e) => { e.preventDefault(); navigate("/"); } }));
+      return;
+    }
+    if (c.state === "open") {
+      banner.hidden = true;
+      return;
+    }
+    banner.hidden = false;
+    banner.className = "conn-banner";
+    if (c.state === "removed") {
+      S.gone = t("banner.removed");
+      forgetSeat(id);
+      renderBanner();
+      return;
+    }
+    if (c.state === "offline") {
+      const until = Date.now() + c.retryIn;
+      const text = h("span");
+      const tick = () => {
+        text.textContent = t("banner.offline", { s: Math.max(0, Math.ceil((until - Date.now()) / 1000)) });
+      };
+      tick();
+      renderBanner.timer = setInterval(tick, 500);
+      replace(banner, text, " ", h("button.small", { type: "button", text: t("banner.retry"),
+        onclick: () => socket.retryNow() }));
+    } else {
+      replace(banner, h("span", { text: t("banner.connecting") }));
+    }
+  }
+
+  function onMessage(msg) {
+    switch (msg.type) {
+      case "welcome":
+        S.seat = msg.seat;
+        S.role = msg.role;
+        S.host = msg.host;
+        S.muted = msg.muted || [];
+        S.pending = false;
+        break;
+      case "table":
+        S.table = msg.table;
+        if (S.host && !S.invite && S.token) loadInvite();
+        render();
+        break;
+      case "state":
+        takeState(msg);
+        break;
+      case "event":
+        takeEvent(msg);
+        break;
+      case "clock":
+        S.clock = msg.clock;
+        S.clockAt = Date.now();
+        renderClock();
+        break;
+      case "chat":
+        S.chat.push(msg);
+        renderChat();
+        break;
+      case "muted":
+        S.muted = msg.seats || [];
+        renderChat();
+        render();
+        break;
+      case "hint":
+        if (S.state && msg.version === S.state.version) {
+          S.hint = msg;
+          render();
+        }
+        break;
+      case "error":
+        takeError(msg);
+        break;
+      case "bye":
+        if (msg.reason !== "reconnect") showToast(msg.message || msg.reason);
+        break;
+      default:
+        break;
+    }
+  }
+
+  function takeError(msg) {
+    S.pending = false;
+    if (S.hint && S.hint.loading) S.hint = null;
+    if (msg.code === "bad_token") {
+      // Our seat is gone (removed, or another server): watch instead.
+      forgetSeat(id);
+      S.token = null;
+      socket.token = null;
+      socket.send({ type: "hello", protocol: 1, table: id, token: null });
+      showToast(t("banner.badToken"));
+      return;
+    }
+    if (msg.code === "no_table") {
+      S.gone = t("banner.gone");
+      socket.close();
+      renderBanner();
+      return;
+    }
+    showToast(msg.message || msg.code);
+    if (msg.state) takeState(msg.state);
+    else render();
+  }
+
+  async function loadInvite() {
+    try {
+      const summary = await get(`/api/tables/${encodeURIComponent(id)}`, S.token);
+      if (summary.invite_url) {
+        S.invite = summary.invite_url;
+        render();
+      }
+    } catch {
+      /* the waiting room shows no invite until the next table message */
+    }
+  }
+
+  function takeState(msg) {
+    const before = S.state;
+    if (before && before.match === msg.match && msg.version < before.version) return;
+    S.prev = before && before.match === msg.match ? before : null;
+    S.state = msg;
+    const ev = S.pendingEvent;
+    S.pendingEvent = null;
+    if (ev && ev.version === msg.version && ev.match === msg.match) showEvent(ev);
+    S.clock = msg.clock;
+    S.clockAt = Date.now();
+    S.pending = false;
+    if (!before || before.version !== msg.version || before.match !== msg.match) S.hint = null;
+    if (msg.your_turn && !(before && before.your_turn && before.version === msg.version)) {
+      if (!(before && before.your_turn)) announce(t("ev.yourTurn"));
+    }
+    if (S.seat !== null && S.token) rememberSeat(id, S.token, S.seat);
+    render();
+    if (S.showHoleEnd) {
+      const { holeOver, matchOver } = S.showHoleEnd;
+      S.showHoleEnd = null;
+      showHoleEnd(holeOver, matchOver);
+    }
+  }
+
+  // An event arrives just before the state of its version; it is shown with that state, so
+  // the page never pairs a sentence about a move with the table from before it.
+  function takeEvent(msg) {
+    if (msg.event && msg.event.action === null) {
+      S.pendingEvent = null;
+      showEvent(msg);
+      render();
+      return;
+    }
+    S.pendingEvent = msg;
+  }
+
+  function showEvent(msg) {
+    const ev = msg.event;
+    if (ev.ended) S.endedReason = ev.ended;
+    S.lastEvent = { ...ev, version: msg.version, match: msg.match };
+    const said = narrate(ev, S.table, S.seat);
+    if (said && said.text) {
+      S.log.unshift(said.text);
+      S.log.length = Math.min(S.log.length, LOG_SIZE);
+      announce(said.spoken);
+    }
+    if (ev.hole_over) {
+      S.log.unshift(t("ev.holeOver", { n: ev.hole_over.number }));
+      S.showHoleEnd = { holeOver: ev.hole_over, matchOver: Boolean(ev.match_over) };
+    }
+    replace(logList, S.log.slice(0, LOG_SIZE).map((line) => h("li", { text: line })));
+  }
+
+  // --- acting ------------------------------------------------------------------------------
+  function act(action) {
+    if (!S.state || S.pending || !S.state.legal_actions.includes(action)) return;
+    if (socket.send({ type: "action", version: S.state.version, action })) {
+      S.pending = true;
+      board.classList.add("busy");
+    }
+  }
+
+  function askHint() {
+    if (!S.state || !S.state.your_turn) return;
+    S.hint = { loading: true };
+    socket.send({ type: "hint", version: S.state.version });
+    render();
+  }
+
+  function sendChat(e) {
+    e.preventDefault();
+    const text = chatInput.value.trim();
+    if (!text) return;
+    if (socket.send({ type: "chat", text })) chatInput.value = "";
+  }
+
+  function toggleMute(seat) {
+    socket.send({ type: "mute", seat, muted: !S.muted.includes(seat) });
+  }
+
+  async function hostCall(method, path, body) {
+    S.waitError = null;
+    try {
+      await api(method, path, body, S.token);
+    } catch (err) {
+      S.waitError = err.message;
+      render();
+    }
+  }
+
+  async function leave() {
+    try {
+      await api("POST", `/api/tables/${encodeURIComponent(id)}/leave`, {}, S.token);
+    } catch {
+      /* leaving an already-left table is fine */
+    }
+    forgetSeat(id);
+    socket.close();
+    navigate("/");
+  }
+
+  async function copy(text, button) {
+    try {
+      await navigator.clipboard.writeText(text);
+      button.textContent = t("wait.copied");
+    } catch {
+      const input = document.getElementById("invite-link");
+      if (input) input.select();
+      button.textContent = t("wait.copyFailed");
+    }
+    setTimeout(() => { button.textContent = t("wait.copy"); }, 2500);
+  }
+
+  function onKey(e) {
+    if (e.altKey || e.ctrlKey || e.metaKey) return;
+    const tag = (e.target && e.target.tagName) || "";
+    if (["INPUT", "TEXTAREA", "SELECT"].includes(tag) || dialog.open) return;
+    if (!S.state || !S.state.your_turn) return;
+    const key = e.key.toLowerCase();
+    const { cells, others } = targetsOf(S.state.legal_actions);
+    if (KEYS[key] && others.has(KEYS[key])) {
+      e.preventDefault();
+      act(others.get(KEYS[key]));
+    } else if (/^[1-9]$/.test(key) && cells.has(Number(key))) {
+      e.preventDefault();
+      act(cells.get(Number(key)).action);
+    } else if (key === "h" && S.role === "player") {
+      e.preventDefault();
+      askHint();
+    }
+  }
+  document.addEventListener("keydown", onKey);
+
+  // --- dialogs ---------------------------------------------------------------------------
+  function openDialog(kind, ...content) {
+    replace(dialog, ...content);
+    dialog.dataset.kind = kind;
+    if (!dialog.open) dialog.showModal();
+    const first = dialog.querySelector("button.primary") || dialog.querySelector("button");
+    if (first) first.focus();
+  }
+
+  function showHoleEnd(holeOver, matchOver) {
+    const view = S.state ? S.state.view : null;
+    if (!view) return;
+    const four = pref("fourColour", false);
+    openDialog("hole-end",
+      holeEndEl(holeOver, view, S.table, S.seat, four),
+      h("div.form-actions", {}, h("button.primary.big", { type: "button", "data-key": "hole-next",
+        text: matchOver ? t("holeEnd.toResult") : t("holeEnd.next"),
+        onclick: () => dialog.close() })));
+  }
+
+  function showHistory() {
+    if (!S.state) return;
+    openDialog("history",
+      h("h2#dialog-title", { text: t("table.historyTitle") }),
+      historyEl(S.state.view, pref("fourColour", false)),
+      h("div.form-actions", {}, h("button.primary", { type: "button", text: t("common.close"),
+        onclick: () => dialog.close() })));
+  }
+
+  // --- rendering ---------------------------------------------------------------------------
+  function render() {
+    const focusKey = document.activeElement && document.activeElement.dataset
+      ? document.activeElement.dataset.key : null;
+    board.classList.remove("busy");
+    if (!S.table) {
+      replace(board, h("p.loading", { text: t("common.loading") }));
+    } else if (S.table.status === "waiting" && !(S.state && !S.state.view.is_over)) {
+      document.title = `${S.table.title} – ${t("app.name")}`;
+      replace(board, waitingEl({ table: S.table, mySeat: S.seat, isHost: S.host,
+        invite: S.invite, onHost: hostCall, onLeave: leave, onCopy: copy, error: S.waitError }));
+    } else if (S.state) {
+      renderGame();
+    } else {
+      replace(board, h("p.loading", { text: t("common.loading") }));
+    }
+    renderSide();
+    if (focusKey) {
+      const again = board.querySelector(`[data-key="${focusKey}"]`);
+      if (again) again.focus();
+    }
+  }
+
+  function changedCells(seat) {
+    const out = new Set();
+    if (!S.prev || prefersReducedMotion()) return out;
+    const a = S.prev.view;
+    const b = S.state.view;
+    if (!a.grids[seat] || !b.grids[seat] || a.hole !== b.hole) return out;
+    b.grids[seat].forEach((card, i) => {
+      if (card !== a.grids[seat][i] || b.face_up[seat][i] !== a.face_up[seat][i]) out.add(i + 1);
+    });
+    return out;
+  }
+
+  function lastPosFor(seat) {
+    const ev = S.lastEvent;
+    if (!ev || !S.state || ev.version !== S.state.version || ev.seat !== seat) return null;
+    if (ev.hole_over) return null;
+    return parseAction(ev.action || "").pos;
+  }
+
+  function seatTags(seat) {
+    const info = S.table.seats[seat] || {};
+    const tags = [];
+    if (seat === S.table.host) tags.push(t("seat.host"));
+    if (info.kind === "bot") tags.push(["bot", t("seat.bot")]);
+    if (info.kind === "external") tags.push(t("seat.external"));
+    if (S.state && S.state.view.dealer === seat) tags.push(["dealer", t("seat.dealer")]);
+    if (info.stand_in) tags.push(t("seat.standIn"));
+    else if (info.away) tags.push(t("seat.away"));
+    return tags;
+  }
+
+  function tagEl(tag) {
+    const [kind, text] = Array.isArray(tag) ? tag : ["", tag];
+    return h("span.tag" + (kind ? `.tag-${kind}` : ""), { text });
+  }
+
+  function renderGame() {
+    const st = S.state;
+    const view = st.view;
+    const me = S.seat;
+    const four = pref("fourColour", false);
+    const mine = me !== null && me !== undefined && view.grids[me];
+    const yourTurn = st.your_turn && !view.is_over && S.table.status !== "ended";
+    const { cells, others } = yourTurn ? targetsOf(st.legal_actions) : targetsOf([]);
+    const current = view.current_player;
+    board.dataset.version = String(st.version);
+    board.dataset.match = String(st.match);
+    document.title = yourTurn ? t("turn.tab") : `${S.table.title} – ${t("app.name")}`;
+
+    // Header: which hole, whose turn, the clock.
+    const holeText = view.playoff ? t("table.playoff")
+      : view.holes ? t("table.hole", { n: view.hole, total: view.holes })
+        : t("table.holeOpen", { n: view.hole });
+    const turnText = view.is_over ? t("match.over")
+      : yourTurn ? t("turn.yours") : t("turn.of", { name: seatName(S.table, current, me) });
+    const head = h("div.table-head", {},
+      h("h1.table-title", { text: S.table.title }),
+      h("span.hole-pill", { text: holeText }),
+      h("span.turn-pill" + (yourTurn ? ".mine" : ""), { text: turnText }),
+      h("span.clock#clock", { "aria-live": "off" }),
+      S.table.spectators ? h("span.watchers", { text: t("lobby.watching", { n: S.table.spectators }) }) : null);
+
+    // Last turns (someone went out or knocked).
+    let finalBanner = null;
+    if (!view.is_over && view.knocked_by !== null && view.knocked_by !== undefined) {
+      finalBanner = view.knocked_by === me ? t("banner.knockYou")
+        : t("banner.knock", { name: seatName(S.table, view.knocked_by, me) });
+    } else if (!view.is_over && view.final_turns_from !== null && view.final_turns_from !== undefined) {
+      finalBanner = view.final_turns_from === me ? t("banner.finalYou")
+        : t("banner.final", { name: seatName(S.table, view.final_turns_from, me) });
+    }
+
+    // A card just drawn or taken slides into the hand.
+    const heldFresh = Boolean(S.prev) && !prefersReducedMotion()
+      && view.held_by !== null && S.prev.view.held_by === null;
+
+    // Opponents, in turn order after me.
+    const n = view.players;
+    const order = [];
+    const start = mine ? me + 1 : 0;
+    for (let i = 0; i < n; i++) {
+      const s = (start + i) % n;
+      if (s !== me || !mine) order.push(s);
+    }
+    const opponents = h("div.opponents" + (mine ? "" : ".spectating"), {},
+      order.filter((s) => view.grids[s]).map((s) => {
+        const info = S.table.seats[s] || {};
+        const name = seatName(S.table, s, me);
+        const muteable = mine && info.kind === "human" && s !== me;
+        return h("section.seat-panel" + (s === current ? ".current" : ""), {
+          "aria-label": t("table.gridOf", { name }) },
+        h("div.seat-head", {},
+          h("span.turn-mark", { "aria-hidden": "true", text: s === current ? "▶" : "" }),
+          h("strong.seat-name", { text: name }),
+          seatTags(s).map(tagEl),
+          h("span.total", { text: t("seat.total", { n: view.totals[s] }) }),
+          s === current ? h("span.sr-only", { text: t("turn.of", { name }) }) : null,
+          muteable ? h("button.link.small", { type: "button",
+            "aria-label": S.muted.includes(s) ? t("chat.unmute", { name }) : t("chat.mute", { name }),
+            text: S.muted.includes(s) ? t("chat.unmuteShort") : t("chat.muteShort"), onclick: () => toggleMute(s) }) : null),
+        gridEl(view, s, { label: t("table.gridOf", { name }), fourColour: four,
+          lastPos: lastPosFor(s), changed: changedCells(s) }),
+        view.held_by === s && s !== me ? heldEl(view, name, false, four, heldFresh) : null);
+      }));
+
+    // The middle: stock, discard pile, the card in my hand, what to do now.
+    const discardChanged = S.prev && !prefersReducedMotion()
+      && S.prev.view.discard_top !== view.discard_top;
+    const center = h("div.center", {},
+      stockEl(view, others, act),
+      discardEl(view, others, act, { fourColour: four, onHistory: showHistory,
+        changed: discardChanged }),
+      view.held_by === me && mine ? heldEl(view, "", true, four, heldFresh) : null);
+
+    const lastLine = S.log.length && S.lastEvent ? h("p.last-move", {},
+      h("span.last-tag-inline", { "aria-hidden": "true", text: "●" }), " ", S.log[0]) : null;
+
+    let mySection = null;
+    if (mine) {
+      const hidePeeked = !(pref("showPeeked", false) || S.table.options.show_peeked)
+        && view.phase !== "setup" && ((view.turns && view.turns[me] > 0) || view.held_by === me);
+      const actions = [];
+      for (const kind of ["draw", "take", "discard", "knock", "pass"]) {
+        if (!others.has(kind)) continue;
+        const key = Object.keys(KEYS).find((k) => KEYS[k] === kind).toUpperCase();
+        actions.push(h(`button.action.${kind === "knock" ? "warn" : "primary"}`, { type: "button",
+          "data-key": `act-${kind}`, "aria-keyshortcuts": key,
+          onclick: () => act(others.get(kind)) },
+        t(`act.${kind}`), h("kbd", { "aria-hidden": "true", text: key })));
+      }
+      for (const [kind, action] of others) {
+        if (!["draw", "take", "discard", "knock", "pass"].includes(kind)) {
+          actions.push(h("button.action", { type: "button", onclick: () => act(action), text: action }));
+        }
+      }
+      if (yourTurn && S.role === "player") {
+        actions.push(h("button.action.ghost", { type: "button", "data-key": "act-hint",
+          "aria-keyshortcuts": "H", onclick: askHint },
+        h("span.hint-icon", { "aria-hidden": "true", text: "?" }), t("act.hint"), h("kbd", { "aria-hidden": "true", text: "H" })));
+      }
+      const name = seatName(S.table, me, me);
+      mySection = h("section.my-area" + (current === me ? ".current" : ""), {
+        "aria-label": t("table.yourGrid") },
+      h("div.seat-head", {},
+        h("span.turn-mark", { "aria-hidden": "true", text: current === me ? "▶" : "" }),
+        h("strong.seat-name", { text: (S.table.seats[me] || {}).name || name }),
+        seatTags(me).map(tagEl),
+        h("span.total", { text: t("seat.total", { n: view.totals[me] }) })),
+      h("p.prompt", { id: "prompt", text: promptText(view, st, others, cells) }),
+      gridEl(view, me, { label: t("table.yourGrid"), targets: cells, onAct: act,
+        fourColour: four, hidePeeked, lastPos: lastPosFor(me), changed: changedCells(me) }),
+      h("div.actions", {}, actions),
+      hintEl(),
+      yourTurn ? h("p.keys-help", { text: t("keys.help") }) : null);
+    }
+
+    let result = null;
+    const ended = S.table.status === "ended";
+    if (view.is_over || ended) {
+      const isHost = S.host;
+      const finished = ["finished", "ended"].includes(S.table.status);
+      result = h("section.result-panel", {},
+        ended && !view.is_over
+          ? h("div.result", {}, h("h2", { text: t("match.over") }),
+            h("p.headline", { text: t("match.ended", { reason: S.endedReason || "" }) }))
+          : resultEl(view, S.table, me),
+        h("div.form-actions", {},
+          isHost && finished ? h("button.primary.big", { type: "button", "data-key": "rematch",
+            text: t("match.rematch"), onclick: () => hostCall("POST",
+              `/api/tables/${encodeURIComponent(id)}/rematch`, {}) }) : null,
+          !isHost && mine ? h("p.muted", { text: t("match.rematchWait") }) : null,
+          h("a.button.ghost", { href: `/replay/${encodeURIComponent(id)}/${st.match}`,
+            text: t("match.replay"), onclick: (e) => { e.preventDefault();
+              navigate(`/replay/${encodeURIComponent(id)}/${st.match}`); } })),
+        S.waitError ? h("p.field-error", { role: "alert", text: S.waitError }) : null);
+    }
+
+    replace(board,
+      head,
+      S.seat === null || S.seat === undefined
+        ? h("p.notice.spectator-note", { text: t("table.spectating") }) : null,
+      finalBanner ? h("p.final-banner", { role: "status" }, h("span", { "aria-hidden": "true", text: "⚑ " }), finalBanner) : null,
+      result,
+      h("div.felt", {}, opponents, h("div.middle", {}, center, lastLine), mySection));
+    renderClock();
+  }
+
+  function promptText(view, st, others, cells) {
+    if (!st.your_turn) {
+      return view.is_over ? "" : t("prompt.wait", { name: seatName(S.table, view.current_player, S.seat) });
+    }
+    const kinds = new Set([...cells.values()].map((c) => c.kind));
+    if (kinds.has("reveal")) return t("prompt.reveal", { n: setupLeft(view) });
+    if (kinds.has("peek")) return t("prompt.peek", { n: setupLeft(view) });
+    if (view.phase === "hold") return others.has("discard") ? t("prompt.hold") : t("prompt.holdSwap");
+    if (view.phase === "flip") return others.has("pass") ? t("prompt.flip") : t("prompt.flipMust");
+    return others.has("knock") ? t("prompt.turnKnock") : t("prompt.turn");
+  }
+
+  function setupLeft(view) {
+    // How many setup choices are left is the engine's business; we only count what we see.
+    const me = S.seat;
+    const known = (view.face_up[me] || []).filter(Boolean).length + (view.peeked || []).length;
+    const count = setupCount();
+    return count === null ? "" : Math.max(1, count - known);
+  }
+
+  // The preset's setup_count (with the table's override), only to word the setup prompt.
+  let presets = null;
+  get("/api/presets").then((p) => { presets = p.presets; render(); }).catch(() => {});
+  function setupCount() {
+    if (!S.table) return null;
+    if (S.table.rules && typeof S.table.rules.setup_count === "number") return S.table.rules.setup_count;
+    const p = presets && presets.find((x) => x.name === S.table.preset);
+    return p ? p.settings.setup_count : null;
+  }
+
+  function hintEl() {
+    if (!S.hint) return null;
+    if (S.hint.loading) return h("div.hint-box", { role: "status", text: t("hint.thinking") });
+    const options = S.hint.options || [];
+    if (!options.length) return h("div.hint-box", { role: "status", text: t("hint.none") });
+    const best = options[0];
+    const legal = S.state && S.state.legal_actions.includes(best.action);
+    return h("div.hint-box", { role: "status" },
+      h("strong", { text: t("hint.title") + ": " }),
+      h("span", { text: describeAction(best.action) }),
+      best.expected !== undefined ? h("span.muted", { text: ` (${t("hint.expected", { x: best.expected })})` }) : null,
+      best.reason ? h("p.hint-reason", { text: best.reason }) : null,
+      legal ? h("button.small.primary", { type: "button", text: t("hint.play"),
+        onclick: () => act(best.action) }) : null);
+  }
+
+  function describeAction(action) {
+    const { kind, pos } = parseAction(action);
+    const text = t(`act.${kind}`, { n: pos });
+    return text === `act.${kind}` ? action : text;
+  }
+
+  function renderClock() {
+    const el = board.querySelector("#clock");
+    if (!el) return;
+    const c = S.clock;
+    if (!c || !S.state || S.state.view.is_over) {
+      el.textContent = "";
+      el.hidden = true;
+      return;
+    }
+    el.hidden = false;
+    const left = Math.max(0, c.remaining - (Date.now() - S.clockAt));
+    const secs = Math.ceil(left / 1000);
+    const name = seatName(S.table, c.seat, S.seat);
+    if (c.kind === "absence") {
+      el.textContent = "⏳ " + t("timer.absence", { name, s: secs });
+    } else {
+      // The deadline includes the seat's reserve: the turn's own time runs out first.
+      const reserve = c.reserve || 0;
+      const turn = Math.ceil((left - reserve) / 1000);
+      el.textContent = turn > 0
+        ? "⏱ " + t("timer.turn", { s: turn }) + (reserve ? " " + t("timer.reserve", { s: Math.ceil(reserve / 1000) }) : "")
+        : "⏱ " + t("timer.inReserve", { s: secs });
+    }
+    el.setAttribute("aria-label", t("timer.turnLabel", { name, s: secs }));
+    el.classList.toggle("low", secs <= 10);
+  }
+  const clockTimer = setInterval(renderClock, 250);
+
+  function renderLog() {
+    replace(logList, S.log.slice(0, LOG_SIZE).map((line) => h("li", { text: line })));
+  }
+
+  function renderChat() {
+    if (!S.chat.length) {
+      replace(chatList, h("li.muted", { text: t("chat.empty") }));
+    } else {
+      replace(chatList, S.chat.slice(-100).map((m) => h("li", {},
+        h("strong", { text: m.name || seatName(S.table, m.seat, S.seat) }), ": ",
+        h("span", { text: m.text }))));
+      chatList.scrollTop = chatList.scrollHeight;
+    }
+  }
+
+  function renderSide() {
+    const spectator = S.seat === null || S.seat === undefined;
+    chatInput.placeholder = t("chat.placeholder");
+    chatInput.disabled = spectator;
+    replace(chatForm,
+      h("label.sr-only", { for: "chat-input", text: t("chat.field") }),
+      chatInput,
+      h("button.primary.small", { type: "submit", text: t("chat.send"), disabled: spectator }));
+    if (S.state && S.table) replace(scoreBox, scorecardEl(S.state.view, S.table, S.seat));
+    else replace(scoreBox);
+    if (!side.firstChild) {
+      replace(side,
+        h("section.panel.score-panel", { "aria-labelledby": "score-title" },
+          h("h2#score-title", { text: t("score.title") }), scoreBox),
+        h("section.panel.log-panel", { "aria-labelledby": "log-title" },
+          h("h2#log-title", { text: t("log.title") }), logList),
+        h("section.panel.chat-panel", { "aria-labelledby": "chat-title" },
+          h("h2#chat-title", { text: t("chat.title") }), chatList, chatForm));
+      renderChat();
+    }
+    side.hidden = !S.table;
+    // Before the first match there is nothing to score or tell yet: only the chat.
+    const playing = Boolean(S.state) && !(S.table && S.table.status === "waiting" && S.state.view.is_over);
+    for (const panel of side.querySelectorAll(".score-panel, .log-panel")) panel.hidden = !playing;
+  }
+
+  return {
+    unmount() {
+      socket.close();
+      clearInterval(clockTimer);
+      clearInterval(renderBanner.timer);
+      document.removeEventListener("keydown", onKey);
+      if (dialog.open) dialog.close();
+      root.classList.remove("table-screen");
+    },
+    refresh() {
+      replace(side);
+      renderBanner();
+      render();
+      renderLog();
+    },
+  };
+}

@@ -1,0 +1,156 @@
+"""Two people (two browser contexts) and a bot play a full hole by clicks; a spectator
+watches; no page ever holds a card its viewer may not see."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Browser, expect
+from webplay import (
+    Server,
+    assert_no_secrets,
+    card_forms,
+    click_a_move,
+    create_table,
+    invite_url,
+    join_by_invite,
+    my_turn,
+    open_player,
+    play_until_hole_end,
+    truth,
+)
+
+from golf import Game
+from golf.cards import card_str
+
+
+def test_two_people_and_a_bot_play_a_hole_to_the_scorecard(
+        browser: Browser, server: Server, shots: Path) -> None:
+    ann = open_player(browser, "Ann", server.url + "/", record=True)
+    expect(ann.page.locator("#preset")).to_have_value("six-card")
+    ann.page.fill("#name", "Ann")
+    ann.page.screenshot(path=str(shots / "lobby.png"), full_page=True)
+    table = create_table(ann, seats=["human", "easy"], rules={"holes": 1})
+
+    # The waiting room: seats, the invite link, start only once every seat is taken.
+    expect(ann.page.locator(".wait-seat")).to_have_count(3)
+    expect(ann.page.locator("#start")).to_be_disabled()
+    link = invite_url(ann)
+    assert re.search(r"/join/[A-Za-z0-9_-]{20,}$", link)
+
+    bob = open_player(browser, "Bob", link, record=True)
+    expect(bob.page.locator("h1")).to_contain_text("Ann")
+    join_by_invite(bob)
+    expect(ann.page.locator(".wait-seat", has_text="Bob")).to_contain_text("online")
+    expect(ann.page.locator("#start")).to_be_enabled()
+    ann.page.screenshot(path=str(shots / "waiting-room.png"), full_page=True)
+
+    # Table chat is plain text: markup arrives as the characters typed.
+    ann.page.fill("#chat-input", "<b>hello</b> Bob")
+    ann.page.locator(".chat-form button[type=submit]").click()
+    said = bob.page.locator(".chat-list li", has_text="hello")
+    expect(said).to_have_text("Ann: <b>hello</b> Bob")
+    expect(bob.page.locator(".chat-list b")).to_have_count(0)
+
+    watcher = open_player(browser, "Cy", f"{server.url}/watch/{table}", record=True)
+    ann.page.locator("#start").click()
+    for p in (ann, bob, watcher):
+        expect(p.page.locator(".felt")).to_be_visible()
+    expect(watcher.page.locator(".spectator-note")).to_be_visible()
+    expect(watcher.page.locator(".my-area")).to_have_count(0)
+
+    # A few moves by clicks, then a screenshot mid-hole, then on to the hole's end.
+    people = [ann, bob]
+    moves = 0
+    while moves < 5:
+        for p in people:
+            if my_turn(p):
+                click_a_move(p)
+                moves += 1
+        ann.page.wait_for_timeout(30)
+    ann.page.screenshot(path=str(shots / "table-mid-hole.png"), full_page=True)
+    moves += play_until_hole_end(people)
+
+    # Hole end: every grid face up with its score and what cancelled.
+    for p in people:
+        dialog = p.page.locator("dialog[open][data-kind=hole-end]")
+        expect(dialog.locator("section.reveal")).to_have_count(3)
+        expect(dialog.locator("section.reveal .card-svg.back")).to_have_count(0)
+        expect(dialog.locator("section.reveal .card-svg.face")).to_have_count(18)
+        expect(dialog.locator("ul.explain li").first).to_be_visible()
+    ann.page.screenshot(path=str(shots / "hole-end.png"), full_page=False)
+
+    record = server.api("GET", f"/api/tables/{table}/matches/1/replay")["record"]
+    games = truth(record)
+    scores = games[-1].hole_scores[0] if games[-1].hole_scores else None
+    for p in people:
+        p.page.locator("dialog[open] button.primary").click()
+        # The scorecard has the hole's row: the engine's scores, in seat order.
+        row = p.page.locator(".scorecard tbody tr").first
+        cells = [c.strip() for c in row.locator("td").all_inner_texts()]
+        assert scores is not None and cells == [str(s) for s in scores]
+        expect(p.page.locator(".result")).to_be_visible()
+        expect(p.page.locator(".placings li")).to_have_count(3)
+    expect(ann.page.locator("[data-key=rematch]")).to_be_visible()
+    expect(bob.page.locator("[data-key=rematch]")).to_have_count(0)
+    totals = [int(x) for x in ann.page.locator(".scorecard tfoot td").all_inner_texts()]
+
+    # Secrecy: each page's DOM after every move, against the true grids at that version.
+    seats = {ann.name: 0, bob.name: 1}
+    for p in people:
+        snaps = p.snapshots()
+        checked = assert_no_secrets(snaps, games, seats[p.name], p.name)
+        assert checked >= len(record["actions"]) * 0.9, (p.name, checked, len(record["actions"]))
+    snaps = watcher.snapshots()
+    assert assert_no_secrets(snaps, games, None, "the spectator") >= len(record["actions"]) * 0.9
+    # Someone went out: the others' last turns were announced by a banner.
+    assert any("final-banner" in s["html"] and "one more turn" in s["html"]
+               for s in ann.snapshots() if s["match"] == 1)
+
+    # The replay of the finished match, at its stable address.
+    replay = open_player(browser, "Dee", f"{server.url}/replay/{table}/1")
+    rp = replay.page
+    expect(rp.locator(".turn-pill")).to_have_text("The deal")
+    expect(rp.locator(".placings li")).to_have_count(3)
+    shown = sorted(int(x.split()[0]) for x in rp.locator(".placings .total").all_text_contents())
+    assert shown == sorted(totals)
+    n = len(record["actions"])
+    rp.locator("#replay-next").click()
+    expect(rp.locator(".turn-pill")).to_have_text(f"Move 1 of {n}")
+    expect(rp.locator(".last-move")).to_contain_text("turned up")
+    rp.keyboard.press("End")
+    expect(rp.locator(".turn-pill")).to_have_text(f"Move {n} of {n}")
+    expect(rp.locator(".hole-end .reveal")).to_have_count(3)
+    rp.keyboard.press("ArrowLeft")
+    expect(rp.locator(".turn-pill")).to_have_text(f"Move {n - 1} of {n}")
+    assert not replay.errors, replay.errors
+    replay.context.close()
+
+    # A rematch: the same seats, a new match from its first hole.
+    ann.page.locator("[data-key=rematch]").click()
+    for p in people:
+        expect(p.page.locator(".board-area")).to_have_attribute("data-match", "2")
+        expect(p.page.locator(".result")).to_have_count(0)
+        expect(p.page.locator(".hole-pill")).to_have_text("Hole 1 of 1")
+    for p in (ann, bob, watcher):
+        assert not p.errors, p.errors
+        p.context.close()
+
+
+def test_the_secrecy_check_finds_a_hidden_card_in_any_of_its_forms() -> None:
+    """The DOM check itself: a face-down card named in any way the page writes cards fails."""
+    g = Game("six-card", players=2, seed=7)
+    games = [g.clone()]
+    hidden = card_str(g.position()["grids"][1][0])
+    for form in card_forms(hidden):
+        snap = {"version": 0, "match": 1, "html": f"<div aria-label='{form}'></div>"}
+        with pytest.raises(AssertionError, match=hidden):
+            assert_no_secrets([snap], games, 0, "Ann")
+    own = card_str(g.position()["grids"][0][0])
+    clean = {"version": 0, "match": 1, "html": "<div>nothing to see</div>"}
+    assert assert_no_secrets([clean], games, 0, "Ann") == 1
+    # Its own never-seen cards are secret from a seat too.
+    with pytest.raises(AssertionError, match=own):
+        assert_no_secrets([{**clean, "html": card_forms(own)[0]}], games, 0, "Ann")
