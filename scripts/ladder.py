@@ -199,6 +199,11 @@ distribution of hole scores. Conventions:
   the same whatever the number of workers. Without `--seed` a random one is used and
   printed.
 - A match won jointly counts 1/k to each of its k winners.
+- `--duplicate` plays each of `--games` deals once per seat rotation (the bots moved one
+  seat on each time, the same cards every time: players x games matches) and adds each
+  bot's win rate and mean hole score averaged over its seats in a deal, with intervals
+  over deals, so the luck of the deal cancels out
+  (`golf simulate --duplicate --bots search,expert --games 100`).
 - The interval of a mean hole score comes from the spread of the per-match means (holes
   of one match are not independent); a win rate's is Wilson's interval.
 - Progress and an ETA go to stderr: a bar on a terminal, a plain line every few
