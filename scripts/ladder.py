@@ -104,7 +104,8 @@ def pct(rate: float, interval: tuple[float, float]) -> str:
 INTRO = """\
 # Bots
 
-Three bots play Golf in every variant: `random`, `greedy` and `expert`. Each sees only
+Three bots play Golf in every variant: `random`, `greedy` and `expert` (with the `fast`
+extra also `search`, below). Each sees only
 what its seat may see (the engine's view and the legal actions), is seeded and
 deterministic, and is named by a spec with options after a colon, such as
 `expert:memory=0.6,noise=1`. The registry (`golf.bots.make_bot`) serves the command
@@ -143,6 +144,17 @@ typed.
     (in the part of the grid it knows least); where a flip is compulsory it turns up the
     card it least expects to replace later;
   - where players peek, it assumes opponents kept the better cards face down.
+- **search** (needs the `fast` extra, numba) is a determinized Monte Carlo search in
+  the compiled core (`golf.fast.search`). At each decision it samples worlds consistent
+  with its seat's view alone (the cards it has not seen dealt at random over the places
+  it cannot see; `golf.bots.search.view_worlds`), plays every legal action in each
+  world (every action on the same worlds and the same later chance, so close actions
+  are compared on equal luck), lets every seat play the compiled greedy policy to the
+  end of the hole, and picks the action with the best mean margin over the best
+  opponent. `search:ms=50` (the default) searches for 50 ms a decision; `search:sims=200`
+  plays a fixed number of playouts (reproducible: a decision then depends only on the
+  view, the seed and the options). It clearly beats greedy but not yet the expert (its
+  playouts are greedy's): measured by `bench/search.py`, see docs/fast.md.
 
 ## Difficulty
 
@@ -187,6 +199,11 @@ distribution of hole scores. Conventions:
   the same whatever the number of workers. Without `--seed` a random one is used and
   printed.
 - A match won jointly counts 1/k to each of its k winners.
+- `--duplicate` plays each of `--games` deals once per seat rotation (the bots moved one
+  seat on each time, the same cards every time: players x games matches) and adds each
+  bot's win rate and mean hole score averaged over its seats in a deal, with intervals
+  over deals, so the luck of the deal cancels out
+  (`golf simulate --duplicate --bots search,expert --games 100`).
 - The interval of a mean hole score comes from the spread of the per-match means (holes
   of one match are not independent); a win rate's is Wilson's interval.
 - Progress and an ETA go to stderr: a bar on a terminal, a plain line every few

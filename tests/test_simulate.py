@@ -260,3 +260,33 @@ def test_seeded_matches_play_as_they_did_before_the_table(
     results = run_matches(load_rules(preset), players, bots, 3, seed=2026)
     got = [(r.totals, len(r.hole_scores), sum(map(sum, r.turns))) for r in results]
     assert got == expected
+
+
+# --- duplicate deals (issue 10 item 7) ----------------------------------------------------
+def test_duplicate_deals_rotate_the_bots_over_the_same_cards() -> None:
+    from golf.simulate import duplicate_summary, rotated, run_matches
+
+    rules = load_rules("six-card", {"holes": 2})
+    results = run_matches(rules, 3, ["greedy", "random"], 3, seed=5, duplicate=True)
+    assert len(results) == 9
+    for d in range(3):
+        deal = results[3 * d:3 * d + 3]
+        assert len({r.seed for r in deal}) == 1  # one deal: the same match seed
+        assert [r.bots for r in deal] == [rotated(("greedy", "random", "greedy"), k)
+                                          for k in range(3)]
+    assert len({r.seed for r in results}) == 3
+    dup = duplicate_summary(results, 3)
+    assert dup["deals"] == 3 and [b["bot"] for b in dup["by_bot"]] == ["greedy", "random"]
+    greedy = dup["by_bot"][0]
+    assert greedy["mean_hole_score"] < dup["by_bot"][1]["mean_hole_score"]
+    lo, hi = greedy["win_rate_ci95"]
+    assert lo <= greedy["win_rate"] <= hi
+
+
+def test_duplicate_on_the_command_line(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["simulate", "--duplicate", "--games", "3", "--bots", "greedy,random",
+                 "--holes", "1", "--seed", "4", "--workers", "1", "--quiet"]) == 0
+    out = capsys.readouterr().out
+    assert "6 matches" in out
+    assert "duplicate deals: 3 deals x 2 rotations" in out
+    assert "greedy" in out and "(each bot in turn)" in out

@@ -127,9 +127,19 @@ def play_match(
 # --- running many matches -------------------------------------------------------------
 
 def _work(job: tuple[dict[str, Any], int, tuple[str, ...], int, int]) -> MatchResult:
-    raw, players, bots, seed, index = job
+    raw, players, bots, seed, index = job  # seed: the match's own seed
     rules = _rules_cache(raw)
-    return play_match(rules, players, bots, match_seed(seed, index), index)
+    return play_match(rules, players, bots, seed, index)
+
+
+def rotated(seats: Sequence[str], k: int) -> tuple[str, ...]:
+    """The seats' bots moved ``k`` seats on: rotation k of a duplicate deal.
+
+    >>> rotated(("expert", "greedy", "random"), 1)
+    ('random', 'expert', 'greedy')
+    """
+    n = len(seats)
+    return tuple(seats[(s - k) % n] for s in range(n))
 
 
 _RULES: dict[str, Rules] = {}
@@ -147,9 +157,14 @@ def _rules_cache(raw: dict[str, Any]) -> Rules:
 
 def run_matches(
     rules: Rules, players: int, bots: Sequence[str], games: int, seed: int, workers: int = 1,
-    progress: Callable[[int, int], None] | None = None,
+    progress: Callable[[int, int], None] | None = None, duplicate: bool = False,
 ) -> list[MatchResult]:
-    """Play ``games`` matches, in ``workers`` processes, in match order."""
+    """Play ``games`` matches, in ``workers`` processes, in match order.
+
+    With ``duplicate`` each of ``games`` deals (a match seed: the same cards) is played
+    ``players`` times, the bots rotated one seat on each time (:func:`rotated`), so every
+    bot plays every seat of every deal; match ``d * players + k`` is deal ``d``,
+    rotation ``k``."""
     rules.check_players(players)
     seats = tuple(seat_bots(bots, players))
     for spec in set(seats):
@@ -159,7 +174,12 @@ def run_matches(
     if workers < 1:
         raise GolfError(f"the number of workers must be at least 1, got {workers}")
     raw = rules.to_dict()
-    jobs = [(raw, players, seats, seed, i) for i in range(games)]
+    if duplicate:
+        jobs = [(raw, players, rotated(seats, k), match_seed(seed, d), d * players + k)
+                for d in range(games) for k in range(players)]
+    else:
+        jobs = [(raw, players, seats, match_seed(seed, i), i) for i in range(games)]
+    games = len(jobs)
     results: list[MatchResult] = []
     if workers == 1 or games == 1:
         for job in jobs:
@@ -298,6 +318,52 @@ def summarise(
             "fair_share": 1.0 / players,
         },
     }
+
+
+def duplicate_summary(results: Sequence[MatchResult], players: int) -> dict[str, Any]:
+    """Paired figures of a duplicate run (:func:`run_matches` with ``duplicate``): per
+    bot, its match win share and mean hole score averaged over its seats in each deal's
+    rotations, with 95% intervals over deals (the rotations of a deal are paired, so
+    the luck of the deal cancels out)."""
+    deals: dict[int, list[MatchResult]] = {}
+    for r in results:
+        deals.setdefault(r.index // players, []).append(r)
+    specs = list(dict.fromkeys(b for r in results for b in r.bots))
+    out = []
+    for spec in specs:
+        wins: list[float] = []
+        scores: list[float] = []
+        for matches in deals.values():
+            w, sc, n, holes = 0.0, 0, 0, 0
+            for r in matches:
+                for s, b in enumerate(r.bots):
+                    if b != spec:
+                        continue
+                    n += 1
+                    if s in r.winners:
+                        w += 1.0 / len(r.winners)
+                    sc += sum(h[s] for h in r.hole_scores)
+                    holes += len(r.hole_scores)
+            wins.append(w / n)
+            scores.append(sc / holes if holes else math.nan)
+        m, lo, hi = mean_ci(wins)
+        sm, slo, shi = mean_ci(scores)
+        out.append({"bot": spec, "win_rate": m, "win_rate_ci95": [lo, hi],
+                    "mean_hole_score": sm, "mean_hole_score_ci95": [slo, shi]})
+    return {"deals": len(deals), "rotations": players, "by_bot": out}
+
+
+def format_duplicate(dup: Mapping[str, Any]) -> str:
+    """The paired lines ``golf simulate --duplicate`` prints after the table."""
+    lines = [f"duplicate deals: {dup['deals']} deals x {dup['rotations']} rotations, "
+             "intervals paired by deal"]
+    for r in dup["by_bot"]:
+        lo, hi = r["win_rate_ci95"]
+        slo, shi = r["mean_hole_score_ci95"]
+        lines.append(f"  {r['bot']:<28}match wins {100 * r['win_rate']:.1f}% "
+                     f"({100 * lo:.1f} to {100 * hi:.1f}), mean hole score "
+                     f"{r['mean_hole_score']:.2f} ({slo:.2f} to {shi:.2f})")
+    return "\n".join(lines)
 
 
 def simulate(

@@ -83,9 +83,10 @@ BUILTIN: dict[str, str] = {
     "greedy": "golf.bots.greedy:GreedyBot",
     "expert": "golf.bots.expert:ExpertBot",
     "openspiel-ismcts": "golf.bots.openspiel_bot:OpenSpielISMCTSBot",
+    "search": "golf.bots.search:SearchBot",
 }
 #: The extra of ``golf-cards`` that installs a built-in bot's optional dependencies.
-EXTRAS: dict[str, str] = {"openspiel-ismcts": "openspiel"}
+EXTRAS: dict[str, str] = {"openspiel-ismcts": "openspiel", "search": "fast"}
 
 #: Named difficulties: the one place they are defined (docs/bots.md measures them).
 LEVELS: dict[str, str] = {

@@ -16,7 +16,16 @@ from typing import Any
 from ..bots.base import bot_names, make_bot
 from ..errors import GolfError
 from ..rules import Rules
-from ..simulate import MatchResult, Progress, format_table, run_matches, seat_bots, summarise
+from ..simulate import (
+    MatchResult,
+    Progress,
+    duplicate_summary,
+    format_duplicate,
+    format_table,
+    run_matches,
+    seat_bots,
+    summarise,
+)
 from ._common import add_rule_options, default_players, rules_from_args
 
 EPILOG = """\
@@ -25,7 +34,8 @@ colon, e.g. 'expert:memory=0.6,noise=1'. With fewer bots than players the list r
 (--players 4 --bots expert,greedy seats expert, greedy, expert, greedy); more bots than
 players is an error. Each match's seed is derived from --seed and the match's number, so
 the results are the same for any --workers. A shared match win counts 1/k for each of the
-k joint winners. Intervals are 95%.
+k joint winners. Intervals are 95%. With --duplicate each of GAMES deals is played once
+per seat rotation (players x GAMES matches) and the paired figures follow the table.
 
 example: golf simulate --variant six-card --players 2 --bots expert,greedy --games 200
 """
@@ -59,6 +69,9 @@ def register(sub: Any) -> None:
     p.add_argument("--plot", metavar="FILE.png",
                    help="write a PNG of each bot's hole-score distribution (needs matplotlib)")
     p.add_argument("--quiet", "-q", action="store_true", help="no progress output")
+    p.add_argument("--duplicate", action="store_true",
+                   help="play each of GAMES deals once per seat rotation (the same cards for "
+                   "every bot in every seat) and add win rates and scores paired by deal")
     p.set_defaults(func=run)
 
 
@@ -107,15 +120,22 @@ def run(args: argparse.Namespace) -> int:
         raise GolfError(f"--seed must be 0 or more, got {seed}")
     progress = None if args.quiet else Progress(sys.stderr)
     start = time.monotonic()
-    results = run_matches(rules, args.players, bots, args.games, seed, workers, progress)
+    results = run_matches(rules, args.players, bots, args.games, seed, workers, progress,
+                          duplicate=args.duplicate)
     elapsed = time.monotonic() - start
     summary = summarise(results, rules, args.players, bots, seed)
+    if args.duplicate:
+        summary["duplicate"] = duplicate_summary(results, args.players)
+        for row in summary["seats"]:  # every bot sat in every seat
+            row["bot"] = "(each bot in turn)"
     if args.csv:
         _write_csv(args.csv, results, rules)
     if args.json:
         print(json.dumps(_finite(summary), indent=2))
     elif args.csv != "-":
         print(format_table(summary))
+        if args.duplicate:
+            print(format_duplicate(summary["duplicate"]))
         holes = sum(len(r.hole_scores) for r in results)
         print(f"{holes} holes in {elapsed:.1f}s on {workers} worker(s)")
     if args.plot:

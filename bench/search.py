@@ -1,0 +1,106 @@
+"""The search bot against another bot on duplicate deals, and its search speed.
+
+Each deal (a match seed) is played twice, once with the search bot in each seat
+(2 players), so both bots get the same cards; the win rate counts a shared win as
+half, and its 95% interval is over deals (the two matches of a deal are paired).
+It also prints playouts per second and decision time.
+
+    .venv/bin/python bench/search.py --deals 500 --bot search:ms=50      # the target run
+    .venv/bin/python bench/search.py --deals 50 --bot search:sims=200 --workers 2
+
+Figures depend on the machine's load: say so with them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import multiprocessing
+import sys
+import time
+from typing import Any
+
+from golf import Game, load_rules
+from golf.simulate import match_seed, mean_ci, play_match
+
+
+def _deal(job: tuple[str, int, str, str, int, dict[str, Any]]) -> tuple[float, int, float]:
+    """(search's win share over both seatings, its summed margin, seconds) of one deal."""
+    variant, players, bot, other, seed, over = job
+    rules = load_rules(variant, over)
+    t = time.perf_counter()
+    share, margin = 0.0, 0
+    for seat in range(players):
+        bots = [other] * players
+        bots[seat] = bot
+        r = play_match(rules, players, bots, seed)
+        if seat in r.winners:
+            share += 1 / len(r.winners)
+        best_other = min(r.totals[s] for s in range(players) if s != seat)
+        margin += best_other - r.totals[seat]
+    return share / players, margin, time.perf_counter() - t
+
+
+def speed(bot: str, variant: str, decisions: int = 40) -> tuple[float, float]:
+    """(playouts per second, mean ms per decision) of ``bot`` over seeded decisions."""
+    from golf.bots import make_bot
+    from golf.bots.search import SearchBot
+
+    g = Game(variant, players=2, seed=12)
+    b = make_bot(bot, g.rules, seed=1)
+    assert isinstance(b, SearchBot)
+    b.choose(g.view(0, codes=True), g.legal_actions())  # compile / load the cache
+    sims, spent, n = 0, 0.0, 0
+    while n < decisions and not g.is_over:
+        seat = g.current_player
+        assert seat is not None
+        legal = g.legal_actions()
+        t = time.perf_counter()
+        a = b.choose(g.view(seat, codes=True), legal)
+        if len(legal) > 1:
+            spent += time.perf_counter() - t
+            sims += b.last_sims
+            n += 1
+        g.apply(a)
+    return sims / spent, 1000 * spent / max(n, 1)
+
+
+def main(argv: list[str] | None = None) -> None:
+    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    p.add_argument("--bot", default="search:ms=50")
+    p.add_argument("--opponent", default="expert")
+    p.add_argument("--variant", default="six-card")
+    p.add_argument("--players", type=int, default=2)
+    p.add_argument("--deals", type=int, default=100)
+    p.add_argument("--seed", type=int, default=2026)
+    p.add_argument("--workers", type=int, default=1)
+    p.add_argument("--no-speed", action="store_true")
+    a = p.parse_args(argv)
+    if not a.no_speed:
+        rate, ms = speed(a.bot, a.variant)
+        print(f"{a.bot}: {rate:,.0f} playouts/s, {ms:.1f} ms per decision "
+              f"({a.variant}, 2 players, 40 decisions)", flush=True)
+    jobs = [(a.variant, a.players, a.bot, a.opponent, match_seed(a.seed, i), {})
+            for i in range(a.deals)]
+    shares: list[float] = []
+    margins: list[float] = []
+    t0 = time.perf_counter()
+    with multiprocessing.Pool(a.workers) as pool:
+        for share, margin, _ in pool.imap_unordered(_deal, jobs):
+            shares.append(share)
+            margins.append(margin / a.players)
+            if len(shares) % 10 == 0 or len(shares) == a.deals:
+                m, lo, hi = mean_ci(shares)
+                print(f"  {len(shares)}/{a.deals} deals: win rate {m:.3f} [{lo:.3f}, {hi:.3f}]"
+                      f" ({time.perf_counter() - t0:.0f} s)", file=sys.stderr, flush=True)
+    m, lo, hi = mean_ci(shares)
+    mm, mlo, mhi = mean_ci(margins)
+    print(f"{a.bot} vs {a.opponent}, {a.variant}, {a.players} players, {a.deals} deals x "
+          f"{a.players} seatings = {a.deals * a.players} matches (seed {a.seed}):")
+    print(f"  win rate {m:.3f}, 95% interval [{lo:.3f}, {hi:.3f}] (paired by deal; a shared "
+          "win counts as a share)")
+    print(f"  margin over the best opponent per match {mm:+.2f} points [{mlo:+.2f}, {mhi:+.2f}]")
+    print(f"  {time.perf_counter() - t0:.0f} s with {a.workers} worker(s)")
+
+
+if __name__ == "__main__":
+    main()
