@@ -8,7 +8,7 @@ the best mean margin over its best opponent (see :mod:`golf.fast.search`). Every
 action is tried in the same worlds, so close actions are compared on equal luck.
 
 It never sees the game, only the view: the worlds come from :func:`view_worlds`,
-which reads the view and the rules alone.
+which reads the view and the rules alone through :mod:`golf.knowledge`.
 
 Options: ``ms`` (time per decision, default 50) or ``sims`` (a fixed number of
 playouts per decision, spread evenly over the legal actions; it overrides ``ms`` and
@@ -31,19 +31,19 @@ from __future__ import annotations
 import hashlib
 import json
 import time
-from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 import numpy as np
 
 from ..actions import Action
-from ..cards import build_deck
 from ..errors import GolfError
 from ..fast import FastGame
 from ..fast.layout import C_CELLS, C_O_GRIDS, C_O_STOCK, S_HELD
 from ..fast.machine import seed_rng
 from ..fast.search import simulate
+from ..knowledge import Sampler, World
+from ..knowledge import Slot as KnownSlot
 from ..rules import Rules
 from .base import Bot, register
 
@@ -60,92 +60,28 @@ def view_worlds(view: Mapping[str, Any], rules: Rules
     fill them: every world consistent with the view is a shuffle of each group's cards
     over its places, all equally likely under uniform shuffles.
 
-    SWITCH TO golf.knowledge: this is the search bot's one sampler of the view (built
-    before golf.knowledge's ``Sampler`` was merged). Once it is on main, replace this
-    body with ``Sampler(view, rules)``: its ``knowledge.groups`` / ``slots`` are these
-    groups and ``position(world)`` this position.
-
-    Before the stock is reshuffled, every unknown place takes any card the seat has not
-    seen; after a reshuffle the view lists the stock's cards (everyone saw them on the
-    discard pile), so the stock (and a card another player drew from it) take those and
-    the face-down cells the rest.
+    Both come from :mod:`golf.knowledge`, the one definition of what a seat knows: before
+    the stock is reshuffled every unknown place takes any card the seat has not seen;
+    after a reshuffle the stock (and a card another player drew from it) take the public
+    stock's cards and the face-down cells the rest.
     """
-    players = view["players"]
-    grids: list[list[int | None] | None] = [None if g is None else list(g)
-                                            for g in view["grids"]]
-    seen: Counter[int] = Counter(view["discard"])
-    for g in grids:
-        seen.update(c for c in (g or ()) if c is not None)
-    if view["held"] is not None:
-        seen[view["held"]] += 1
-    unseen = Counter(build_deck(rules.decks_for(players), rules.jokers_per_deck))
-    unseen.subtract(seen)
-    if any(v < 0 for v in unseen.values()):
-        raise GolfError("the view shows more copies of a card than the deck holds")
-    stock_slots: list[Slot] = [("stock", i) for i in range(view["stock_size"])]
-    if view["held"] is None and view["held_by"] is not None:
-        stock_slots.append(("held", view["held_by"]))
-    grid_slots: list[Slot] = [("grid", s, i) for s, g in enumerate(grids) if g is not None
-                              for i, c in enumerate(g) if c is None]
-    cards = sorted(unseen.elements())
-    if view["stock_cards"] is None:
-        groups = [(stock_slots + grid_slots, cards)]
-    else:
-        in_stock = sorted(view["stock_cards"])
-        rest = Counter(cards)
-        rest.subtract(in_stock)
-        groups = [(stock_slots, in_stock), (grid_slots, sorted(rest.elements()))]
-    for places, group_cards in groups:
-        if len(places) != len(group_cards):
-            raise GolfError(f"the view has {len(places)} unknown places for "
-                            f"{len(group_cards)} unseen cards")
-    position = _position(view, rules, grids)
-    held = None
-    for places, group_cards in groups:  # one consistent filling: the sorted cards in order
-        for place, card in zip(places, group_cards, strict=True):
-            if place[0] == "stock":
-                position["stock"][place[1]] = card
-            elif place[0] == "held":
-                held = card
-            else:
-                position["grids"][place[1]][place[2]] = card
-    if held is not None:
-        position["held"] = held
-    return position, groups
+    sampler = Sampler(view, rules, 0)
+    k = sampler.knowledge
+    order = [i for g in k.groups for i in g.slots]
+    if order != list(range(len(k.slots))):  # pragma: no cover - knowledge's documented order
+        raise GolfError("golf.knowledge groups are not in slot order")
+    # one consistent filling: each group's cards in sorted order
+    filling = World(tuple(c for g in k.groups for c in g.cards), 0)
+    groups = [([_place(k.slots[i]) for i in g.slots], list(g.cards)) for g in k.groups]
+    return sampler.position(filling), groups
 
 
-def _position(view: Mapping[str, Any], rules: Rules,
-              grids: list[list[int | None] | None]) -> dict[str, Any]:
-    """The view's facts as a position (unknown cards still None, the stock all None)."""
-    seat, current, phase = view["seat"], view["current_player"], view["phase"]
-    chosen: list[int] = []
-    if phase == "setup" and current is not None:
-        # what the seat in setup has chosen so far: the cells it turned up, or peeked at
-        if rules.setup == "reveal":
-            chosen = [i + 1 for i, up in enumerate(view["face_up"][current]) if up]
-        else:
-            chosen = list(view["peeked"] if current == seat
-                          else view["peeked_cells"][current])
-    last = view["last_hole"]
-    return {
-        "players": view["players"], "hole": view["hole"], "playoff": view["playoff"],
-        "active": list(view["active"]), "dealer": view["dealer"], "phase": phase,
-        "current_player": current if current is not None else view["active"][0],
-        "grids": grids,
-        "face_up": [None if u is None else list(u) for u in view["face_up"]],
-        "peeked": [list(view["peeked"]) if s == seat else list(view["peeked_cells"][s] or [])
-                   for s in range(view["players"])],
-        "setup_chosen": chosen, "discard": list(view["discard"]),
-        "stock": [None] * view["stock_size"], "held": view["held"],
-        "held_from": view["held_from"], "turns": list(view["turns"]),
-        "knocked_by": view["knocked_by"], "final_turns_from": view["final_turns_from"],
-        "reshuffles": 0 if view["stock_cards"] is None else 1,
-        "totals": list(view["totals"]),
-        "hole_scores": [list(h) for h in view["hole_scores"]],
-        "playoff_scores": [list(h) for h in view["playoff_scores"]],
-        "hole_results": [] if last is None else [last],
-        "winners": list(view["winners"]), "seed": 0,
-    }
+def _place(slot: KnownSlot) -> Slot:
+    if slot.place == "stock":
+        return ("stock", slot.at)
+    if slot.place == "held":
+        return ("held", slot.seat)
+    return ("grid", slot.seat, slot.at)
 
 
 @register
