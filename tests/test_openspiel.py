@@ -16,6 +16,7 @@ from golf import GolfError
 from golf.envs.openspiel import (
     GolfState,
     card_id,
+    engine_game,
     format_rules_param,
     id_card,
     parse_rules_param,
@@ -208,6 +209,26 @@ def test_resampling_after_a_reshuffle_keeps_the_stock_known() -> None:
         other = resample(state, p, rng)
         assert Counter(other._core.g.position()["stock"]) == stock
         assert other.information_state_string(p) == state.information_state_string(p)
+
+
+def test_a_resampled_world_has_its_own_future_chance() -> None:
+    """The engine seed decides every later shuffle and deal; the view says nothing of
+    it, so a resampled world must not inherit the real one (it would reshuffle the
+    stock and deal the next hole exactly as the real game will)."""
+    game = load(preset="six-card", players=3, rules="holes:3")
+    rng = random.Random(11)
+    state = random_state(game, rng, 25)
+    p = state.current_player()
+    real = engine_game(state).position()["seed"]
+    seeds = []
+    for _ in range(8):
+        world = engine_game(resample(state, p, rng))
+        seeds.append(world.position()["seed"])
+        assert world.view(p) == engine_game(state).view(p)
+    assert real not in seeds and len(set(seeds)) > 1
+    # and the world is a function of the generator alone
+    again = [engine_game(resample(state, p, random.Random(s))).position() for s in (1, 1)]
+    assert again[0] == again[1]
 
 
 def play_with_ismcts(game: pyspiel.Game, set_resampler: bool) -> list[float]:
