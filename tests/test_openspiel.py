@@ -50,10 +50,9 @@ def test_random_sim_test_through_reshuffles_and_playoffs() -> None:
     seen = {"reshuffle": False, "playoff": False}
 
     def check(state: pyspiel.State) -> None:
-        c = state._core
-        if c.dealing is None and not c.drawing and state.view(0)["stock_cards"] is not None:
+        if not state.is_chance_node() and state.view(0)["stock_cards"] is not None:
             seen["reshuffle"] = True
-        seen["playoff"] |= c.g.is_playoff
+        seen["playoff"] |= engine_game(state).is_playoff
 
     game = load(preset="german", players=5, rules="target:40")
     pyspiel.random_sim_test(game, num_sims=2, serialize=True, verbose=False,
@@ -93,7 +92,7 @@ def test_the_deal_is_one_chance_node_per_card() -> None:
         dealt.append(card)
         state.apply_action(outcomes[-1][0])
     assert len(dealt) == 3 * 6 + 1
-    pos = state._core.g.position()
+    pos = engine_game(state).position()
     assert pos["grids"] == [dealt[0:6], dealt[6:12], dealt[12:18]]
     assert pos["discard"] == [dealt[18]]
     assert Counter(pos["stock"]) == deck - Counter(dealt)
@@ -106,7 +105,7 @@ def test_every_draw_is_a_chance_node_choosing_the_card() -> None:
     state = random_state(game, rng, 4)  # after the setup reveals
     draw_id = next(a for a in state.legal_actions() if state.action_to_string(a) == "draw")
     seat = state.current_player()
-    stock = Counter(state._core.g.position()["stock"])
+    stock = Counter(engine_game(state).position()["stock"])
     state.apply_action(draw_id)
     assert state.is_chance_node()
     outcomes = state.chance_outcomes()
@@ -171,7 +170,7 @@ def test_resampling_keeps_everything_the_seat_has_seen(
     state = random_state(game, rng, decisions)
     assert not state.is_terminal() and not state.is_chance_node()
     p = state.current_player()
-    real = state._core.g
+    real = engine_game(state)
     worlds = set()
     for _ in range(12):
         other = resample(state, p, rng)
@@ -180,8 +179,8 @@ def test_resampling_keeps_everything_the_seat_has_seen(
         assert other.observation_string(p) == state.observation_string(p)
         assert other.information_state_tensor(p) == state.information_state_tensor(p)
         assert other.legal_actions() == state.legal_actions()
-        assert other._core.g.view(p) == real.view(p)
-        assert Counter(other._core.g.census()) == Counter(real.census())
+        assert engine_game(other).view(p) == real.view(p)
+        assert Counter(engine_game(other).census()) == Counter(real.census())
         worlds.add(str(other))
         # The resampled world plays on like any state.
         other.apply_action(other.legal_actions()[0])
@@ -204,10 +203,10 @@ def test_resampling_after_a_reshuffle_keeps_the_stock_known() -> None:
     while state.is_chance_node():
         state.apply_action(state.chance_outcomes()[0][0])
     p = state.current_player()
-    stock = Counter(state._core.g.position()["stock"])
+    stock = Counter(engine_game(state).position()["stock"])
     for _ in range(5):
         other = resample(state, p, rng)
-        assert Counter(other._core.g.position()["stock"]) == stock
+        assert Counter(engine_game(other).position()["stock"]) == stock
         assert other.information_state_string(p) == state.information_state_string(p)
 
 
@@ -263,7 +262,7 @@ def test_returns() -> None:
     for reward in ("score", "match"):
         game = load(players=3, rules="holes:2", reward=reward)
         state = random_state(game, random.Random(9), 10**6)
-        g = state._core.g
+        g = engine_game(state)
         if reward == "score":
             assert state.returns() == [-float(t) for t in g.totals]
         else:
