@@ -16,6 +16,7 @@ from golf import GolfError
 from golf.envs.openspiel import (
     GolfState,
     card_id,
+    engine_game,
     format_rules_param,
     id_card,
     parse_rules_param,
@@ -49,10 +50,9 @@ def test_random_sim_test_through_reshuffles_and_playoffs() -> None:
     seen = {"reshuffle": False, "playoff": False}
 
     def check(state: pyspiel.State) -> None:
-        c = state._core
-        if c.dealing is None and not c.drawing and state.view(0)["stock_cards"] is not None:
+        if not state.is_chance_node() and state.view(0)["stock_cards"] is not None:
             seen["reshuffle"] = True
-        seen["playoff"] |= c.g.is_playoff
+        seen["playoff"] |= engine_game(state).is_playoff
 
     game = load(preset="german", players=5, rules="target:40")
     pyspiel.random_sim_test(game, num_sims=2, serialize=True, verbose=False,
@@ -92,7 +92,7 @@ def test_the_deal_is_one_chance_node_per_card() -> None:
         dealt.append(card)
         state.apply_action(outcomes[-1][0])
     assert len(dealt) == 3 * 6 + 1
-    pos = state._core.g.position()
+    pos = engine_game(state).position()
     assert pos["grids"] == [dealt[0:6], dealt[6:12], dealt[12:18]]
     assert pos["discard"] == [dealt[18]]
     assert Counter(pos["stock"]) == deck - Counter(dealt)
@@ -105,7 +105,7 @@ def test_every_draw_is_a_chance_node_choosing_the_card() -> None:
     state = random_state(game, rng, 4)  # after the setup reveals
     draw_id = next(a for a in state.legal_actions() if state.action_to_string(a) == "draw")
     seat = state.current_player()
-    stock = Counter(state._core.g.position()["stock"])
+    stock = Counter(engine_game(state).position()["stock"])
     state.apply_action(draw_id)
     assert state.is_chance_node()
     outcomes = state.chance_outcomes()
@@ -170,7 +170,7 @@ def test_resampling_keeps_everything_the_seat_has_seen(
     state = random_state(game, rng, decisions)
     assert not state.is_terminal() and not state.is_chance_node()
     p = state.current_player()
-    real = state._core.g
+    real = engine_game(state)
     worlds = set()
     for _ in range(12):
         other = resample(state, p, rng)
@@ -179,8 +179,8 @@ def test_resampling_keeps_everything_the_seat_has_seen(
         assert other.observation_string(p) == state.observation_string(p)
         assert other.information_state_tensor(p) == state.information_state_tensor(p)
         assert other.legal_actions() == state.legal_actions()
-        assert other._core.g.view(p) == real.view(p)
-        assert Counter(other._core.g.census()) == Counter(real.census())
+        assert engine_game(other).view(p) == real.view(p)
+        assert Counter(engine_game(other).census()) == Counter(real.census())
         worlds.add(str(other))
         # The resampled world plays on like any state.
         other.apply_action(other.legal_actions()[0])
@@ -203,11 +203,31 @@ def test_resampling_after_a_reshuffle_keeps_the_stock_known() -> None:
     while state.is_chance_node():
         state.apply_action(state.chance_outcomes()[0][0])
     p = state.current_player()
-    stock = Counter(state._core.g.position()["stock"])
+    stock = Counter(engine_game(state).position()["stock"])
     for _ in range(5):
         other = resample(state, p, rng)
-        assert Counter(other._core.g.position()["stock"]) == stock
+        assert Counter(engine_game(other).position()["stock"]) == stock
         assert other.information_state_string(p) == state.information_state_string(p)
+
+
+def test_a_resampled_world_has_its_own_future_chance() -> None:
+    """The engine seed decides every later shuffle and deal; the view says nothing of
+    it, so a resampled world must not inherit the real one (it would reshuffle the
+    stock and deal the next hole exactly as the real game will)."""
+    game = load(preset="six-card", players=3, rules="holes:3")
+    rng = random.Random(11)
+    state = random_state(game, rng, 25)
+    p = state.current_player()
+    real = engine_game(state).position()["seed"]
+    seeds = []
+    for _ in range(8):
+        world = engine_game(resample(state, p, rng))
+        seeds.append(world.position()["seed"])
+        assert world.view(p) == engine_game(state).view(p)
+    assert real not in seeds and len(set(seeds)) > 1
+    # and the world is a function of the generator alone
+    again = [engine_game(resample(state, p, random.Random(s))).position() for s in (1, 1)]
+    assert again[0] == again[1]
 
 
 def play_with_ismcts(game: pyspiel.Game, set_resampler: bool) -> list[float]:
@@ -242,7 +262,7 @@ def test_returns() -> None:
     for reward in ("score", "match"):
         game = load(players=3, rules="holes:2", reward=reward)
         state = random_state(game, random.Random(9), 10**6)
-        g = state._core.g
+        g = engine_game(state)
         if reward == "score":
             assert state.returns() == [-float(t) for t in g.totals]
         else:

@@ -11,7 +11,9 @@ import pytest
 import golf
 from golf import Game
 from golf.bots import bot_names, make_bot
-from golf.bots.openspiel_bot import OpenSpielISMCTSBot, hole_game, in_stock, world
+from golf.bots.openspiel_bot import OpenSpielISMCTSBot, hole_game, worlds
+from golf.envs.openspiel import engine_game
+from golf.knowledge import Knowledge
 from golf.simulate import play_match
 
 
@@ -59,9 +61,9 @@ def test_worlds_agree_with_the_view() -> None:
         view = g.view(seat, codes=True)
         game = hole_game(g.rules, players)
         seen = []
+        world = worlds(game, view, rng)
         for _ in range(6):
-            state = world(game, view, in_stock(view), rng)
-            w = state._core.g
+            w = engine_game(world())
             mine = w.view(seat, codes=True)
             for key in ("grids", "face_up", "peeked", "peeked_cells", "discard", "held",
                         "phase", "current_player", "stock_size", "stock_cards", "turns",
@@ -80,18 +82,21 @@ def test_worlds_keep_the_reshuffled_stock() -> None:
     rng = random.Random(0)
     while g.stock_size or g.phase != "turn":
         g.apply(rng.choice(g.legal_actions()))
-    assert in_stock(g.view(0, codes=True)) == []  # nobody has seen the stock yet
+    assert not Knowledge.from_view(g.view(0, codes=True), g.rules).stock_known  # not yet
     pile = g.view(0, codes=True)["discard"]
     g.apply("draw")
     seat = g.current_player
     assert seat is not None
     view = g.view(seat, codes=True)
-    known = in_stock(view)
+    k = Knowledge.from_view(view, g.rules)
+    assert k.stock_known
+    known = k.groups[0].cards  # the stock's slots come first
     assert Counter(known) == Counter(g.position()["stock"])
     assert Counter(known) + Counter([view["held"]]) == Counter(pile[:-1])
     game = hole_game(g.rules, 6)
+    world = worlds(game, view, rng)
     for _ in range(4):
-        w = world(game, view, known, rng)._core.g
+        w = engine_game(world())
         assert Counter(w.position()["stock"]) == Counter(known)
         mine = w.view(seat, codes=True)
         for key in ("grids", "held", "stock_cards", "peeked_cells", "stock_size"):

@@ -1,12 +1,12 @@
 """The ``openspiel-ismcts`` bot: OpenSpiel's IS-MCTS searching the hole being played.
 
 Like every bot it sees only its view and the legal actions. At each decision it
-builds ``python_golf`` worlds for the current hole (a one-hole match: the search
-minimises the bot's own hole score) in which every card it cannot see is dealt at
-random from the cards it has not seen, and runs
-``open_spiel.python.algorithms.ismcts.ISMCTSBot`` over them with random rollouts.
-After a reshuffle the view says which cards the stock holds (``stock_cards``), and
-the worlds keep exactly those cards in the stock.
+builds ``python_golf`` worlds for the current hole (under rules that end the match
+with it: the totals so far are alike in every world, so the search minimises the
+bot's own hole score), drawn from its view by :class:`golf.knowledge.Sampler`, and
+runs ``open_spiel.python.algorithms.ismcts.ISMCTSBot`` over them with random
+rollouts. After a reshuffle the view says which cards the stock holds
+(``stock_cards``), and the worlds keep exactly those cards in the stock.
 
 Options: ``simulations`` (per decision, default 100), ``uct`` (the exploration
 constant, in points of score, default 10), ``worlds`` (how many worlds to sample,
@@ -31,17 +31,15 @@ it the import fails with ImportError and the bot registry simply lacks this bot.
 from __future__ import annotations
 
 import random
-from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, ClassVar
 
 import numpy as np
 from open_spiel.python.algorithms import ismcts, mcts  # type: ignore[import-untyped]
 
 from ..actions import Action
-from ..cards import build_deck
-from ..envs.openspiel import GolfGame, GolfState
-from ..game import Game
+from ..envs.openspiel import GolfGame, GolfState, engine_game, state_at
+from ..knowledge import Sampler
 from ..rules import Rules, load_rules
 from ..table import BotSeat, Table
 from .base import Bot, make_bot, register
@@ -59,82 +57,14 @@ def hole_game(rules: Rules, players: int) -> GolfGame:
     return game
 
 
-def in_stock(view: Mapping[str, Any]) -> list[int]:
-    """The cards the view's seat knows to be in the stock: after a reshuffle, the view's
-    ``stock_cards`` less the card the seat holds from it (it is in its hand, not the
-    stock); none before.
-
-    >>> in_stock({"stock_cards": [1, 5, 5], "held": 5, "held_from": "stock"})
-    [1, 5]
-    >>> in_stock({"stock_cards": None, "held": None, "held_from": None})
-    []
-    """
-    cards = view["stock_cards"]
-    if cards is None:
-        return []
-    cards = list(cards)
-    held = view["held"]
-    if held is not None and view["held_from"] == "stock":
-        cards.remove(held)
-    return cards
-
-
-def _visible(view: Mapping[str, Any]) -> Counter[int]:
-    cards = [c for grid in view["grids"] if grid is not None for c in grid if c is not None]
-    cards += view["discard"]
-    if view["held"] is not None:
-        cards.append(view["held"])
-    return Counter(cards)
-
-
-def world(game: GolfGame, view: Mapping[str, Any], in_stock: Sequence[int],
-          rng: random.Random) -> GolfState:
-    """A ``python_golf`` state of ``game`` that the view's seat cannot tell from the
-    real one: its view, with every card it cannot see dealt from the cards it has not
-    seen (``in_stock`` are cards it knows to be in the stock)."""
-    rules = game.golf_rules
-    players, me = view["players"], view["seat"]
-    deck = Counter(build_deck(rules.decks_for(players), rules.jokers_per_deck))
-    unseen = deck - _visible(view) - Counter(in_stock)
-    cards = list(unseen.elements())
-    rng.shuffle(cards)
-    grids: list[list[int] | None] = []
-    for grid in view["grids"]:
-        grids.append(None if grid is None else [cards.pop() if c is None else c for c in grid])
-    stock = cards + list(in_stock)
-    rng.shuffle(stock)
-    phase = view["phase"]
-    chosen: list[int] = []
-    if phase == "setup":
-        if rules.setup == "reveal":
-            chosen = [i + 1 for i, up in enumerate(view["face_up"][me]) if up]
-        else:
-            chosen = list(view["peeked"])
-    pos = {
-        "players": players,
-        "active": view["active"],
-        "dealer": view["dealer"],
-        "phase": phase,
-        "current_player": view["current_player"],
-        "grids": grids,
-        "face_up": view["face_up"],
-        "peeked": [list(view["peeked"]) if s == me else (view["peeked_cells"][s] or [])
-                   for s in range(players)],
-        "setup_chosen": chosen,
-        "stock": stock,
-        "discard": view["discard"],
-        "held": view["held"],
-        "held_from": view["held_from"],
-        "turns": view["turns"],
-        "knocked_by": view["knocked_by"],
-        "final_turns_from": view["final_turns_from"],
-        "reshuffles": 0 if view["stock_cards"] is None else 1,
-    }
-    state = game.new_initial_state()
-    core = state._core
-    core.g = Game.from_position(rules, pos)
-    core.dealing = None
-    return state
+def worlds(game: GolfGame, view: Mapping[str, Any],
+           rng: random.Random) -> Callable[[], GolfState]:
+    """Draws of ``python_golf`` states of ``game`` that the view's seat cannot tell
+    from the real one: :class:`golf.knowledge.Sampler` worlds of its view (after a
+    reshuffle the stock keeps exactly the cards the view lists), each with its own
+    future chance. The view is read once; every call draws a new world."""
+    sampler = Sampler(view, game.golf_rules, rng)
+    return lambda: state_at(game, sampler.game(sampler.world(), replayable=False))
 
 
 class BotRolloutEvaluator:
@@ -147,7 +77,7 @@ class BotRolloutEvaluator:
         self.spec, self.rules, self.rollouts, self.rng = spec, rules, rollouts, rng
 
     def evaluate(self, state: GolfState) -> Any:
-        start = state._core.g
+        start = engine_game(state)
         total = np.zeros(start.players)
         for _ in range(self.rollouts):
             g = start.clone()
@@ -183,8 +113,8 @@ class OpenSpielISMCTSBot(Bot):
         if len(legal) == 1:
             return legal[0]
         game = hole_game(self.rules, view["players"])
-        known = in_stock(view)
         rng = self._rng
+        world = worlds(game, view, rng)
         rollouts, policy = int(self.options["rollouts"]), str(self.options["rollout"])
         evaluator = (mcts.RandomRolloutEvaluator(rollouts, self._np) if policy == "random"
                      else BotRolloutEvaluator(policy, self.rules, rollouts, rng))
@@ -197,8 +127,8 @@ class OpenSpielISMCTSBot(Bot):
             random_state=self._np,
             use_observation_string=True,
         )
-        search.set_resampler(lambda state, player: world(game, view, known, rng))
-        action = game.encoding.action(search.step(world(game, view, known, rng)))
+        search.set_resampler(lambda state, player: world())
+        action = game.encoding.action(search.step(world()))
         if action not in legal:  # pragma: no cover - the worlds share the real legal moves
             raise AssertionError(f"IS-MCTS chose {action}, which is not legal here")
         return action

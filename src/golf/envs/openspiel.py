@@ -60,6 +60,7 @@ from ..actions import DRAW
 from ..cards import JOKER, build_deck, card_str
 from ..errors import GolfError
 from ..game import MAX_PLAYOFFS, Game
+from ..knowledge import Sampler
 from ..position import draw_pool, redraw
 from ..rules import Rules, load_rules, parse_rule_option
 from ..types import ViewDict
@@ -416,48 +417,23 @@ class GolfState(pyspiel.State):  # type: ignore[misc]
 
 
 def resample(state: GolfState, player: int, rng: random.Random) -> GolfState:
-    """A state that ``player`` cannot tell from ``state``: every card it cannot see is
-    dealt again at random among the places it cannot see.
+    """A state that ``player`` cannot tell from ``state``: a world drawn by
+    :class:`golf.knowledge.Sampler` from the seat's view, every world consistent with
+    it equally likely.
 
     What the seat has seen stays: every card in its view (face-up cards, its peeked
     cards, the discard pile, a card it holds), and the stock's cards once a reshuffle
     has shown them (then the stock keeps its cards and only the face-down cards the
     seat cannot see trade places). The actions so far stay too, so the seat's
-    information state string is the same.
+    information state string is the same. The world's future chance is its own
+    (its seed comes from ``rng``): the real seed would tell how the stock reshuffles.
     """
     c = state._core
     if c.dealing is not None or c.drawing:
         raise GolfError("resample a decision node, not a chance node")
-    g = c.g
-    view = g.view(player, codes=True)
-    known_stock = view["stock_cards"]
-    pos = g.position()
-    grids = pos["grids"]
-    cells: list[tuple[int, int]] = [
-        (s, i) for s in g.active for i, x in enumerate(view["grids"][s]) if x is None]
-    hidden = [grids[s][i] for s, i in cells]
-    held_hidden = pos["held"] is not None and view["held"] is None
-    stock = pos["stock"]
-    if known_stock is None:
-        pool = hidden + stock + ([pos["held"]] if held_hidden else [])
-        rng.shuffle(pool)
-        hidden = pool[:len(hidden)]
-        rest = pool[len(hidden):]
-        if held_hidden:
-            pos["held"] = rest.pop()
-        pos["stock"] = rest
-    else:
-        rng.shuffle(hidden)
-        pool = stock + ([pos["held"]] if held_hidden else [])
-        rng.shuffle(pool)
-        if held_hidden:
-            pos["held"] = pool.pop()
-        pos["stock"] = pool
-    for (s, i), card in zip(cells, hidden, strict=True):
-        grids[s][i] = card
+    sampler = Sampler(state.view(player), c.rules, rng)
     new = state.clone()
-    core = new._core
-    core.g = Game.from_position(g.rules, pos)
+    new._core.g = sampler.game(sampler.world(), replayable=False)
     return new  # type: ignore[no-any-return]
 
 
@@ -467,15 +443,25 @@ def resampler(seed: int | None = None) -> Callable[[GolfState, int], GolfState]:
     return lambda state, player: resample(state, player, rng)
 
 
-def state_at(game: GolfGame, position: Mapping[str, Any]) -> GolfState:
+def state_at(game: GolfGame, position: Mapping[str, Any] | Game) -> GolfState:
     """A decision state of ``game`` in the engine position ``position`` (hole under
-    way, no deal open), for searchers that build worlds from a view. Its history is
-    empty: it was placed, not played (:func:`serialize_state` keeps the placement)."""
+    way, no deal open), for searchers that build worlds from a view; ``position`` may
+    also be an engine :class:`golf.Game` there (say a :class:`golf.knowledge.Sampler`
+    world under ``game``'s rules), which the state then plays on (not a copy). Its
+    history is empty: it was placed, not played (:func:`serialize_state` keeps the
+    placement)."""
     state = game.new_initial_state()
     core = state._core
-    core.g = Game.from_position(game.golf_rules, position)
+    core.g = (position if isinstance(position, Game)
+              else Game.from_position(game.golf_rules, position))
     core.dealing = None
     return state
+
+
+def engine_game(state: GolfState) -> Game:
+    """The engine game a state plays, for evaluators that play on from it (clone it
+    first: a move applied to it bypasses the state's chance nodes)."""
+    return state._core.g
 
 
 def serialize_state(state: GolfState) -> str:
