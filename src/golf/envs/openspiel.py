@@ -398,8 +398,9 @@ class GolfState(pyspiel.State):  # type: ignore[misc]
         return resample(self, player_id, random.Random(seed))
 
     # --- for observers ------------------------------------------------------------
-    def view(self, seat: int) -> ViewDict:
-        """The engine view of ``seat`` (codes), as it stands between chance nodes."""
+    def view(self, seat: int | None) -> ViewDict:
+        """The engine view of ``seat`` (codes), or the public view for ``None``, as it
+        stands between chance nodes."""
         c = self._core
         v = c.g.view(seat, codes=True)
         if c.dealing is not None:
@@ -581,15 +582,11 @@ class GolfObserver:
         self._fresh: dict[int, np.ndarray] = {}
 
     def _view(self, state: GolfState, player: int) -> ViewDict:
-        v = state.view(player)
-        if self.public_only:
-            seat = player
-            grid, up = v["grids"][seat], v["face_up"][seat]
-            if grid is not None:
-                v["grids"][seat] = [x if u else None for x, u in zip(grid, up, strict=True)]
-            v["peeked"] = []
-            if v["held_from"] == "stock":
-                v["held"] = None
+        if not self.public_only:
+            return state.view(player)
+        # The engine's public view (what a spectator sees), encoded from player's seat.
+        v = state.view(None)
+        v["seat"] = player
         return v
 
     def set_from(self, state: GolfState, player: int) -> None:
