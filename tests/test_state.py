@@ -178,7 +178,8 @@ def test_hole_state_keyword_defaults() -> None:
 
 # --- module boundaries ------------------------------------------------------------------
 
-GAME_PRIVATE = re.compile(r"\.(_legal|_legal_tuple|_next|_notes|_scorer|_t|_step|_deal"
+# A class's own private methods (self-prefixed) are its own business; another object's are not.
+GAME_PRIVATE = re.compile(r"(?<!self)\.(_legal|_legal_tuple|_next|_notes|_scorer|_t|_step|_deal"
                           r"|_end_hole|_end_turn|_begin_turn|_coerce|_why_illegal)\b")
 
 
