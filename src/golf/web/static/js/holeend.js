@@ -6,7 +6,8 @@ import { joinNames, t } from "./i18n.js";
 import { cardFace } from "./cards.js";
 import { seatName } from "./narrate.js";
 
-const WHERE = { column: "columns", row: "rows", diagonal: "diagonals", adjacent: "adjacent",
+const WHERE = { column: "columns", row: "rows", "row-pair": "row-pairs", diagonal: "diagonals",
+  adjacent: "adjacent",
   pair: "pairs", block: "blocks" };
 const GROUP_MARKS = "ABCDEFGHIJKLMNOP";
 
