@@ -138,5 +138,6 @@ def test_a_server_restart_shows_the_banner_and_the_page_reconnects(
     expect(ann.page.locator(".board-area")).to_have_attribute("data-version", str(before))
     assert my_cells(ann.page) == cells
     click_a_move(ann)
-    assert version(ann) == before + 1
+    # Ann's move was accepted after the restart; the bot may already have answered it.
+    assert version(ann) > before
     ann.context.close()
