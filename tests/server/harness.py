@@ -253,7 +253,7 @@ class Client:
         return self.state is not None and bool(self.state["view"]["is_over"])
 
 
-async def play_out(clients: list[Client], rng: random.Random, timeout: float = 240,
+async def play_out(clients: list[Client], rng: random.Random, timeout: float = 600,
                    until: Callable[[], bool] | None = None) -> None:
     """Every seated client plays a random legal move on its turn until the match ends
     (or ``until`` holds)."""
