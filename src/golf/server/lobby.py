@@ -117,6 +117,22 @@ def parse_seat(spec: Any, index: int) -> SeatRecord:
     return SeatRecord(index, kind, name, bot, None, new_seed())
 
 
+def external_token(rec: SeatRecord) -> str | None:
+    """A new bot token for an external seat (only its hash is kept), else None."""
+    if rec.kind != "external":
+        return None
+    token = new_token()
+    rec.token_hash = hash_token(token)
+    return token
+
+
+def with_token(summary: dict[str, Any], bot_token: str | None) -> dict[str, Any]:
+    """The table summary, plus the external seat's bot token when one was just made."""
+    if bot_token:
+        summary["bot_token"] = bot_token
+    return summary
+
+
 def renumber(room: Room) -> None:
     for i, s in enumerate(room.seats):
         s.rec.position = i
@@ -310,6 +326,12 @@ def router(hub: Hub) -> APIRouter:
             room.send_table()
         return room.summary(True)
 
+    async def seats_changed(room: Room) -> None:
+        """Renumber, store and broadcast a table whose seats changed."""
+        renumber(room)
+        await hub.store.save_table(room.rec, seats=True)
+        room.send_table()
+
     @api.post("/tables/{table_id}/seats")
     async def add_seat(table_id: str, request: Request) -> dict[str, Any]:
         room = await hub.room(table_id)
@@ -320,18 +342,10 @@ def router(hub: Hub) -> APIRouter:
             if len(room.seats) >= MAX_SEATS:
                 raise ProtocolError("bad_seats", f"a table has at most {MAX_SEATS} seats")
             rec = parse_seat(body, len(room.seats))
-            bot_token = None
-            if rec.kind == "external":
-                bot_token = new_token()
-                rec.token_hash = hash_token(bot_token)
+            bot_token = external_token(rec)
             room.seats.append(Seat(rec))
-            renumber(room)
-            await hub.store.save_table(room.rec, seats=True)
-            room.send_table()
-        out = room.summary(True)
-        if bot_token:
-            out["bot_token"] = bot_token
-        return out
+            await seats_changed(room)
+        return with_token(room.summary(True), bot_token)
 
     @api.put("/tables/{table_id}/seats/{position}")
     async def set_seat(table_id: str, position: int, request: Request) -> dict[str, Any]:
@@ -345,18 +359,10 @@ def router(hub: Hub) -> APIRouter:
                 raise ProtocolError("bad_seats", f"seat {position} holds a person; remove "
                                     "them first")
             rec = parse_seat(body, position)
-            bot_token = None
-            if rec.kind == "external":
-                bot_token = new_token()
-                rec.token_hash = hash_token(bot_token)
+            bot_token = external_token(rec)
             room.seats[position] = Seat(rec)
-            renumber(room)
-            await hub.store.save_table(room.rec, seats=True)
-            room.send_table()
-        out = room.summary(True)
-        if bot_token:
-            out["bot_token"] = bot_token
-        return out
+            await seats_changed(room)
+        return with_token(room.summary(True), bot_token)
 
     @api.delete("/tables/{table_id}/seats/{position}")
     async def remove_seat(table_id: str, position: int, request: Request) -> dict[str, Any]:
