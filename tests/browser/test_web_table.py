@@ -80,6 +80,8 @@ def test_two_people_and_a_bot_play_a_hole_to_the_scorecard(
         expect(dialog.locator("section.reveal .card-svg.back")).to_have_count(0)
         expect(dialog.locator("section.reveal .card-svg.face")).to_have_count(18)
         expect(dialog.locator("ul.explain li").first).to_be_visible()
+        # The match result is not given away behind the last hole's dialog.
+        expect(p.page.locator(".result-panel")).to_have_count(0)
     ann.page.screenshot(path=str(shots / "hole-end.png"), full_page=False)
 
     record = server.api("GET", f"/api/tables/{table}/matches/1/replay")["record"]

@@ -21,7 +21,7 @@ export function tableScreen(root, where, { navigate }) {
     seat: null, role: null, host: false, muted: [],
     table: null, state: null, prev: null, lastEvent: null, invite: null,
     log: [], chat: [], hint: null, pending: false, error: null, waitError: null,
-    clock: null, clockAt: 0, conn: { state: "connecting" }, gone: null,
+    clock: null, clockAt: 0, conn: { state: "connecting" }, gone: null, holdResult: false,
   };
   if (!where.watch && !S.token) {
     navigate(`/watch/${encodeURIComponent(id)}`, { replaceState: true });
@@ -43,6 +43,11 @@ export function tableScreen(root, where, { navigate }) {
   dialog.addEventListener("close", () => {
     dialog.dataset.kind = "";
     replace(dialog);
+    // The match result waits behind the last hole's dialog so that it is not given away.
+    if (S.holdResult) {
+      S.holdResult = false;
+      render();
+    }
   });
   replace(root, banner, toast, board, side, dialog, live);
   root.classList.add("table-screen");
@@ -242,6 +247,7 @@ export function tableScreen(root, where, { navigate }) {
     if (ev.hole_over) {
       S.log.unshift(t("ev.holeOver", { n: ev.hole_over.number }));
       S.showHoleEnd = { holeOver: ev.hole_over, matchOver: Boolean(ev.match_over) };
+      if (ev.match_over) S.holdResult = true;
     }
     replace(logList, S.log.slice(0, LOG_SIZE).map((line) => h("li", { text: line })));
   }
@@ -536,7 +542,7 @@ export function tableScreen(root, where, { navigate }) {
 
     let result = null;
     const ended = S.table.status === "ended";
-    if (view.is_over || ended) {
+    if ((view.is_over || ended) && !S.holdResult) {
       const isHost = S.host;
       const finished = ["finished", "ended"].includes(S.table.status);
       result = h("section.result-panel", {},
