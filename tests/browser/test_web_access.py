@@ -75,6 +75,10 @@ def test_a_phone_sized_table_taps_and_big_targets(
         assert box is not None and box["height"] >= 32, box
     width = page.evaluate("document.documentElement.scrollWidth")
     assert width <= PHONE["width"], f"the page scrolls sideways: {width}px"
+    # Every opponent's name is shown whole, not cut to "M…" beside its tags.
+    cut = page.evaluate("""[...document.querySelectorAll('.opponents .seat-name')]
+        .filter((e) => e.scrollWidth > e.clientWidth).map((e) => e.textContent)""")
+    assert cut == [], f"names cut on a phone: {cut}"
     page.screenshot(path=str(shots / "table-phone.png"), full_page=True)
     click_a_move(ann, tap=True)
     assert not ann.errors, ann.errors
