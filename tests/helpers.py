@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from typing import Any
 
 from golf import Game
 
@@ -43,3 +44,19 @@ def scramble_hidden(g: Game, seat: int, rng: random.Random, own_peeks: bool = Fa
             lst[i] = v
     return Game.from_state(state)
 
+
+
+def random_spiel_state(game: Any, rng: random.Random, decisions: int) -> Any:
+    """An OpenSpiel state after ``decisions`` uniformly random player moves (chance
+    outcomes drawn by their probabilities), or the end of the game if it comes first.
+    ``game`` is a ``pyspiel.Game``; typed loosely so this module needs no OpenSpiel."""
+    state = game.new_initial_state()
+    made = 0
+    while not state.is_terminal() and (made < decisions or state.is_chance_node()):
+        if state.is_chance_node():
+            actions, probs = zip(*state.chance_outcomes(), strict=True)
+            state.apply_action(rng.choices(actions, probs)[0])
+        else:
+            state.apply_action(rng.choice(state.legal_actions()))
+            made += 1
+    return state

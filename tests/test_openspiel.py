@@ -23,6 +23,7 @@ from golf.envs.openspiel import (
     resample,
     resampler,
 )
+from helpers import random_spiel_state
 
 SHORT = [(name, players) for name in golf.preset_names()
          for players in sorted(set(golf.load_rules(name).players))]
@@ -66,18 +67,6 @@ def test_random_sim_test_through_reshuffles_and_playoffs() -> None:
     assert seen["playoff"]
 
 
-def random_state(game: pyspiel.Game, rng: random.Random, decisions: int) -> pyspiel.State:
-    state = game.new_initial_state()
-    made = 0
-    while not state.is_terminal() and (made < decisions or state.is_chance_node()):
-        if state.is_chance_node():
-            actions, probs = zip(*state.chance_outcomes(), strict=True)
-            state.apply_action(rng.choices(actions, probs)[0])
-        else:
-            state.apply_action(rng.choice(state.legal_actions()))
-            made += 1
-    return state
-
 
 def test_the_deal_is_one_chance_node_per_card() -> None:
     game = load(players=3, rules="holes:1")
@@ -102,7 +91,7 @@ def test_the_deal_is_one_chance_node_per_card() -> None:
 def test_every_draw_is_a_chance_node_choosing_the_card() -> None:
     game = load(players=2, rules="holes:1")
     rng = random.Random(1)
-    state = random_state(game, rng, 4)  # after the setup reveals
+    state = random_spiel_state(game, rng, 4)  # after the setup reveals
     draw_id = next(a for a in state.legal_actions() if state.action_to_string(a) == "draw")
     seat = state.current_player()
     stock = Counter(engine_game(state).position()["stock"])
@@ -132,7 +121,7 @@ def test_chance_outcome_ids_cover_every_card() -> None:
 
 def test_information_state_is_the_view_plus_the_public_actions() -> None:
     game = load(preset="german", players=3)
-    state = random_state(game, random.Random(4), 12)
+    state = random_spiel_state(game, random.Random(4), 12)
     for p in range(3):
         info, obs = state.information_state_string(p), state.observation_string(p)
         assert info.startswith(obs) and "\nactions: " in info
@@ -147,7 +136,7 @@ def test_information_state_is_the_view_plus_the_public_actions() -> None:
 
 def test_public_observer_hides_private_cards() -> None:
     game = load(preset="german", players=2)
-    state = random_state(game, random.Random(2), 4)  # both seats have peeked
+    state = random_spiel_state(game, random.Random(2), 4)  # both seats have peeked
     public = pyspiel.IIGObservationType(perfect_recall=False, public_info=True,
                                         private_info=pyspiel.PrivateInfoType.NONE)
     observer = game.make_py_observer(public)
@@ -167,7 +156,7 @@ def test_resampling_keeps_everything_the_seat_has_seen(
 ) -> None:
     game = load(preset=variant, players=players, rules="holes:1;target:0")
     rng = random.Random(7)
-    state = random_state(game, rng, decisions)
+    state = random_spiel_state(game, rng, decisions)
     assert not state.is_terminal() and not state.is_chance_node()
     p = state.current_player()
     real = engine_game(state)
@@ -191,10 +180,10 @@ def test_resampling_keeps_everything_the_seat_has_seen(
 def test_resampling_after_a_reshuffle_keeps_the_stock_known() -> None:
     game = load(preset="german", players=6, rules="holes:1;target:0")
     rng = random.Random(3)
-    state = random_state(game, rng, 0)
+    state = random_spiel_state(game, rng, 0)
     while (state.is_terminal() or state.is_chance_node()
            or state.view(0)["stock_cards"] is None):
-        state = random_state(game, rng, 0) if state.is_terminal() else state
+        state = random_spiel_state(game, rng, 0) if state.is_terminal() else state
         if state.is_chance_node():
             actions, probs = zip(*state.chance_outcomes(), strict=True)
             state.apply_action(rng.choices(actions, probs)[0])
@@ -216,7 +205,7 @@ def test_a_resampled_world_has_its_own_future_chance() -> None:
     stock and deal the next hole exactly as the real game will)."""
     game = load(preset="six-card", players=3, rules="holes:3")
     rng = random.Random(11)
-    state = random_state(game, rng, 25)
+    state = random_spiel_state(game, rng, 25)
     p = state.current_player()
     real = engine_game(state).position()["seed"]
     seeds = []
@@ -261,7 +250,7 @@ def test_openspiel_ismcts_plays_a_hole_with_our_resampler() -> None:
 def test_returns() -> None:
     for reward in ("score", "match"):
         game = load(players=3, rules="holes:2", reward=reward)
-        state = random_state(game, random.Random(9), 10**6)
+        state = random_spiel_state(game, random.Random(9), 10**6)
         g = engine_game(state)
         if reward == "score":
             assert state.returns() == [-float(t) for t in g.totals]

@@ -22,6 +22,7 @@ from open_spiel.python.pytorch import dqn
 
 from golf import GolfError
 from golf.envs.openspiel import Restartable, deserialize_state, resample, serialize_state
+from helpers import random_spiel_state
 
 torch.set_num_threads(1)
 
@@ -29,18 +30,6 @@ torch.set_num_threads(1)
 def load(**params: object) -> pyspiel.Game:
     return pyspiel.load_game("python_golf", dict(params))
 
-
-def play(game: pyspiel.Game, rng: random.Random, decisions: int) -> pyspiel.State:
-    state = game.new_initial_state()
-    made = 0
-    while not state.is_terminal() and (made < decisions or state.is_chance_node()):
-        if state.is_chance_node():
-            actions, probs = zip(*state.chance_outcomes(), strict=True)
-            state.apply_action(rng.choices(actions, probs)[0])
-        else:
-            state.apply_action(rng.choice(state.legal_actions()))
-            made += 1
-    return state
 
 
 def ismcts_bot(game: pyspiel.Game, seed: int) -> ismcts.ISMCTSBot:
@@ -122,7 +111,7 @@ def test_rl_environment_with_pytorch_dqn() -> None:
 
 def test_serialize_round_trips_through_the_history() -> None:
     game = load(preset="german", players=3, rules="holes:1;target:0")
-    state = play(game, random.Random(1), 25)
+    state = random_spiel_state(game, random.Random(1), 25)
     text = serialize_state(state)
     assert text.startswith("history=") and "position" not in text
     again = deserialize_state(game, text)
@@ -138,7 +127,7 @@ def test_serialize_round_trips_through_the_history() -> None:
 
 def test_a_resampled_world_keeps_its_cards() -> None:
     game = load(preset="six-card", players=2, rules="holes:1")
-    state = play(game, random.Random(2), 12)
+    state = random_spiel_state(game, random.Random(2), 12)
     world = resample(state, state.current_player(), random.Random(3))
     assert str(world) != str(state)
     text = serialize_state(world)
