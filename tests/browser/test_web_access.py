@@ -85,7 +85,7 @@ def test_a_phone_sized_table_taps_and_big_targets(
     ann.context.close()
 
 
-def test_one_full_turn_by_keyboard_alone(browser: Browser, server: Server) -> None:
+def test_one_full_turn_by_keyboard_alone(browser: Browser, server: Server, shots: Path) -> None:
     ann = open_player(browser, "Ann", server.url + "/")
     page = ann.page
     create_table(ann, seats=["easy"], rules={"holes": 1})
@@ -110,6 +110,10 @@ def test_one_full_turn_by_keyboard_alone(browser: Browser, server: Server) -> No
     wait_my_turn(page)
     page.keyboard.press("h")
     expect(page.locator(".hint-box")).to_contain_text("The coach suggests")
+    expect(page.locator(".hint-box .hint-parts").first).to_contain_text("value")
+    page.locator(".hint-others summary").click()
+    page.locator(".hint-box").screenshot(path=str(shots / "hint.png"))
+    page.keyboard.press("Escape")
     v = version(ann)
     page.keyboard.press("d")
     after(page, v)

@@ -314,6 +314,21 @@ def test_hint_comes_from_the_coach_on_your_turn(server: ServerProcess) -> None:
         await a.wait(lambda c: any(f["type"] == "hint" for f in c.frames), what="a hint")
         hint = next(f for f in a.frames if f["type"] == "hint")
         assert hint["options"] and hint["options"][0]["action"] in a.state["legal_actions"]
+        # Where to look first is not decided by points: no value, no parts.
+        assert all(o["value"] is None and o["parts"] == [] for o in hint["options"]), hint
+        # On a turn each option carries the number the coach decides by and its parts.
+        def my_turn() -> bool:
+            return bool(a.state and a.state["your_turn"] and a.state["view"]["phase"] == "turn")
+        await play_out([a, b], random.Random(5), until=my_turn)
+        a.frames.clear()
+        await a.send({"type": "hint", "version": a.version})
+        await a.wait(lambda c: any(f["type"] == "hint" for f in c.frames), what="a turn's hint")
+        hint = next(f for f in a.frames if f["type"] == "hint")
+        for o in hint["options"]:
+            assert isinstance(o["value"], float | int) and o["parts"], o
+            assert abs(sum(p for _, p in o["parts"]) - o["value"]) < 0.2, o
+        values = [o["value"] for o in hint["options"]]
+        assert values == sorted(values), "best first: the lowest value leads"
         await b.send({"type": "hint"})
         assert (await b.wait_error(1))["code"] == "not_your_turn"
         await close_all([a, b])

@@ -588,7 +588,10 @@ class Room:
         options = await asyncio.to_thread(coach.explain, view, legal)
         if options:
             out = [{"action": str(o.action), "expected": round(o.expected, 2),
-                    "reason": o.reason} for o in options]
+                    "reason": o.reason,
+                    "value": None if o.value is None else round(o.value, 2),
+                    "parts": [[what, round(points, 2)] for what, points in o.parts]}
+                   for o in options]
         else:
             out = [{"action": str(await asyncio.to_thread(coach.choose, view, legal))}]
         return {"type": "hint", "version": version, "options": out}

@@ -198,6 +198,8 @@ const EN = {
   "hint.none": "The coach has no advice this time.",
   "hint.thinking": "The coach is thinking…",
   "hint.play": "Play it",
+  "hint.value": "value {x}",
+  "hint.others": "Other moves",
 
   "chat.title": "Chat",
   "chat.field": "Message",
@@ -496,6 +498,8 @@ const DE = {
   "hint.none": "Der Trainer hat diesmal keinen Rat.",
   "hint.thinking": "Der Trainer überlegt …",
   "hint.play": "So spielen",
+  "hint.value": "Wert {x}",
+  "hint.others": "Andere Züge",
 
   "chat.title": "Chat",
   "chat.field": "Nachricht",

@@ -613,8 +613,21 @@ export function tableScreen(root, where, { navigate }) {
       h("span", { text: describeAction(best.action) }),
       best.expected !== undefined ? h("span.muted", { text: ` (${t("hint.expected", { x: best.expected })})` }) : null,
       best.reason ? h("p.hint-reason", { text: best.reason }) : null,
+      partsEl(best),
+      options.length > 1 ? h("details.hint-others", {},
+        h("summary", { text: t("hint.others") }),
+        h("ul", {}, options.slice(1, 5).map((o) => h("li", {},
+          h("span", { text: describeAction(o.action) }),
+          partsEl(o) || (o.reason ? h("p.hint-parts.muted", { text: o.reason }) : null))))) : null,
       legal ? h("button.small.primary", { type: "button", text: t("hint.play"),
         onclick: () => act(best.action) }) : null);
+  }
+
+  // What the coach's number adds up from (lower is better), as the terminal's hint shows it.
+  function partsEl(option) {
+    if (typeof option.value !== "number" || !option.parts || !option.parts.length) return null;
+    const parts = option.parts.map(([what, points]) => `${what} ${points < 0 ? "−" + -points : points}`).join(", ");
+    return h("p.hint-parts.muted", { text: `${t("hint.value", { x: option.value })}: ${parts}` });
   }
 
   function describeAction(action) {
