@@ -42,6 +42,7 @@ class ServerProcess:
         self.port = free_port()
         self.proc: subprocess.Popen[bytes] | None = None
         self.log = data_dir / "server.log"
+        self.args: list[str] = []  # more `golf serve` options
 
     @property
     def base(self) -> str:
@@ -56,6 +57,7 @@ class ServerProcess:
                "--data-dir", str(self.data_dir)]
         if self.db:
             cmd += ["--db", self.db]
+        cmd += self.args
         env = {**os.environ, "PYTHONUNBUFFERED": "1"}
         out = self.log.open("ab")
         self.proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT, env=env)

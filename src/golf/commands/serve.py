@@ -28,6 +28,9 @@ def register(sub: Any) -> None:
                    "(default: SQLite file golf.db in the data directory)")
     p.add_argument("--data-dir", default="golf-data", metavar="DIR",
                    help="directory for the SQLite database (default ./golf-data)")
+    p.add_argument("--keep-finished", type=float, default=600.0, metavar="SECONDS",
+                   help="how long a finished table nobody looks at stays in memory "
+                   "(default 600; it stays in the database and loads again when asked for)")
     p.set_defaults(func=run)
 
 
@@ -41,5 +44,8 @@ def run(args: argparse.Namespace) -> int:
         raise GolfError(f"the server needs the 'web' extra ({e.name} is missing): "
                         "pip install 'golf-cards[web]'") from None
     print(f"Golf server on http://{args.host}:{args.port}/ (Ctrl-C stops it)", flush=True)
-    serve(Config(host=args.host, port=args.port, db=args.db, data_dir=args.data_dir))
+    if not args.keep_finished > 0:
+        raise GolfError(f"--keep-finished must be more than 0 seconds, got {args.keep_finished}")
+    serve(Config(host=args.host, port=args.port, db=args.db, data_dir=args.data_dir,
+                 keep_finished=args.keep_finished))
     return 0

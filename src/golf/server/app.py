@@ -7,6 +7,7 @@ True
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import logging
 from collections.abc import AsyncIterator
@@ -44,11 +45,21 @@ class Config:
     db: str | None = None
     data_dir: str | Path = "golf-data"
     static: Path = STATIC
+    #: Seconds a finished table nobody asks for stays in memory (it stays in the database).
+    keep_finished: float = 600.0
 
     def database_url(self) -> str:
         if self.db:
             return db.async_url(self.db)
         return db.default_url(Path(self.data_dir))
+
+
+async def sweep_forever(hub: Hub) -> None:
+    """Forget idle finished tables now and then, so memory holds the live ones."""
+    while True:
+        await asyncio.sleep(min(60.0, max(0.2, hub.keep_finished / 2)))
+        if n := hub.sweep():
+            log.info("golf server: %d finished tables left memory", n)
 
 
 def create_app(config: Config) -> FastAPI:
@@ -61,14 +72,16 @@ def create_app(config: Config) -> FastAPI:
         engine = db.make_engine(config.database_url())
         await db.migrate(engine)
         store = Store(engine)
-        hub = Hub(store)
+        hub = Hub(store, keep_finished=config.keep_finished)
         state["hub"] = hub
         app.state.hub = hub
         n = await hub.load_unfinished()
         log.info("golf server: %d unfinished tables loaded", n)
+        sweeper = asyncio.create_task(sweep_forever(hub))
         try:
             yield
         finally:
+            sweeper.cancel()
             await hub.drain()
             await store.close()
 

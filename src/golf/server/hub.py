@@ -2,7 +2,9 @@
 
 Unfinished tables are loaded at start (their bots and clocks must run); finished ones
 when someone asks for them. Tables are found by id, seat tokens and invite codes are
-looked up in the database, so a restarted process finds everything again.
+looked up in the database, so a restarted process finds everything again. A finished or
+ended table nobody is connected to leaves memory once nobody has asked for it for
+``keep_finished`` seconds (:meth:`Hub.sweep`); the next request loads it again.
 """
 
 from __future__ import annotations
@@ -21,12 +23,28 @@ log = logging.getLogger("golf.server")
 
 
 class Hub:
-    def __init__(self, store: Store) -> None:
+    def __init__(self, store: Store, keep_finished: float = 600.0) -> None:
         self.store = store
         self.rooms: dict[str, Room] = {}
         self.draining = False
         self.started = time.time()
+        self.keep_finished = keep_finished
         self._loading = asyncio.Lock()
+        self._asked: dict[str, float] = {}  # table id -> when it was last looked up
+
+    def sweep(self) -> int:
+        """Forget finished and ended tables that nobody is connected to and nobody has
+        asked for in ``keep_finished`` seconds (they stay in the database); returns how
+        many. A request that still holds such a room was made before that time, so
+        dropping it cannot give one table two live rooms."""
+        now = time.monotonic()
+        idle = [tid for tid, room in self.rooms.items()
+                if room.rec.status in ("finished", "ended") and room.connections() == 0
+                and now - self._asked.get(tid, 0.0) >= self.keep_finished]
+        for tid in idle:
+            del self.rooms[tid]
+            self._asked.pop(tid, None)
+        return len(idle)
 
     async def load_unfinished(self) -> int:
         ids = await self.store.unfinished_ids()
@@ -39,6 +57,7 @@ class Hub:
     async def get(self, table_id: Any) -> Room | None:
         if not isinstance(table_id, str) or not 1 <= len(table_id) <= 32:
             return None
+        self._asked[table_id] = time.monotonic()
         room = self.rooms.get(table_id)
         if room is not None:
             return room
@@ -49,6 +68,7 @@ class Hub:
                 if rec is None:
                     return None
                 room = self.rooms[table_id] = Room(self, rec)
+        self._asked[table_id] = time.monotonic()
         return room
 
     async def room(self, table_id: Any) -> Room:
@@ -61,6 +81,7 @@ class Hub:
     async def add(self, rec: TableRecord) -> Room:
         await self.store.create_table(rec)
         room = self.rooms[rec.id] = Room(self, rec)
+        self._asked[rec.id] = time.monotonic()
         return room
 
     async def by_invite(self, code: Any) -> Room:
