@@ -229,6 +229,24 @@ class Table:
                 return
             play(seat, player.decide(g.view(seat, codes=True), g.legal_actions()))
 
+    def close(self) -> None:
+        """Stop what the seats' bots keep running (an external bot's program, see
+        :mod:`golf.bots.external`); a table used as a context manager does it on exit.
+        A bot that fails with ``fallback=forfeit`` raises
+        :class:`~golf.bots.external.BotFailure` from :meth:`step` or :meth:`run`: the
+        match cannot go on, and the message says which bot, seat and answer."""
+        for s in self.seats:
+            if isinstance(s, BotSeat):
+                stop = getattr(s.bot, "close", None)  # only bots that run something have one
+                if callable(stop):
+                    stop()
+
+    def __enter__(self) -> Table:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
     def replay(self, action: Action | str) -> Turn:
         """Play a recorded action, first showing a bot in that seat the decision as if
         it were making it (a bot's later choices may depend on what it saw and on its

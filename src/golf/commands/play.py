@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from ..bots.base import split_specs
 from ..errors import GolfError, UsageError
 from ..game import Game
 from ..rules import Rules
@@ -117,7 +118,7 @@ def seats_wanted(
     if players is not None and players < 1:
         raise UsageError(f"--players must be at least 1, got {players}")
     if args.bots is not None:
-        bots = split_names(args.bots)
+        bots = split_specs(args.bots) if args.bots.strip() else []
         if players is not None:
             free = players - len(humans)
             if len(bots) == 1 and free > 1:

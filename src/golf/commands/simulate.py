@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import csv
 import json
+import logging
 import math
 import os
 import random
@@ -13,7 +14,8 @@ import time
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ..bots.base import bot_names, make_bot
+from ..bots import external
+from ..bots.base import make_bot, split_specs
 from ..errors import GolfError
 from ..rules import Rules
 from ..simulate import (
@@ -84,19 +86,7 @@ def _rules(args: argparse.Namespace) -> Rules:
 
 
 def _bots(text: str) -> list[str]:
-    specs = [s.strip() for s in text.split(",")]
-    # Options of one bot are also comma-separated: "expert:memory=0.5,noise=1,greedy"
-    # means expert with two options, then greedy.
-    out: list[str] = []
-    for s in specs:
-        if not s:
-            raise GolfError(f"--bots {text!r} has an empty entry; bots are: "
-                            f"{', '.join(bot_names())}")
-        if "=" in s and ":" not in s and out:
-            out[-1] += "," + s
-        else:
-            out.append(s)
-    return out
+    return split_specs(text)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -119,10 +109,15 @@ def run(args: argparse.Namespace) -> int:
     if seed < 0:
         raise GolfError(f"--seed must be 0 or more, got {seed}")
     progress = None if args.quiet else Progress(sys.stderr)
+    # External bots' fallbacks are counted in the summary, not logged line by line.
+    logging.getLogger(external.__name__).setLevel(logging.ERROR)
     start = time.monotonic()
     results = run_matches(rules, args.players, bots, args.games, seed, workers, progress,
                           duplicate=args.duplicate)
     elapsed = time.monotonic() - start
+    if all(r.forfeit is not None for r in results):
+        raise GolfError(f"every one of the {len(results)} matches was forfeited; the first: "
+                        f"{results[0].forfeit}")
     summary = summarise(results, rules, args.players, bots, seed)
     if args.duplicate:
         summary["duplicate"] = duplicate_summary(results, args.players)
