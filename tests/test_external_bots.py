@@ -20,7 +20,7 @@ import pytest
 
 from golf import Action, Game, GolfError, load_rules
 from golf.bots import make_bot
-from golf.bots.base import Bot, parse_spec, split_specs
+from golf.bots.base import Bot, bot_names, parse_spec, split_specs
 from golf.bots.external import PROTOCOL, BotFailure, ExternalBot
 from golf.cli import main
 from golf.simulate import match_seed, play_match, run_matches, summarise
@@ -28,6 +28,7 @@ from golf.table import BotSeat, Table, bot_seats
 
 ROOT = Path(__file__).resolve().parents[1]
 BASH_BOT = ROOT / "examples" / "bots" / "first_legal.sh"
+JS_BOT = ROOT / "examples" / "bots" / "minstd.js"
 PY_BOT = ROOT / "examples" / "bots" / "random_legal.py"
 BASH_SPEC = f"cmd:bash {shlex.quote(str(BASH_BOT))}"
 PY_SPEC = f"cmd:python {shlex.quote(str(PY_BOT))}"
@@ -84,12 +85,12 @@ def test_cmd_specs_keep_their_command_whole_and_round_trip() -> None:
     spec = "cmd[timeout=2.5,fallback=expert:memory=0.5,noise=1]:bash x.sh"
     assert parse_spec(spec) == ("cmd", {"timeout": "2.5", "fallback": "expert:memory=0.5,noise=1",
                                         "command": "bash x.sh"})
-    bot = make_bot(f"cmd[timeout=2.5,fallback=greedy]:bash {BASH_BOT}", SIX)
+    bot = make_bot(f"cmd[timeout=2.5,fallback=greedy]:bash {BASH_BOT}", SIX, programs=True)
     assert isinstance(bot, ExternalBot)
     assert bot.options["timeout"] == 2.5 and bot.options["fallback"] == "greedy"
-    assert make_bot(bot.spec, SIX).spec == bot.spec == \
+    assert make_bot(bot.spec, SIX, programs=True).spec == bot.spec == \
         f"cmd[timeout=2.5,fallback=greedy]:bash {BASH_BOT}"
-    assert make_bot(BASH_SPEC, SIX).spec == BASH_SPEC
+    assert make_bot(BASH_SPEC, SIX, programs=True).spec == BASH_SPEC
 
 
 def test_bot_lists_split_around_commands_brackets_and_quotes() -> None:
@@ -105,7 +106,7 @@ def test_bot_lists_split_around_commands_brackets_and_quotes() -> None:
 
 @pytest.mark.parametrize(("spec", "message"), [
     ("cmd:", "names no command"),
-    ("cmd", "names no command"),
+    ("cmd", "an external bot is written cmd:COMMAND"),
     ("cmd:no-such-program-here x", r"cannot run 'no-such-program-here' \(not found on PATH\)"),
     ("cmd:./nowhere/bot.sh", r"cannot run './nowhere/bot.sh' \(no such file\)"),
     ("cmd:bash 'unclosed", "cannot split the command line"),
@@ -120,7 +121,21 @@ def test_bot_lists_split_around_commands_brackets_and_quotes() -> None:
 ])
 def test_bad_cmd_specs_are_clear_errors_before_anything_starts(spec: str, message: str) -> None:
     with pytest.raises(GolfError, match=message):
+        make_bot(spec, SIX, programs=True)
+
+
+def test_a_program_runs_only_where_programs_are_allowed(tmp_path: Path) -> None:
+    # The server builds bots from web clients' specs with make_bot's default.
+    marker = tmp_path / "ran"
+    spec = f"cmd:bash -c 'touch {marker}'"
+    with pytest.raises(GolfError, match=r"runs a program, which is not allowed here"):
         make_bot(spec, SIX)
+    from golf.server import bridge
+
+    with pytest.raises(GolfError, match=r"runs a program, which is not allowed here"):
+        bridge.bot_spec(spec)
+    assert "cmd" not in bot_names()
+    assert not marker.exists()
 
 
 # --- the example bots, for real -------------------------------------------------------------
@@ -184,6 +199,54 @@ def test_the_bash_example_through_golf_simulate(capsys: pytest.CaptureFixture[st
         assert play_match(SIX, 2, [BASH_SPEC, "greedy"], seed, i).totals == tuple(g.totals)
 
 
+@pytest.fixture(scope="module")
+def node() -> str:
+    """Debian's node, installed by scripts/ci/node.sh when missing (CI's bare machine)."""
+    out = subprocess.run(["bash", str(ROOT / "scripts" / "ci" / "node.sh")], check=True,
+                         capture_output=True, text=True, timeout=900)
+    path = out.stdout.strip().splitlines()[-1]
+    assert os.access(path, os.X_OK), f"no node binary at {path}"
+    return path
+
+
+class MinstdTwin(Bot):
+    """What examples/bots/minstd.js computes, in Python: MINSTD seeded by seat + 1."""
+
+    name = "minstd-twin"
+
+    def __init__(self, rules: Any, seed: int = 0, seat: int = 0) -> None:
+        super().__init__(rules, seed)
+        self.state = seat + 1
+
+    def choose(self, view: Mapping[str, Any], legal: Sequence[Action]) -> Action:
+        self.state = self.state * 48271 % 2147483647
+        return legal[self.state % len(legal)]
+
+
+def test_the_javascript_example_at_a_table_and_in_simulate(node: str) -> None:
+    spec = f"cmd:{shlex.quote(node)} {shlex.quote(str(JS_BOT))}"
+    rules = load_rules("four-card", {"holes": 2})
+    for seed in (3, 4):
+        g = Game(rules, players=3, seed=seed)
+        seats = bot_seats(["greedy", spec, "expert"], rules, seed)
+        with Table(g, seats) as table:
+            table.run()
+        assert seats[1].bot.program_name == "minstd (javascript)"  # type: ignore[attr-defined]
+        twin = Game(rules, players=3, seed=seed)
+        twin_seats = bot_seats(["greedy", "random", "expert"], rules, seed)
+        twin_seats[1] = BotSeat(MinstdTwin(rules, seat=1))
+        Table(twin, twin_seats).run()
+        assert twin.history == g.history and g.is_over
+    results = run_matches(rules, 3, [spec, "greedy"], games=3, seed=5, workers=2)
+    for r in results:
+        twin = Game(rules, players=3, seed=r.seed)
+        twin_seats = bot_seats(["random", "greedy", "random"], rules, r.seed)
+        twin_seats[0], twin_seats[2] = (BotSeat(MinstdTwin(rules, seat=0)),
+                                        BotSeat(MinstdTwin(rules, seat=2)))
+        Table(twin, twin_seats).run()
+        assert r.forfeit is None and r.totals == tuple(twin.totals)
+
+
 def test_the_python_example_is_reproducible_for_any_number_of_workers() -> None:
     one = run_matches(SIX, 2, [PY_SPEC, "random"], games=4, seed=3, workers=1)
     two = run_matches(SIX, 2, [PY_SPEC, "random"], games=4, seed=3, workers=2)
@@ -209,11 +272,29 @@ def test_golf_play_with_a_cmd_bot_at_the_terminal() -> None:
     assert "Cmd 1" in done.stdout and "Cmd 2" in done.stdout and "Expert" in done.stdout
 
 
+def test_golf_play_ends_a_forfeited_match_with_one_clear_line(tmp_path: Path) -> None:
+    crash = script(tmp_path, f"{HELLO}\nread -r l\necho 'bad luck' >&2\nexit 7")
+    args = [sys.executable, "-m", "golf", "play", "--humans", "", "--rule", "holes=1",
+            "--plain", "--delay", "0", "--seed", "1", "--bots"]
+    done = subprocess.run([*args, f"cmd:{crash},greedy"], capture_output=True, text=True,
+                          timeout=120, env=ENV)
+    assert done.returncode == 2
+    assert done.stderr == (f"golf: error: bot 'cmd:{crash}' in seat 0 exited with status 7; "
+                           "its stderr ended: 'bad luck'; the match is forfeited "
+                           "(fallback=forfeit)\n")
+    done = subprocess.run([*args, f"cmd[fallback=hard]:{crash},greedy"], capture_output=True,
+                          text=True, timeout=120, env=ENV)
+    assert done.returncode == 0, done.stderr
+    assert "exited with status 7; its stderr ended: 'bad luck'; hard plays the rest of the " \
+        "match" in done.stderr
+    assert re.search(r"(wins? the match|share the win)", done.stdout)
+
+
 # --- failures --------------------------------------------------------------------------------
 
 def one_decision(spec: str) -> tuple[ExternalBot, Game]:
     g = Game(SIX, players=2, seed=1)
-    bot = make_bot(spec, SIX, seed=7)
+    bot = make_bot(spec, SIX, seed=7, programs=True)
     assert isinstance(bot, ExternalBot)
     return bot, g
 
@@ -433,3 +514,28 @@ def test_fallbacks_are_counted_in_the_simulate_summary(
     assert code == 0 and out["forfeits"] == [] and out["matches"] == 6
     assert out["fallbacks"]["count"] == odd > 0
     assert "greedy plays the rest of the match" in out["fallbacks"]["first"][0]
+
+
+# --- docs/bot-protocol.md stays true -----------------------------------------------------------
+
+DOC = (ROOT / "docs" / "bot-protocol.md").read_text(encoding="utf-8")
+
+
+def test_the_docs_list_every_option_with_its_default() -> None:
+    rows = dict(re.findall(r"^\| `(\w+)` +\| `([^`]+)` +\|", DOC, flags=re.M))
+    defaults = {k: v for k, v in ExternalBot.defaults.items() if k != "command"}
+    assert rows == {k: f"{v:g}" if isinstance(v, float) else v for k, v in defaults.items()}
+
+
+def test_the_docs_python_examples_run(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    table_example, bot_example = re.findall(r"```python\n(.*?)```", DOC, flags=re.S)
+    monkeypatch.chdir(ROOT)  # the example names examples/bots/ relative to the checkout
+    namespace: dict[str, Any] = {}
+    exec(compile(table_example, "bot-protocol.md", "exec"), namespace)
+    assert namespace["g"].is_over
+    bot = tmp_path / "doc_bot.py"
+    bot.write_text(bot_example)
+    result = play_match(SIX, 2, [f"cmd:python {bot}", "greedy"], seed=4)
+    twin = Game(SIX, players=2, seed=4)
+    Table(twin, [BotSeat(first_legal_bot(SIX)), bot_seats(["greedy"] * 2, SIX, 4)[1]]).run()
+    assert result.forfeit is None and result.totals == tuple(twin.totals)

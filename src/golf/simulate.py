@@ -201,7 +201,7 @@ def run_matches(
     rules.check_players(players)
     seats = tuple(seat_bots(bots, players))
     for spec in set(seats):
-        make_bot(spec, rules)  # a bad spec fails here, before any worker starts
+        make_bot(spec, rules, programs=True)  # a bad spec fails here, before any worker
     if games < 1:
         raise GolfError(f"the number of games must be at least 1, got {games}")
     if workers < 1:

@@ -132,8 +132,10 @@ class Outside:
 
 
 def bot_seat(spec: str, rules: Rules, match_seed: int, seat: int) -> BotSeat:
-    """The registry bot ``spec`` for ``seat``, seeded by :func:`bot_seed`."""
-    return BotSeat(make_bot(spec, rules, seed=bot_seed(match_seed, seat)))
+    """The registry bot ``spec`` for ``seat``, seeded by :func:`bot_seed`. A local
+    driver's seat: an external bot's ``cmd:`` spec is allowed (it starts a program;
+    :func:`golf.bots.make_bot` refuses one by default)."""
+    return BotSeat(make_bot(spec, rules, seed=bot_seed(match_seed, seat), programs=True))
 
 
 def bot_seats(specs: Sequence[str], rules: Rules, match_seed: int) -> list[BotSeat]:
@@ -291,8 +293,11 @@ class SeatSpec:
 
 
 def build_bots(seats: Sequence[SeatSpec], rules: Rules) -> dict[int, Bot]:
-    """The bot object of every bot seat (an unknown spec is a clear GolfError)."""
-    return {i: make_bot(s.bot, rules, seed=s.seed) for i, s in enumerate(seats) if s.bot}
+    """The bot object of every bot seat (an unknown spec is a clear GolfError). For the
+    terminal and saves: an external bot's ``cmd:`` spec is allowed, as in
+    :func:`bot_seat`."""
+    return {i: make_bot(s.bot, rules, seed=s.seed, programs=True)
+            for i, s in enumerate(seats) if s.bot}
 
 
 #: The format a save is written in; the terminal's earlier name still loads.

@@ -84,7 +84,6 @@ BUILTIN: dict[str, str] = {
     "expert": "golf.bots.expert:ExpertBot",
     "openspiel-ismcts": "golf.bots.openspiel_bot:OpenSpielISMCTSBot",
     "search": "golf.bots.search:SearchBot",
-    "cmd": "golf.bots.external:ExternalBot",
 }
 #: The extra of ``golf-cards`` that installs a built-in bot's optional dependencies.
 EXTRAS: dict[str, str] = {"openspiel-ismcts": "openspiel", "search": "fast"}
@@ -248,10 +247,15 @@ def _top_level_parts(text: str) -> list[str]:
     return parts
 
 
-def make_bot(spec: str, rules: Rules, seed: int = 0) -> Bot:
-    """Build a registered bot from a spec such as ``"greedy"`` or ``"expert:memory=0.6"``."""
+def make_bot(spec: str, rules: Rules, seed: int = 0, *, programs: bool = False) -> Bot:
+    """Build a registered bot from a spec such as ``"greedy"`` or ``"expert:memory=0.6"``.
+
+    An external bot's spec (``cmd:COMMAND``, :mod:`golf.bots.external`) starts a program,
+    so it is refused unless ``programs`` is true: a spec from someone else (a web
+    client, a stored table) never runs a command. The local drivers (``golf.table``'s
+    seat builders, the simulator, the command line) pass ``programs=True``."""
     name, raw = parse_spec(spec)
-    cls = bot_class(name)
+    cls = _external_class(spec, programs) if name == "cmd" else bot_class(name)
     options: dict[str, Any] = {}
     for key, text in raw.items():
         if key not in cls.defaults:
@@ -259,6 +263,18 @@ def make_bot(spec: str, rules: Rules, seed: int = 0) -> Bot:
             raise GolfError(f"bot {name!r} has no option {key!r}; its options: {allowed}")
         options[key] = _convert(name, key, text, cls.defaults[key])
     return cls(rules, seed=seed, **options)
+
+
+def _external_class(spec: str, programs: bool) -> type[Bot]:
+    from .external import ExternalBot, is_cmd_spec
+
+    if not is_cmd_spec(spec):
+        raise GolfError(f"bot spec {spec!r}: an external bot is written cmd:COMMAND, e.g. "
+                        "cmd:python mybot.py")
+    if not programs:
+        raise GolfError(f"bot spec {spec!r} runs a program, which is not allowed here (only "
+                        "golf play, golf simulate and golf resume start programs)")
+    return ExternalBot
 
 
 BotFactory = Callable[[Rules, int], Bot]

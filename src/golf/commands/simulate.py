@@ -39,7 +39,18 @@ the results are the same for any --workers. A shared match win counts 1/k for ea
 k joint winners. Intervals are 95%. With --duplicate each of GAMES deals is played once
 per seat rotation (players x GAMES matches) and the paired figures follow the table.
 
-example: golf simulate --variant six-card --players 2 --bots expert,greedy --games 200
+External bots: 'cmd:COMMAND' runs a program of your own in any language, one process per
+match, over the line protocol of docs/bot-protocol.md; the command runs up to the next
+comma (quote commas inside it; 'python' means the Python golf runs on). Its options go in
+brackets: 'cmd[timeout=5,start_timeout=10,fallback=forfeit,stderr=capture]:COMMAND'
+(defaults shown; fallback=greedy or any other bot plays for a program that times out,
+crashes or answers an illegal action). A forfeited match is left out of the figures and
+listed after the table; the figures count every fallback.
+
+examples:
+  golf simulate --variant six-card --players 2 --bots expert,greedy --games 200
+  golf simulate --bots 'cmd:python mybot.py,expert' --games 50
+  golf simulate --bots 'cmd[timeout=1,fallback=greedy]:node examples/bots/minstd.js,expert'
 """
 
 
@@ -55,7 +66,8 @@ def register(sub: Any) -> None:
     p.add_argument("--players", "-p", type=int, default=None,
                    help="players per match (default: the variant's smallest count, at least 2)")
     p.add_argument("--bots", "-b", default="expert,greedy", metavar="SPEC,...",
-                   help="bots in seat order, repeated to fill the seats (default expert,greedy)")
+                   help="bots in seat order, repeated to fill the seats (default "
+                   "expert,greedy); 'cmd:COMMAND' is a program of your own (see below)")
     p.add_argument("--games", "-g", type=int, default=100, help="number of matches (default 100)")
     p.add_argument("--holes", type=int, default=None, metavar="H",
                    help="holes per match (default: the variant's)")
@@ -97,7 +109,7 @@ def run(args: argparse.Namespace) -> int:
     rules.check_players(args.players)
     seat_bots(bots, args.players)
     for spec in bots:
-        make_bot(spec, rules)
+        make_bot(spec, rules, programs=True)
     if args.games < 1:
         raise GolfError(f"--games must be at least 1, got {args.games}")
     workers = args.workers if args.workers is not None else (os.cpu_count() or 1)
