@@ -17,6 +17,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from golf import Action, Game, GolfError, load_rules
 from golf.bots import make_bot
@@ -290,6 +292,55 @@ def test_golf_play_ends_a_forfeited_match_with_one_clear_line(tmp_path: Path) ->
     assert re.search(r"(wins? the match|share the win)", done.stdout)
 
 
+def test_reset_and_close_stop_the_program_and_the_next_decision_starts_a_new_one(
+    tmp_path: Path,
+) -> None:
+    pids = tmp_path / "pids"
+    command = script(tmp_path, f"echo $$ >> {pids}\n{HELLO}\nwhile read -r l; do echo r1; done")
+    bot, g = one_decision(f"cmd:{command}")
+    assert decide(bot, g) == Action.parse("reveal 1")
+    bot.reset()
+    first = int(pids.read_text().split()[0])
+    assert not running(first)  # stopped and reaped
+    assert decide(bot, g) == Action.parse("reveal 1")
+    second = int(pids.read_text().split()[1])
+    assert second != first and running(second)
+    bot.close()
+    assert not running(second)
+
+
+def test_stderr_is_captured_or_passed_through(
+    tmp_path: Path, capfd: pytest.CaptureFixture[str],
+) -> None:
+    command = script(tmp_path, f"{HELLO}\nwhile read -r l; do echo thinking >&2; echo r1; done")
+    for mode, shown in (("capture", ""), ("inherit", "thinking\n")):
+        bot, g = one_decision(f"cmd[stderr={mode}]:{command}")
+        assert decide(bot, g) == Action.parse("reveal 1")
+        bot.close()
+        assert capfd.readouterr().err == shown
+
+
+@given(st.lists(st.tuples(
+    st.sampled_from(["timeout", "start_timeout", "fallback", "stderr"]),
+    st.sampled_from(["0.5", "2", "greedy", "hard", "expert:memory=0.5,noise=1", "inherit"])),
+    max_size=4),
+    st.lists(st.sampled_from(["--depth=2", "'a,b'", '"x y"', "-v", "ok"]), max_size=3))
+@settings(max_examples=60, deadline=None)
+def test_specs_split_and_round_trip_whatever_their_options(
+    options: list[tuple[str, str]], args: list[str],
+) -> None:
+    valid = {"timeout": ("0.5", "2"), "start_timeout": ("0.5", "2"),
+             "fallback": ("greedy", "hard", "expert:memory=0.5,noise=1"),
+             "stderr": ("inherit",)}
+    chosen = dict((k, v) for k, v in options if v in valid[k])
+    brackets = "[" + ",".join(f"{k}={v}" for k, v in chosen.items()) + "]" if chosen else ""
+    spec = f"cmd{brackets}:bash {' '.join(['x.sh', *args])}"
+    assert split_specs(f"greedy,{spec},expert:noise=1,hard") == [
+        "greedy", spec, "expert:noise=1", "hard"]
+    name, raw = parse_spec(spec)
+    assert name == "cmd" and raw == {**chosen, "command": f"bash {' '.join(['x.sh', *args])}"}
+
+
 # --- failures --------------------------------------------------------------------------------
 
 def one_decision(spec: str) -> tuple[ExternalBot, Game]:
@@ -487,6 +538,16 @@ def test_forfeited_matches_are_counted_apart_in_simulate(
     assert f"FORFEITED: {len(odd)} of 8 matches, left out of the figures above:" in out
     assert f"match {odd[0]} (seed {match_seed(11, odd[0])}): bot {spec!r} in seat 0 " \
         "exited with status 5" in out
+    csv_file = tmp_path / "m.csv"
+    assert main(["simulate", "--bots", f"{spec},greedy", "--games", "8", "--seed", "11",
+                 "--rule", "holes=2", "--quiet", "--workers", "1", "--csv", str(csv_file),
+                 "--duplicate"]) == 0
+    out = capsys.readouterr().out
+    assert f"duplicate deals: {8 - len(odd)} deals x 2 rotations, intervals paired by deal " \
+        f"({len(odd)} deals with a forfeited rotation left out)" in out
+    rows = csv_file.read_text().splitlines()[1:]
+    forfeited = int(re.search(r"FORFEITED: (\d+) of 16", out).group(1))  # type: ignore[union-attr]
+    assert len(rows) == 2 * (16 - forfeited)
 
 
 def test_every_match_forfeited_is_an_error_not_a_traceback(

@@ -380,12 +380,13 @@ def duplicate_summary(results: Sequence[MatchResult], players: int) -> dict[str,
     """Paired figures of a duplicate run (:func:`run_matches` with ``duplicate``): per
     bot, its match win share and mean hole score averaged over its seats in each deal's
     rotations, with 95% intervals over deals (the rotations of a deal are paired, so
-    the luck of the deal cancels out)."""
+    the luck of the deal cancels out). A deal with a forfeited rotation is left out
+    whole, so that every deal counted stays paired."""
+    forfeited = {r.index // players for r in results if r.forfeit is not None}
     deals: dict[int, list[MatchResult]] = {}
     for r in results:
-        if r.forfeit is not None:  # (listed by summarise)
-            continue
-        deals.setdefault(r.index // players, []).append(r)
+        if r.index // players not in forfeited:
+            deals.setdefault(r.index // players, []).append(r)
     specs = list(dict.fromkeys(b for r in results for b in r.bots))
     out = []
     for spec in specs:
@@ -402,21 +403,22 @@ def duplicate_summary(results: Sequence[MatchResult], players: int) -> dict[str,
                         w += 1.0 / len(r.winners)
                     sc += sum(h[s] for h in r.hole_scores)
                     holes += len(r.hole_scores)
-            if not n:  # every rotation with this bot was forfeited
-                continue
             wins.append(w / n)
             scores.append(sc / holes if holes else math.nan)
         m, lo, hi = mean_ci(wins)
         sm, slo, shi = mean_ci(scores)
         out.append({"bot": spec, "win_rate": m, "win_rate_ci95": [lo, hi],
                     "mean_hole_score": sm, "mean_hole_score_ci95": [slo, shi]})
-    return {"deals": len(deals), "rotations": players, "by_bot": out}
+    return {"deals": len(deals), "rotations": players, "by_bot": out,
+            "deals_forfeited": len(forfeited)}
 
 
 def format_duplicate(dup: Mapping[str, Any]) -> str:
     """The paired lines ``golf simulate --duplicate`` prints after the table."""
     lines = [f"duplicate deals: {dup['deals']} deals x {dup['rotations']} rotations, "
-             "intervals paired by deal"]
+             "intervals paired by deal"
+             + (f" ({dup['deals_forfeited']} deals with a forfeited rotation left out)"
+                if dup.get("deals_forfeited") else "")]
     for r in dup["by_bot"]:
         lo, hi = r["win_rate_ci95"]
         slo, shi = r["mean_hole_score_ci95"]

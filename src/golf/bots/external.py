@@ -124,6 +124,8 @@ def _bracket_options(spec: str, inside: str) -> dict[str, str]:
 
 
 def _argv(spec: str, command: str) -> list[str]:
+    if sys.platform == "win32":  # pragma: no cover (reading with a time-out needs select)
+        raise GolfError(f"bot spec {spec!r}: external bots need a POSIX system (Linux, macOS)")
     if not command:
         raise GolfError(f"bot spec {spec!r} names no command: write cmd:COMMAND, e.g. "
                         "cmd:python mybot.py")

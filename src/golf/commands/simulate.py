@@ -45,7 +45,7 @@ comma (quote commas inside it; 'python' means the Python golf runs on). Its opti
 brackets: 'cmd[timeout=5,start_timeout=10,fallback=forfeit,stderr=capture]:COMMAND'
 (defaults shown; fallback=greedy or any other bot plays for a program that times out,
 crashes or answers an illegal action). A forfeited match is left out of the figures and
-listed after the table; the figures count every fallback.
+the CSV and listed after the table; the figures count every fallback.
 
 examples:
   golf simulate --variant six-card --players 2 --bots expert,greedy --games 200
@@ -176,6 +176,8 @@ def _write_csv(path: str, results: Sequence[MatchResult], rules: Rules) -> None:
         w = csv.writer(f)
         w.writerow(CSV_FIELDS)
         for r in results:
+            if r.forfeit is not None:  # left out, as from the figures (listed in the table)
+                continue
             share = 1.0 / len(r.winners) if r.winners else 0.0
             for s, bot in enumerate(r.bots):
                 scores = [h[s] for h in r.hole_scores]
