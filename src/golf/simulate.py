@@ -33,10 +33,11 @@ from typing import Any
 
 from .bots.base import make_bot
 from .bots.counting import mix
+from .bots.external import BotFailure, ExternalBot
 from .errors import GolfError, IllegalAction
 from .game import Game
 from .rules import Rules, rules_from_dict
-from .table import Table, bot_seats
+from .table import BotSeat, Table, bot_seats
 
 Z95 = 1.959963984540054
 _SEED_MASK = (1 << 63) - 1
@@ -54,6 +55,12 @@ class MatchResult:
     first: tuple[int, ...]  # the seat that moved first in each regular hole
     totals: tuple[int, ...]
     winners: tuple[int, ...]
+    #: Why the match was forfeited (an external bot failed with fallback=forfeit), or
+    #: None; a forfeited match is left out of the figures and listed apart.
+    forfeit: str | None = None
+    forfeit_seat: int | None = None
+    #: Failures that a bot's fallback covered (an external bot's messages).
+    fallbacks: tuple[str, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -65,6 +72,9 @@ class MatchResult:
             "first": list(self.first),
             "totals": list(self.totals),
             "winners": list(self.winners),
+            "forfeit": self.forfeit,
+            "forfeit_seat": self.forfeit_seat,
+            "fallbacks": list(self.fallbacks),
         }
 
 
@@ -92,6 +102,32 @@ def play_match(
     the registry bot ``bots[s]``, seeded by :func:`golf.table.bot_seed`."""
     g = Game(rules, players=players, seed=seed)
     table = Table(g, bot_seats(bots, rules, seed))
+    try:
+        hole_turns, firsts = _play_out(table, bots, seed, index)
+    except BotFailure as e:  # the bot's fallback is forfeit: the match ends here
+        return MatchResult(index, seed, tuple(bots), tuple(tuple(h) for h in g.hole_scores),
+                           (), (), tuple(g.totals), (), str(e), e.seat, _fallbacks(table))
+    finally:
+        table.close()  # an external bot's program is stopped with its match
+    return MatchResult(
+        index, seed, tuple(bots), tuple(tuple(h) for h in g.hole_scores), tuple(hole_turns),
+        tuple(firsts), tuple(g.totals), tuple(g.winners), fallbacks=_fallbacks(table),
+    )
+
+
+def _fallbacks(table: Table) -> tuple[str, ...]:
+    out: list[str] = []
+    for s in table.seats:
+        if isinstance(s, BotSeat) and isinstance(s.bot, ExternalBot):
+            out += s.bot.failures
+    return tuple(out)
+
+
+def _play_out(
+    table: Table, bots: Sequence[str], seed: int, index: int,
+) -> tuple[list[tuple[int, ...]], list[int]]:
+    g = table.game
+    players = g.players
     hole_turns: list[tuple[int, ...]] = []
     firsts: list[int] = []
     turns = [0] * players
@@ -118,10 +154,7 @@ def play_match(
             hole = g.hole
             turns = [0] * players
             first = -1
-    return MatchResult(
-        index, seed, tuple(bots), tuple(tuple(h) for h in g.hole_scores), tuple(hole_turns),
-        tuple(firsts), tuple(g.totals), tuple(g.winners),
-    )
+    return hole_turns, firsts
 
 
 # --- running many matches -------------------------------------------------------------
@@ -168,7 +201,7 @@ def run_matches(
     rules.check_players(players)
     seats = tuple(seat_bots(bots, players))
     for spec in set(seats):
-        make_bot(spec, rules)  # a bad spec fails here, before any worker starts
+        make_bot(spec, rules, programs=True)  # a bad spec fails here, before any worker
     if games < 1:
         raise GolfError(f"the number of games must be at least 1, got {games}")
     if workers < 1:
@@ -276,7 +309,11 @@ def _group(
 def summarise(
     results: Sequence[MatchResult], rules: Rules, players: int, bots: Sequence[str], seed: int,
 ) -> dict[str, Any]:
-    """The figures of a run, as JSON-ready data."""
+    """The figures of a run, as JSON-ready data. Forfeited matches are left out of the
+    figures and listed under ``forfeits``; ``fallbacks`` counts the decisions (or rests
+    of matches) that bots' fallbacks played, with the first few messages."""
+    everything = results
+    results = [r for r in results if r.forfeit is None]
     by_seat = _group(results, lambda s, spec: s)
     by_bot = _group(results, lambda s, spec: spec)
     seats = seat_bots(bots, players)
@@ -306,8 +343,9 @@ def summarise(
         "matches": len(results),
         "holes_per_match": rules.holes,
         "target": rules.target,
-        "seats": [{"seat": s, "bot": seats[s], **by_seat[s]} for s in range(players)],
-        "by_bot": [{"bot": b, **by_bot[b]} for b in dict.fromkeys(seats)],
+        "seats": [{"seat": s, "bot": seats[s], **by_seat.get(s, _NO_FIGURES)}
+                  for s in range(players)],
+        "by_bot": [{"bot": b, **by_bot.get(b, _NO_FIGURES)} for b in dict.fromkeys(seats)],
         "first_player": {
             "holes": holes,
             "score_difference": diff,
@@ -317,17 +355,38 @@ def summarise(
             else [math.nan, math.nan],
             "fair_share": 1.0 / players,
         },
+        **_failures(everything),
     }
+
+
+#: A seat's or bot's figures when every one of its matches was forfeited.
+_NO_FIGURES: dict[str, Any] = {
+    "matches": 0, "holes": 0, "mean_hole_score": math.nan,
+    "mean_hole_score_ci95": [math.nan, math.nan], "win_rate": math.nan,
+    "win_rate_ci95": [math.nan, math.nan], "mean_turns_per_hole": math.nan,
+}
+
+
+def _failures(results: Sequence[MatchResult]) -> dict[str, Any]:
+    forfeits = [{"match": r.index, "seed": r.seed, "seat": r.forfeit_seat,
+                 "bot": r.bots[r.forfeit_seat] if r.forfeit_seat is not None else None,
+                 "reason": r.forfeit} for r in results if r.forfeit is not None]
+    messages = [m for r in results for m in r.fallbacks]
+    return {"forfeits": forfeits,
+            "fallbacks": {"count": len(messages), "first": messages[:5]}}
 
 
 def duplicate_summary(results: Sequence[MatchResult], players: int) -> dict[str, Any]:
     """Paired figures of a duplicate run (:func:`run_matches` with ``duplicate``): per
     bot, its match win share and mean hole score averaged over its seats in each deal's
     rotations, with 95% intervals over deals (the rotations of a deal are paired, so
-    the luck of the deal cancels out)."""
+    the luck of the deal cancels out). A deal with a forfeited rotation is left out
+    whole, so that every deal counted stays paired."""
+    forfeited = {r.index // players for r in results if r.forfeit is not None}
     deals: dict[int, list[MatchResult]] = {}
     for r in results:
-        deals.setdefault(r.index // players, []).append(r)
+        if r.index // players not in forfeited:
+            deals.setdefault(r.index // players, []).append(r)
     specs = list(dict.fromkeys(b for r in results for b in r.bots))
     out = []
     for spec in specs:
@@ -350,13 +409,16 @@ def duplicate_summary(results: Sequence[MatchResult], players: int) -> dict[str,
         sm, slo, shi = mean_ci(scores)
         out.append({"bot": spec, "win_rate": m, "win_rate_ci95": [lo, hi],
                     "mean_hole_score": sm, "mean_hole_score_ci95": [slo, shi]})
-    return {"deals": len(deals), "rotations": players, "by_bot": out}
+    return {"deals": len(deals), "rotations": players, "by_bot": out,
+            "deals_forfeited": len(forfeited)}
 
 
 def format_duplicate(dup: Mapping[str, Any]) -> str:
     """The paired lines ``golf simulate --duplicate`` prints after the table."""
     lines = [f"duplicate deals: {dup['deals']} deals x {dup['rotations']} rotations, "
-             "intervals paired by deal"]
+             "intervals paired by deal"
+             + (f" ({dup['deals_forfeited']} deals with a forfeited rotation left out)"
+                if dup.get("deals_forfeited") else "")]
     for r in dup["by_bot"]:
         lo, hi = r["win_rate_ci95"]
         slo, shi = r["mean_hole_score_ci95"]
@@ -452,4 +514,25 @@ def format_table(summary: Mapping[str, Any]) -> str:
             f"(fair share {100 * fp['fair_share']:.1f}%)",
         ]
     lines.append("shared match wins count fractionally (1/k each for k joint winners)")
+    lines += _failure_lines(summary)
     return "\n".join(lines)
+
+
+def _failure_lines(summary: Mapping[str, Any], shown: int = 5) -> list[str]:
+    """What external bots' failures did to a run: forfeited matches and fallbacks."""
+    lines: list[str] = []
+    forfeits = summary.get("forfeits", [])
+    if forfeits:
+        total = len(forfeits) + summary["matches"]
+        lines += ["", f"FORFEITED: {len(forfeits)} of {total} matches, left out of the "
+                  "figures above:"]
+        lines += [f"  match {f['match']} (seed {f['seed']}): {f['reason']}"
+                  for f in forfeits[:shown]]
+        if len(forfeits) > shown:
+            lines.append(f"  ... and {len(forfeits) - shown} more (--json lists them all)")
+    fallbacks = summary.get("fallbacks", {"count": 0})
+    if fallbacks["count"]:
+        lines += ["", f"fallbacks: bots' fallbacks stepped in {fallbacks['count']} time(s); "
+                  "the first:"]
+        lines += [f"  {m}" for m in fallbacks["first"][:shown]]
+    return lines

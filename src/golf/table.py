@@ -132,8 +132,10 @@ class Outside:
 
 
 def bot_seat(spec: str, rules: Rules, match_seed: int, seat: int) -> BotSeat:
-    """The registry bot ``spec`` for ``seat``, seeded by :func:`bot_seed`."""
-    return BotSeat(make_bot(spec, rules, seed=bot_seed(match_seed, seat)))
+    """The registry bot ``spec`` for ``seat``, seeded by :func:`bot_seed`. A local
+    driver's seat: an external bot's ``cmd:`` spec is allowed (it starts a program;
+    :func:`golf.bots.make_bot` refuses one by default)."""
+    return BotSeat(make_bot(spec, rules, seed=bot_seed(match_seed, seat), programs=True))
 
 
 def bot_seats(specs: Sequence[str], rules: Rules, match_seed: int) -> list[BotSeat]:
@@ -229,6 +231,24 @@ class Table:
                 return
             play(seat, player.decide(g.view(seat, codes=True), g.legal_actions()))
 
+    def close(self) -> None:
+        """Stop what the seats' bots keep running (an external bot's program, see
+        :mod:`golf.bots.external`); a table used as a context manager does it on exit.
+        A bot that fails with ``fallback=forfeit`` raises
+        :class:`~golf.bots.external.BotFailure` from :meth:`step` or :meth:`run`: the
+        match cannot go on, and the message says which bot, seat and answer."""
+        for s in self.seats:
+            if isinstance(s, BotSeat):
+                stop = getattr(s.bot, "close", None)  # only bots that run something have one
+                if callable(stop):
+                    stop()
+
+    def __enter__(self) -> Table:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
     def replay(self, action: Action | str) -> Turn:
         """Play a recorded action, first showing a bot in that seat the decision as if
         it were making it (a bot's later choices may depend on what it saw and on its
@@ -273,8 +293,11 @@ class SeatSpec:
 
 
 def build_bots(seats: Sequence[SeatSpec], rules: Rules) -> dict[int, Bot]:
-    """The bot object of every bot seat (an unknown spec is a clear GolfError)."""
-    return {i: make_bot(s.bot, rules, seed=s.seed) for i, s in enumerate(seats) if s.bot}
+    """The bot object of every bot seat (an unknown spec is a clear GolfError). For the
+    terminal and saves: an external bot's ``cmd:`` spec is allowed, as in
+    :func:`bot_seat`."""
+    return {i: make_bot(s.bot, rules, seed=s.seed, programs=True)
+            for i, s in enumerate(seats) if s.bot}
 
 
 #: The format a save is written in; the terminal's earlier name still loads.

@@ -180,7 +180,12 @@ def _convert(name: str, key: str, text: str, default: Any) -> Any:
 
 def parse_spec(spec: str) -> tuple[str, dict[str, str]]:
     """Split ``"expert:memory=0.6,noise=0.1"`` into a name and raw options (a
-    difficulty name becomes the spec it stands for)."""
+    difficulty name becomes the spec it stands for; an external bot's ``cmd:COMMAND``
+    keeps its command line whole, as the option ``command``)."""
+    from .external import is_cmd_spec, parse_cmd_spec  # (external imports this module)
+
+    if is_cmd_spec(spec):
+        return parse_cmd_spec(spec)
     name, _, rest = spec.strip().partition(":")
     opts: dict[str, str] = {}
     level = LEVELS.get(name.lower())
@@ -194,10 +199,63 @@ def parse_spec(spec: str) -> tuple[str, dict[str, str]]:
     return name, opts
 
 
-def make_bot(spec: str, rules: Rules, seed: int = 0) -> Bot:
-    """Build a registered bot from a spec such as ``"greedy"`` or ``"expert:memory=0.6"``."""
+def split_specs(text: str) -> list[str]:
+    """A command line's comma-separated list of bot specs, one per seat.
+
+    A ``KEY=VALUE`` entry continues the options of the bot before it; commas inside an
+    external bot's ``[...]`` options or inside quotes in its command do not split:
+
+    >>> split_specs("expert:memory=0.5,noise=1,greedy")
+    ['expert:memory=0.5,noise=1', 'greedy']
+    >>> split_specs("cmd[timeout=2,fallback=greedy]:bash bot.sh 'a,b',hard")
+    ["cmd[timeout=2,fallback=greedy]:bash bot.sh 'a,b'", 'hard']
+    """
+    from .external import is_cmd_spec
+
+    out: list[str] = []
+    for part in _top_level_parts(text):
+        if not part:
+            raise GolfError(f"bot list {text!r} has an empty entry; bots are: "
+                            f"{', '.join(bot_names())}")
+        if "=" in part and ":" not in part and out:
+            if is_cmd_spec(out[-1]):
+                raise GolfError(f"bot list {text!r}: {part!r} follows an external bot; its "
+                                "options go in brackets: cmd[KEY=VALUE,...]:COMMAND")
+            out[-1] += "," + part
+        else:
+            out.append(part)
+    return out
+
+
+def _top_level_parts(text: str) -> list[str]:
+    """``text`` split at commas outside brackets and quotes, each part stripped."""
+    parts: list[str] = []
+    start, depth, quote = 0, 0, ""
+    for i, ch in enumerate(text):
+        if quote:
+            quote = "" if ch == quote else quote
+        elif ch in "'\"":
+            quote = ch
+        elif ch == "[":
+            depth += 1
+        elif ch == "]":
+            depth = max(0, depth - 1)
+        elif ch == "," and depth == 0:
+            parts.append(text[start:i].strip())
+            start = i + 1
+    parts.append(text[start:].strip())
+    return parts
+
+
+def make_bot(spec: str, rules: Rules, seed: int = 0, *, programs: bool = False) -> Bot:
+    """Build a registered bot from a spec such as ``"greedy"`` or ``"expert:memory=0.6"``.
+
+    An external bot's spec (``cmd:COMMAND``, :mod:`golf.bots.external`) starts a program,
+    so it is refused unless ``programs`` is true: a spec from someone else (a web
+    client, a stored table) never runs a command. The local drivers (``golf.table``'s
+    seat builders, the simulator, the command line) pass ``programs=True``."""
     name, raw = parse_spec(spec)
-    cls = bot_class(name)
+    cls = _external_class(spec, programs) if name == "cmd" else bot_class(name)
     options: dict[str, Any] = {}
     for key, text in raw.items():
         if key not in cls.defaults:
@@ -205,6 +263,18 @@ def make_bot(spec: str, rules: Rules, seed: int = 0) -> Bot:
             raise GolfError(f"bot {name!r} has no option {key!r}; its options: {allowed}")
         options[key] = _convert(name, key, text, cls.defaults[key])
     return cls(rules, seed=seed, **options)
+
+
+def _external_class(spec: str, programs: bool) -> type[Bot]:
+    from .external import ExternalBot, is_cmd_spec
+
+    if not is_cmd_spec(spec):
+        raise GolfError(f"bot spec {spec!r}: an external bot is written cmd:COMMAND, e.g. "
+                        "cmd:python mybot.py")
+    if not programs:
+        raise GolfError(f"bot spec {spec!r} runs a program, which is not allowed here (only "
+                        "golf play, golf simulate and golf resume start programs)")
+    return ExternalBot
 
 
 BotFactory = Callable[[Rules, int], Bot]

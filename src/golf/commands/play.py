@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from ..bots.base import split_specs
 from ..errors import GolfError, UsageError
 from ..game import Game
 from ..rules import Rules
@@ -32,6 +33,7 @@ def register(sub: Any) -> None:
         "fill the other seats. Type 'help' during the game for the moves and commands.",
         epilog="examples: golf play | golf play --variant german --bots greedy | "
         "golf play --humans Ann,Bob --bots expert --save match.json | "
+        "golf play --bots 'cmd:bash examples/bots/first_legal.sh' | "
         "echo 'reveal 1' | golf play --rule holes=1 (moves can be piped on stdin)",
     )
     add_rule_options(p)
@@ -41,7 +43,10 @@ def register(sub: Any) -> None:
     p.add_argument("--bots", "-b", default=None, metavar="LIST",
                    help=f"bots by name or difficulty, comma-separated, e.g. easy,hard, "
                    f"expert,greedy or expert:memory=0.6 (default {PREFERRED_BOT}; one name "
-                   "fills every bot seat)")
+                   "fills every bot seat); 'cmd:COMMAND' plays a program of your own over "
+                   "the line protocol of docs/bot-protocol.md, e.g. 'cmd:python mybot.py' or "
+                   "'cmd[timeout=2,fallback=greedy]:node mybot.js' (a program that fails "
+                   "ends the match with a message unless a fallback bot takes over)")
     p.add_argument("--humans", default=None, metavar="NAMES",
                    help=f"the people playing, comma-separated, e.g. Ann,Bob (default "
                    f"'{DEFAULT_NAME}'; an empty list '' lets bots play alone)")
@@ -117,7 +122,7 @@ def seats_wanted(
     if players is not None and players < 1:
         raise UsageError(f"--players must be at least 1, got {players}")
     if args.bots is not None:
-        bots = split_names(args.bots)
+        bots = split_specs(args.bots) if args.bots.strip() else []
         if players is not None:
             free = players - len(humans)
             if len(bots) == 1 and free > 1:

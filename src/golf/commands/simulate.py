@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import csv
 import json
+import logging
 import math
 import os
 import random
@@ -13,7 +14,8 @@ import time
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ..bots.base import bot_names, make_bot
+from ..bots import external
+from ..bots.base import make_bot, split_specs
 from ..errors import GolfError
 from ..rules import Rules
 from ..simulate import (
@@ -37,7 +39,18 @@ the results are the same for any --workers. A shared match win counts 1/k for ea
 k joint winners. Intervals are 95%. With --duplicate each of GAMES deals is played once
 per seat rotation (players x GAMES matches) and the paired figures follow the table.
 
-example: golf simulate --variant six-card --players 2 --bots expert,greedy --games 200
+External bots: 'cmd:COMMAND' runs a program of your own in any language, one process per
+match, over the line protocol of docs/bot-protocol.md; the command runs up to the next
+comma (quote commas inside it; 'python' means the Python golf runs on). Its options go in
+brackets: 'cmd[timeout=5,start_timeout=10,fallback=forfeit,stderr=capture]:COMMAND'
+(defaults shown; fallback=greedy or any other bot plays for a program that times out,
+crashes or answers an illegal action). A forfeited match is left out of the figures and
+the CSV and listed after the table; the figures count every fallback.
+
+examples:
+  golf simulate --variant six-card --players 2 --bots expert,greedy --games 200
+  golf simulate --bots 'cmd:python mybot.py,expert' --games 50
+  golf simulate --bots 'cmd[timeout=1,fallback=greedy]:node examples/bots/minstd.js,expert'
 """
 
 
@@ -53,7 +66,8 @@ def register(sub: Any) -> None:
     p.add_argument("--players", "-p", type=int, default=None,
                    help="players per match (default: the variant's smallest count, at least 2)")
     p.add_argument("--bots", "-b", default="expert,greedy", metavar="SPEC,...",
-                   help="bots in seat order, repeated to fill the seats (default expert,greedy)")
+                   help="bots in seat order, repeated to fill the seats (default "
+                   "expert,greedy); 'cmd:COMMAND' is a program of your own (see below)")
     p.add_argument("--games", "-g", type=int, default=100, help="number of matches (default 100)")
     p.add_argument("--holes", type=int, default=None, metavar="H",
                    help="holes per match (default: the variant's)")
@@ -84,19 +98,7 @@ def _rules(args: argparse.Namespace) -> Rules:
 
 
 def _bots(text: str) -> list[str]:
-    specs = [s.strip() for s in text.split(",")]
-    # Options of one bot are also comma-separated: "expert:memory=0.5,noise=1,greedy"
-    # means expert with two options, then greedy.
-    out: list[str] = []
-    for s in specs:
-        if not s:
-            raise GolfError(f"--bots {text!r} has an empty entry; bots are: "
-                            f"{', '.join(bot_names())}")
-        if "=" in s and ":" not in s and out:
-            out[-1] += "," + s
-        else:
-            out.append(s)
-    return out
+    return split_specs(text)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -107,7 +109,7 @@ def run(args: argparse.Namespace) -> int:
     rules.check_players(args.players)
     seat_bots(bots, args.players)
     for spec in bots:
-        make_bot(spec, rules)
+        make_bot(spec, rules, programs=True)
     if args.games < 1:
         raise GolfError(f"--games must be at least 1, got {args.games}")
     workers = args.workers if args.workers is not None else (os.cpu_count() or 1)
@@ -119,10 +121,15 @@ def run(args: argparse.Namespace) -> int:
     if seed < 0:
         raise GolfError(f"--seed must be 0 or more, got {seed}")
     progress = None if args.quiet else Progress(sys.stderr)
+    # External bots' fallbacks are counted in the summary, not logged line by line.
+    logging.getLogger(external.__name__).setLevel(logging.ERROR)
     start = time.monotonic()
     results = run_matches(rules, args.players, bots, args.games, seed, workers, progress,
                           duplicate=args.duplicate)
     elapsed = time.monotonic() - start
+    if all(r.forfeit is not None for r in results):
+        raise GolfError(f"every one of the {len(results)} matches was forfeited; the first: "
+                        f"{results[0].forfeit}")
     summary = summarise(results, rules, args.players, bots, seed)
     if args.duplicate:
         summary["duplicate"] = duplicate_summary(results, args.players)
@@ -169,6 +176,8 @@ def _write_csv(path: str, results: Sequence[MatchResult], rules: Rules) -> None:
         w = csv.writer(f)
         w.writerow(CSV_FIELDS)
         for r in results:
+            if r.forfeit is not None:  # left out, as from the figures (listed in the table)
+                continue
             share = 1.0 / len(r.winners) if r.winners else 0.0
             for s, bot in enumerate(r.bots):
                 scores = [h[s] for h in r.hole_scores]
