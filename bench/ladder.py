@@ -36,7 +36,7 @@ from golf import Game, load_rules
 from golf.actions import Action
 from golf.rules import Rules
 from golf.simulate import match_seed, mean_ci, rotated
-from golf.table import BotSeat, Table, bot_seat
+from golf.table import Table, bot_seat
 
 LADDER = ("random", "greedy", "easy", "medium", "hard", "expert",
           "search:ms=10", "search:ms=50", "search:ms=200", "clairvoyant")
