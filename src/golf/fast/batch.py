@@ -211,6 +211,12 @@ def play_batch(cfg: Ints, seeds: Ints, policies: Ints, cap: int
     return scores, turns, first, regular, totals, winners
 
 
+def policy_config(rules: Rules, players: int, policies: Sequence[str]) -> Ints:
+    """The config array the compiled ``policies`` play under (some policies keep
+    tables of their own at its end)."""
+    return config(rules, players)
+
+
 def _policy_row(seats: Sequence[str]) -> list[int]:
     return [POLICIES[COMPILED_BOTS[s.strip()]] for s in seats]
 
@@ -225,7 +231,7 @@ def run_compiled(
     why = why_not_compiled(rules, players, seats)
     if why:
         raise GolfError(f"cannot play compiled: {why}")
-    cfg = config(rules, players)
+    cfg = policy_config(rules, players, [COMPILED_BOTS[s.strip()] for s in seats])
     if duplicate:
         plan = [(d * players + k, match_seed(seed, d), rotated(seats, k))
                 for d in range(games) for k in range(players)]
