@@ -98,6 +98,8 @@ TABLE_CELLS = 4
 #: Fixed draws of the unknown cells where a component has more than two of them.
 SAMPLES = 16
 BIG = 1 << 40
+#: Entries of a decision's memo (vectors of 16 values).
+MEMO = 48
 #: Added to an ending move that is not worth it (hundredths): played only if forced.
 BAD_END = 100_000
 
@@ -208,6 +210,7 @@ def _build(rules: Rules, players: int, weights: Mapping[str, int]) -> Ints:
         comps = [list(range(cells))]  # never with the engine's patterns: be safe
     tail = np.zeros(X_LEN, dtype=np.int64)
     tables: list[Ints] = []
+    shared: list[tuple[int, Ints]] = []
     at = len(base) + X_LEN
     tail[X_NCOMP] = len(comps)
     for k, comp in enumerate(comps):
@@ -219,9 +222,15 @@ def _build(rules: Rules, players: int, weights: Mapping[str, int]) -> Ints:
             tail[X_CELLS + 16 * k + j] = c
         if len(comp) <= TABLE_CELLS:
             t = _table(base, cells, comp)
-            tail[X_TABLE + k] = at
-            tables.append(t)
-            at += len(t)
+            for j, (off, old) in enumerate(shared):
+                if len(old) == len(t) and np.array_equal(old, t):
+                    tail[X_TABLE + k] = off  # equal components share one table (and memo)
+                    break
+            else:
+                tail[X_TABLE + k] = at
+                shared.append((at, t))
+                tables.append(t)
+                at += len(t)
         else:
             tail[X_TABLE + k] = -1
     o_deck, n_deck = int(base[C_O_DECK]), int(base[C_DECK])
@@ -386,13 +395,88 @@ def _index0(cfg: Ints, x: int, k: int, ranks: Ints) -> int:
 
 
 @jit
+def _memo_find(memo: Ints, key: int) -> int:
+    """The slot of ``key`` in a decision's memo (-1: not there)."""
+    for i in range(memo[0]):
+        if memo[1 + i] == key:
+            return i
+    return -1
+
+
+@jit
+def _memo_add(memo: Ints, key: int) -> int:
+    """A new slot for ``key`` (-1 when the memo is full)."""
+    i = memo[0]
+    if i >= MEMO:
+        return -1
+    memo[1 + i] = key
+    memo[0] = i + 1
+    return int(i)
+
+
+@jit
+def _direct(cfg: Ints, x: int, k: int, ranks: Ints, cell: int, counts: Ints, n: int,
+            rest: int, out: Ints, lo: int, hi: int, memo: Ints, slot: int) -> bool:
+    """:func:`placements` straight from the table when at most one other cell of the
+    component is unknown (the common case); False where it does not apply."""
+    t = cfg[x + X_TABLE + k]
+    idx = 0
+    s = 1
+    su = 0
+    for j in range(cfg[x + X_SIZE + k]):
+        c = cfg[x + X_CELLS + 16 * k + j]
+        if c != cell:
+            r = ranks[c]
+            if r == 0:
+                if su:
+                    return False
+                su = s
+            idx += r * s
+        s *= RADIX
+    if su and n == 0:
+        return False
+    sc = cfg[x + X_STRIDE + cell]
+    at = MEMO + 1 + 16 * slot
+    for r in range(lo, hi):
+        if cfg[x + X_DECK + r] == 0:
+            e = BIG
+        elif su == 0:
+            e = 100 * cfg[t + idx + r * sc]
+        else:
+            b = t + idx + r * sc
+            acc = 0
+            for y in range(1, RADIX):
+                if counts[y]:
+                    acc += counts[y] * cfg[b + y * su]
+            e = 100 * acc // n
+        if slot >= 0:
+            memo[at + r] = e
+        out[r] = BIG if e >= BIG else rest + e
+    return True
+
+
+@jit
 def grid_expect(cfg: Ints, x: int, ranks: Ints, counts: Ints, n: int, cur: Ints,
-                grid: Ints, pool: Ints) -> int:
+                grid: Ints, pool: Ints, memo: Ints) -> int:
     """Expected total (hundredths) of a grid of ranks (0 unknown); each component's
-    term into ``cur``."""
+    term into ``cur``. ``memo`` keeps what one decision's unseen cards give, by table
+    and known ranks, so that equal components are worked out once."""
     total = 0
+    vals = MEMO + 1
     for k in range(cfg[x + X_NCOMP]):
-        e = comp_expect(cfg, x, k, ranks, counts, n, grid, pool)
+        t = cfg[x + X_TABLE + k]
+        if t >= 0:
+            key = t << 34 | _index0(cfg, x, k, ranks) << 17
+            i = _memo_find(memo, key)
+            if i >= 0:
+                e = memo[vals + 16 * i]
+            else:
+                e = comp_expect(cfg, x, k, ranks, counts, n, grid, pool)
+                i = _memo_add(memo, key)
+                if i >= 0:
+                    memo[vals + 16 * i] = e
+        else:
+            e = comp_expect(cfg, x, k, ranks, counts, n, grid, pool)
         cur[k] = e
         total += e
     return int(total)
@@ -401,18 +485,40 @@ def grid_expect(cfg: Ints, x: int, ranks: Ints, counts: Ints, n: int, cur: Ints,
 @jit
 def placements(cfg: Ints, x: int, ranks: Ints, cell: int, counts: Ints, n: int,
                total: int, cur: Ints, out: Ints, lo: int, hi: int, grid: Ints,
-               pool: Ints) -> None:
+               pool: Ints, memo: Ints) -> None:
     """``out[r]``: the expected total after a card of rank ``r`` (``lo <= r < hi``, ranks
     the deck holds) goes to ``cell``."""
     k = cfg[x + X_COMP_OF + cell]
     rest = total - cur[k]
     old = ranks[cell]
+    t = cfg[x + X_TABLE + k]
+    slot = -1
+    if t >= 0 and hi - lo > 1:
+        ranks[cell] = 0
+        key = t << 34 | _index0(cfg, x, k, ranks) << 17 | cfg[x + X_STRIDE + cell] << 1 | 1
+        ranks[cell] = old
+        i = _memo_find(memo, key)
+        at = MEMO + 1 + 16 * i
+        if i >= 0:
+            for r in range(lo, hi):
+                v = memo[at + r]
+                out[r] = BIG if v >= BIG else rest + v
+            return
+        slot = _memo_add(memo, key)
+    at = MEMO + 1 + 16 * slot
+    if t >= 0 and _direct(cfg, x, k, ranks, cell, counts, n, rest, out, lo, hi, memo, slot):
+        return
     for r in range(lo, hi):
         if cfg[x + X_DECK + r] == 0:
             out[r] = BIG
+            if slot >= 0:
+                memo[at + r] = BIG
             continue
         ranks[cell] = r
-        out[r] = rest + comp_expect(cfg, x, k, ranks, counts, n, grid, pool)
+        e = comp_expect(cfg, x, k, ranks, counts, n, grid, pool)
+        if slot >= 0:
+            memo[at + r] = e
+        out[r] = rest + e
     ranks[cell] = old
 
 
@@ -485,7 +591,8 @@ def _popcount(m: int) -> int:
 # --- the opponents ------------------------------------------------------------------------
 @jit
 def _opponent(st: Ints, cfg: Ints, x: int, seat: int, counts: Ints, n: int, draws: Ints,
-              nd: int, take: Ints, work: Ints, grid: Ints, pool: Ints) -> tuple[int, int]:
+              nd: int, take: Ints, work: Ints, grid: Ints, pool: Ints,
+              memo: Ints) -> tuple[int, int]:
     """Opponent ``seat`` as we see it: (expected total, expected gain of its draw); the
     expected total after it takes each rank into ``take``."""
     cells = cfg[C_CELLS]
@@ -493,14 +600,14 @@ def _opponent(st: Ints, cfg: Ints, x: int, seat: int, counts: Ints, n: int, draw
     cur = work[16:32]
     vec = work[32:48]
     down = _known(st, cfg, seat, False, ranks)
-    e = grid_expect(cfg, x, ranks, counts, n, cur, grid, pool)
+    e = grid_expect(cfg, x, ranks, counts, n, cur, grid, pool, memo)
     for r in range(RADIX):
         take[r] = e
     replace_down = cfg[C_REPLACE_DOWN] != 0
     for c in range(cells):
         if replace_down and not down >> c & 1:
             continue
-        placements(cfg, x, ranks, c, counts, n, e, cur, vec, 1, RADIX, grid, pool)
+        placements(cfg, x, ranks, c, counts, n, e, cur, vec, 1, RADIX, grid, pool, memo)
         for r in range(1, RADIX):
             if vec[r] < take[r]:
                 take[r] = vec[r]
@@ -531,6 +638,8 @@ def expert_action(st: Ints, cfg: Ints, legal: Ints, n_legal: int) -> int:
     cells = cfg[C_CELLS]
     w = x + X_WEIGHTS
     buf = np.empty(1024 + cfg[C_DECK] + 64, dtype=np.int64)
+    memo = np.empty(MEMO * 17 + 1, dtype=np.int64)
+    memo[0] = 0
     ranks = buf[0:16]
     grid = buf[16:32]
     cur = buf[32:48]
@@ -544,7 +653,7 @@ def expert_action(st: Ints, cfg: Ints, legal: Ints, n_legal: int) -> int:
     for r in range(1, RADIX):
         nd += draws[r]
     pool = buf[1024:]
-    total = grid_expect(cfg, x, ranks, counts, n, cur, grid, pool)
+    total = grid_expect(cfg, x, ranks, counts, n, cur, grid, pool, memo)
     final = st[S_ENDER] >= 0
     n_down = _popcount(down)
     end_cell = -1
@@ -555,6 +664,11 @@ def expert_action(st: Ints, cfg: Ints, legal: Ints, n_legal: int) -> int:
     top = 0
     if st[S_DISCARD_LEN] > 0:
         top = st[cfg[C_O_DISCARD] + st[S_DISCARD_LEN] - 1] & 15
+    vec = buf[240:255]
+    ends = buf[208:223]  # end utility of finishing with the total, by the top left
+    if phase == FLIP and end_cell < 0:  # no ending in view: the opponents do not matter
+        return _flip(cfg, x, st, ranks, down, end_cell, final, total, top, counts, n,
+                     draws, nd, cur, vec, legal, n_legal, ends, grid, pool, memo)
     # --- the opponents: what our discard gives the next one, how they may finish
     players = cfg[C_PLAYERS]
     take0 = buf[80:95]
@@ -576,9 +690,9 @@ def expert_action(st: Ints, cfg: Ints, legal: Ints, n_legal: int) -> int:
             continue
         if n_opps == 0:
             e0, gain0 = _opponent(st, cfg, x, s, counts, n, draws, nd, take0, work, grid,
-                                  pool)
+                                  pool, memo)
         else:
-            e, g = _opponent(st, cfg, x, s, counts, n, draws, nd, takek, work, grid, pool)
+            e, g = _opponent(st, cfg, x, s, counts, n, draws, nd, takek, work, grid, pool, memo)
             if not turns_rule:
                 g = 0
             if e - g < rest:
@@ -613,7 +727,6 @@ def expert_action(st: Ints, cfg: Ints, legal: Ints, n_legal: int) -> int:
     if late > 0:
         margin -= cfg[w + W_HURRY] * late
     # --- our options
-    ends = buf[208:223]  # end utility of finishing with the total, by the top left
     for r in range(RADIX):
         ends[r] = _end_utility(cfg, w, total, opp_fin[r], opp_gain[r], margin)
     discards = buf[224:239]
@@ -633,10 +746,9 @@ def expert_action(st: Ints, cfg: Ints, legal: Ints, n_legal: int) -> int:
                 t -= cfg[w + W_FLIP_INFO]
             discards[r] = t + threat[r]
     replace_down = cfg[C_REPLACE_DOWN] != 0
-    vec = buf[240:255]
     if phase == FLIP:
         return _flip(cfg, x, st, ranks, down, end_cell, final, total, top, counts, n,
-                     draws, nd, cur, vec, legal, n_legal, ends, grid, pool)
+                     draws, nd, cur, vec, legal, n_legal, ends, grid, pool, memo)
     if phase == HOLD:
         held = st[S_HELD] & 15
         best_a, best_u = -1, BIG * 4
@@ -647,7 +759,7 @@ def expert_action(st: Ints, cfg: Ints, legal: Ints, n_legal: int) -> int:
             else:
                 c = a & 15
                 placements(cfg, x, ranks, c, counts, n, total, cur, vec, held, held + 1,
-                           grid, pool)
+                           grid, pool, memo)
                 u = _use(cfg, w, vec[held], c, ranks[c], end_cell, threat, opp_fin,
                          opp_gain, margin)
             if u < best_u:
@@ -662,7 +774,7 @@ def expert_action(st: Ints, cfg: Ints, legal: Ints, n_legal: int) -> int:
     for c in range(cells):
         if replace_down and not down >> c & 1:
             continue
-        placements(cfg, x, ranks, c, counts, n, total, cur, vec, 1, RADIX, grid, pool)
+        placements(cfg, x, ranks, c, counts, n, total, cur, vec, 1, RADIX, grid, pool, memo)
         for r in range(1, RADIX):
             if vec[r] >= BIG:
                 continue
@@ -745,7 +857,7 @@ def _setup(cfg: Ints, x: int, ranks: Ints, legal: Ints, n_legal: int) -> int:
 def _flip(cfg: Ints, x: int, st: Ints, ranks: Ints, down: int, end_cell: int,
           final: bool, total: int, top: int, counts: Ints, n: int, draws: Ints, nd: int,
           cur: Ints, vec: Ints, legal: Ints, n_legal: int, ends: Ints, grid: Ints,
-          pool: Ints) -> int:
+          pool: Ints, memo: Ints) -> int:
     """After a discard: flip (to learn a card) or pass."""
     w = x + X_WEIGHTS
     must = cfg[C_FLIP_AFTER] == FLIP_MUST
@@ -771,7 +883,7 @@ def _flip(cfg: Ints, x: int, st: Ints, ranks: Ints, down: int, end_cell: int,
                 keep = 0
                 if nd:
                     placements(cfg, x, ranks, c, counts, n, total, cur, vec, 1, RADIX, grid,
-                               pool)
+                               pool, memo)
                     acc = 0
                     for r in range(1, RADIX):
                         if draws[r] and vec[r] < total:
