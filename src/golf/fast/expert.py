@@ -316,70 +316,52 @@ def _sampled(cfg: Ints, x: int, k: int, ranks: Ints, counts: Ints, n: int,
 def comp_expect(cfg: Ints, x: int, k: int, ranks: Ints, counts: Ints, n: int,
                 grid: Ints, pool: Ints) -> int:
     """Expected term (hundredths) of component ``k``: its unknown cells drawn from the
-    ``n`` unseen cards ``counts`` (exact for up to two unknown cells)."""
+    ``n`` unseen cards ``counts``: exact for up to two unknown cells, over fixed draws
+    for more; a component without a table (more than four cells: house rules only)
+    counts its unknown cells at the unseen cards' mean."""
     m = cfg[x + X_SIZE + k]
     u1 = -1
     u2 = -1
-    many = False
+    unknown = 0
     for j in range(m):
         c = cfg[x + X_CELLS + 16 * k + j]
         if ranks[c] == 0:
+            unknown += 1
             if u1 < 0:
                 u1 = c
             elif u2 < 0:
                 u2 = c
-            else:
-                many = True
     if u1 < 0 or n == 0:
         return 100 * _term(cfg, x, k, ranks, grid)
     t = cfg[x + X_TABLE + k]
-    if many or (u2 >= 0 and n < 2):
-        if n < m:
+    if t < 0:
+        acc = 0
+        for y in range(1, RADIX):
+            acc += counts[y] * cfg[C_POINTS + y]
+        return int(100 * _term(cfg, x, k, ranks, grid) + unknown * (100 * acc // n))
+    if unknown > 2 or (u2 >= 0 and n < 2):
+        if n < unknown:
             return 100 * _term(cfg, x, k, ranks, grid)
         return _sampled(cfg, x, k, ranks, counts, n, grid, pool)
-    if u2 < 0:
-        acc = 0
-        if t >= 0:
-            base = t + _index0(cfg, x, k, ranks)
-            s = cfg[x + X_STRIDE + u1]
-            for y in range(1, RADIX):
-                if counts[y]:
-                    acc += counts[y] * cfg[base + y * s]
-        else:
-            for y in range(1, RADIX):
-                if counts[y]:
-                    ranks[u1] = y
-                    acc += counts[y] * _term(cfg, x, k, ranks, grid)
-            ranks[u1] = 0
-        return int(100 * acc // n)
+    base = t + _index0(cfg, x, k, ranks)
+    s1 = cfg[x + X_STRIDE + u1]
     acc = 0
-    if t >= 0:
-        base = t + _index0(cfg, x, k, ranks)
-        s1 = cfg[x + X_STRIDE + u1]
-        s2 = cfg[x + X_STRIDE + u2]
-        for a in range(1, RADIX):
-            ca = counts[a]
-            if not ca:
-                continue
-            row = 0
-            for b in range(1, RADIX):
-                cb = counts[b] - (1 if a == b else 0)
-                if cb > 0:
-                    row += cb * cfg[base + a * s1 + b * s2]
-            acc += ca * row
-    else:
-        for a in range(1, RADIX):
-            ca = counts[a]
-            if not ca:
-                continue
-            ranks[u1] = a
-            for b in range(1, RADIX):
-                cb = counts[b] - (1 if a == b else 0)
-                if cb > 0:
-                    ranks[u2] = b
-                    acc += ca * cb * _term(cfg, x, k, ranks, grid)
-        ranks[u1] = 0
-        ranks[u2] = 0
+    if u2 < 0:
+        for y in range(1, RADIX):
+            if counts[y]:
+                acc += counts[y] * cfg[base + y * s1]
+        return int(100 * acc // n)
+    s2 = cfg[x + X_STRIDE + u2]
+    for a in range(1, RADIX):
+        ca = counts[a]
+        if not ca:
+            continue
+        row = 0
+        for b in range(1, RADIX):
+            cb = counts[b] - (1 if a == b else 0)
+            if cb > 0:
+                row += cb * cfg[base + a * s1 + b * s2]
+        acc += ca * row
     return int(100 * acc // (n * (n - 1)))
 
 
