@@ -14,7 +14,7 @@ from golf import Game, GolfError, load_rules
 from golf.bots import make_bot
 from golf.cli import main
 from golf.fast import FastGame
-from golf.fast.batch import COMPILED_BOTS, compiled_policy, run_compiled
+from golf.fast.batch import COMPILED_BOTS, compiled_policy, policy_config, run_compiled
 from golf.fast.machine import MAX_LEGAL, seed_rng
 from golf.fast.policies import POLICIES, choose
 from golf.simulate import (
@@ -38,6 +38,7 @@ def compiled_choices(variant: str, spec: str, policy: str, matches: int
     legal_buf = np.empty(MAX_LEGAL, dtype=np.int64)
     scratch = np.empty(2 * MAX_LEGAL, dtype=np.int64)
     rng = seed_rng(1)
+    cfg = policy_config(rules, 2, [policy])
     same = other = 0
     for seed in range(matches):
         g = Game(rules, players=2, seed=seed)
@@ -48,7 +49,7 @@ def compiled_choices(variant: str, spec: str, policy: str, matches: int
             legal = g.legal_actions()
             a = bots[seat].choose(g.view(seat, codes=True), legal)
             f = FastGame.from_position(rules, g.position(), chance="fast")
-            c = choose(f.state, f.cfg, POLICIES[policy], rng, legal_buf, scratch)
+            c = choose(f.state, cfg, POLICIES[policy], rng, legal_buf, scratch)
             if int(a) == int(c):
                 same += 1
             else:
@@ -71,8 +72,9 @@ def test_every_mapped_deterministic_bot_decides_like_its_policy() -> None:
     for spec, policy in COMPILED_BOTS.items():
         if spec == "random":
             continue  # random agrees in distribution (the next test)
-        same, other = compiled_choices("six-card", spec, policy, 4)
-        assert other == 0 and same > 0, spec
+        for variant in ("six-card", "german"):
+            same, other = compiled_choices(variant, spec, policy, 3)
+            assert other == 0 and same > 0, (spec, variant)
 
 
 def _mean_sd(values: list[float]) -> tuple[float, float]:
@@ -93,6 +95,10 @@ def test_compiled_random_plays_like_the_random_bot_in_distribution() -> None:
 
 def test_auto_picks_compiled_only_when_every_seat_has_a_policy() -> None:
     assert pick_engine(SIX, 2, ["random"]) == ("compiled", "every bot has a compiled policy")
+    assert pick_engine(SIX, 3, ["fast-expert", "random"])[0] == "compiled"
+    with pytest.raises(GolfError, match="'expert' has no compiled policy: the compiled "
+                       "expert policy is the fast-expert bot"):
+        pick_engine(SIX, 2, ["expert"], "compiled")
     engine, why = pick_engine(SIX, 3, ["random", "expert"])
     assert engine == "python" and "'expert' has no compiled policy" in why
     assert pick_engine(SIX, 2, ["random"], "python") == ("python", "asked for")
@@ -136,6 +142,17 @@ def test_compiled_runs_repeat_and_follow_playoffs_and_targets() -> None:
         assert max(r.totals) > 60
         assert list(r.totals) == [sum(h[s] for h in r.hole_scores) for s in range(2)]
         assert len(r.winners) == 1 or min(r.totals) == r.totals[r.winners[0]]
+
+
+def test_fast_expert_matches_compiled_and_at_tables_agree_in_distribution() -> None:
+    py = run_matches(SIX, 2, ["fast-expert", "random"], 40, seed=6, engine="python")
+    fast = run_matches(SIX, 2, ["fast-expert", "random"], 1000, seed=6, engine="compiled")
+    for seat in range(2):
+        pm, ps = _mean_sd([sum(h[seat] for h in r.hole_scores) / 9 for r in py])
+        fm, fs = _mean_sd([sum(h[seat] for h in r.hole_scores) / 9 for r in fast])
+        se = math.sqrt(ps**2 / len(py) + fs**2 / len(fast))
+        assert abs(pm - fm) < 4.5 * se, (seat, pm, fm, se)
+    assert sum(r.totals[0] < r.totals[1] for r in fast) > 900  # the expert crushes random
 
 
 def test_duplicate_deals_compiled() -> None:

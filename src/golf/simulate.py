@@ -173,8 +173,11 @@ def pick_engine(
     otherwise); ``python`` always plays at tables.
 
     >>> from golf import load_rules
-    >>> pick_engine(load_rules("six-card"), 2, ["expert", "random"])
-    ('python', "bot 'expert' has no compiled policy (compiled: random)")
+    >>> six = load_rules("six-card")
+    >>> pick_engine(six, 2, ["fast-expert", "random"])
+    ('compiled', 'every bot has a compiled policy')
+    >>> pick_engine(six, 2, ["expert", "random"])[0]
+    'python'
     """
     if engine not in ENGINES:
         raise GolfError(f"unknown engine {engine!r}; engines are: {', '.join(ENGINES)}")

@@ -38,7 +38,7 @@ the results are the same for any --workers. A shared match win counts 1/k for ea
 k joint winners. Intervals are 95%. With --duplicate each of GAMES deals is played once
 per seat rotation (players x GAMES matches) and the paired figures follow the table.
 --engine auto (the default) plays in the compiled core (golf.fast, one process) when
-every seat's bot has a compiled policy that plays exactly like it (today: random) and
+every seat's bot has a compiled policy that plays exactly like it (random, fast-expert) and
 the core plays the rules, else at Python tables; the header says which and why. The
 compiled core deals with its own generator, so its matches are other deals of the
 same seeds: the same statistics, not the same games.

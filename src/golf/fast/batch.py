@@ -12,6 +12,10 @@ that plays it. Only policies that decide as the Python bot does belong there:
 * ``random``: uniform among the legal actions, like the ``random`` bot: the same
   distribution, but another random stream (a compiled match of seed s is not the
   Python match of seed s).
+* ``fast-expert``: the compiled expert policy (:mod:`golf.fast.expert`); the
+  ``fast-expert`` bot is that policy behind the bot interface (it decides from the view
+  alone, and ``tests/test_fast_expert.py`` holds bot and policy to the same moves). The
+  ``expert`` bot is another player and is not mapped.
 * ``greedy`` is **not** mapped: the compiled ``greedy`` policy values unknown cards at
   the deck's mean with the core's scorer, where the ``greedy`` bot uses the engine's
   estimator, and they pick different actions in about one decision in twenty
@@ -81,12 +85,14 @@ Ints = npt.NDArray[np.int64]
 Rng = npt.NDArray[np.uint64]
 
 #: Bot spec -> the compiled policy that plays exactly that bot (see the module docs).
-COMPILED_BOTS: dict[str, str] = {"random": "random"}
+COMPILED_BOTS: dict[str, str] = {"random": "random", "fast-expert": "expert"}
 #: Bots with a compiled namesake that does not play like them, and why.
 NOT_THE_SAME: dict[str, str] = {
     "greedy": "the compiled greedy policy estimates unknown cards differently and picks "
               "another action in about one decision in twenty, so it does not stand in "
               "for the greedy bot",
+    "expert": "the compiled expert policy is the fast-expert bot, another player than the "
+              "expert bot; use --bots fast-expert to play it compiled",
 }
 #: Matches per compiled call: progress is reported between calls.
 CHUNK = 2000
@@ -95,8 +101,8 @@ CHUNK = 2000
 def compiled_policy(spec: str) -> str | None:
     """The compiled policy that plays the bot ``spec``, or None.
 
-    >>> compiled_policy("random"), compiled_policy("greedy")
-    ('random', None)
+    >>> compiled_policy("random"), compiled_policy("fast-expert"), compiled_policy("expert")
+    ('random', 'expert', None)
     """
     return COMPILED_BOTS.get(spec.strip())
 
@@ -212,8 +218,12 @@ def play_batch(cfg: Ints, seeds: Ints, policies: Ints, cap: int
 
 
 def policy_config(rules: Rules, players: int, policies: Sequence[str]) -> Ints:
-    """The config array the compiled ``policies`` play under (some policies keep
-    tables of their own at its end)."""
+    """The config array the compiled ``policies`` play under (the expert keeps tables
+    of its own at its end)."""
+    if "expert" in policies:
+        from .expert import expert_config
+
+        return expert_config(rules, players)
     return config(rules, players)
 
 
