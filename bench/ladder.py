@@ -171,6 +171,36 @@ def run_row(bot: str, ref: str, variant: str, players: int, deals: int, seed: in
             "seconds": time.perf_counter() - t0}
 
 
+def costs(specs: Sequence[str], variant: str, players: int, matches: int) -> None:
+    """Print each bot's steady CPU cost per decision (one bot per seat kept over
+    ``matches`` self-play matches, as the coach keeps its bot): choose and explain."""
+    from golf.bots import make_bot
+
+    rules = load_rules(variant)
+    for spec in specs:
+        if spec == "clairvoyant":
+            continue
+        ch = ex = 0.0
+        n = 0
+        bots = [make_bot(spec, rules, seed=s) for s in range(players)]
+        for seed in range(matches):
+            g = Game(rules, players=players, seed=seed)
+            while not g.is_over:
+                s = g.current_player
+                assert s is not None
+                view, legal = g.view(s, codes=True), g.legal_actions()
+                t0 = time.process_time()
+                a = bots[s].choose(view, legal)
+                t1 = time.process_time()
+                bots[s].explain(view, legal)
+                t2 = time.process_time()
+                if len(legal) > 1:
+                    ch, ex, n = ch + t1 - t0, ex + t2 - t1, n + 1
+                g.apply(a)
+        print(f"{spec}: choose {1000 * ch / n:.3f} ms, explain {1000 * ex / n:.3f} ms per "
+              f"decision ({n} decisions, CPU time)", flush=True)
+
+
 def format_row(r: Mapping[str, Any]) -> str:
     lo, hi = r["score_difference_ci95"]
     wlo, whi = r["win_rate_ci95"]
@@ -194,7 +224,13 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--seed", type=int, default=2026)
     p.add_argument("--workers", type=int, default=1)
     p.add_argument("--json", help="write the rows to this file as JSON")
+    p.add_argument("--costs", type=int, default=0, metavar="MATCHES",
+                   help="instead of the ladder, each bot's steady cost per decision over "
+                   "MATCHES self-play matches")
     a = p.parse_args(argv)
+    if a.costs:
+        costs(a.bots.split(","), a.variant, a.players, a.costs)
+        return
     per: dict[str, int] = {}
     for item in a.deals_for:
         bot, _, n = item.rpartition("=")

@@ -11,7 +11,8 @@ exist) it measures holes per CPU second of one process:
 
 and compares random six-card play with the C figure the issue quotes (1.2-1.6 M holes/s
 per core). The compiled greedy policy is not the greedy bot (it decides differently in
-about one decision in twenty), so its row compares speed, not the same play.
+about one decision in twenty) and the compiled expert policy is the ``fast-expert``
+bot, not ``expert``: those rows compare the speed of comparable play, not the same play.
 
     .venv/bin/python bench/simulate.py --seconds 3
     .venv/bin/python bench/simulate.py --variant german --players 4
@@ -88,19 +89,20 @@ def main(argv: list[str] | None = None) -> None:
     t = time.perf_counter()
     core(rules, a.players, "random")(1)
     print(f"load/compile the core: {time.perf_counter() - t:.1f} s wall", flush=True)
-    # Python bot spec -> compiled policy; the expert pair only once golf.fast has one.
-    kinds = [("random", "random"), ("greedy", "greedy")]
+    # (Python bot, the bot the compiled path plays or None, the compiled policy): the
+    # compiled expert policy is the fast-expert bot, another player than expert.
+    kinds = [("random", "random", "random"), ("greedy", None, "greedy")]
     if "expert" in POLICIES:
-        kinds.append(("expert", "expert"))
-    for spec, policy in kinds:
+        kinds.append(("expert", "fast-expert", "expert"))
+    for spec, compiled, policy in kinds:
         py, py_holes = rate(python_path(rules, a.players, spec), a.seconds)
-        fast, fast_holes = (rate(compiled_path(rules, a.players, spec), a.seconds, 64)
-                            if spec == "random" else (float("nan"), 0))
+        fast, fast_holes = (rate(compiled_path(rules, a.players, compiled), a.seconds, 64)
+                            if compiled else (float("nan"), 0))
         raw, raw_holes = rate(core(rules, a.players, policy), a.seconds, 64)
         print(f"{spec:>7}: python path {py:>11,.0f} holes/s ({py_holes:,} holes)", flush=True)
         if fast_holes:
-            print(f"{'':>7}  compiled path{fast:>10,.0f} holes/s ({fast_holes:,} holes), "
-                  f"{fast / py:,.0f}x the python path", flush=True)
+            print(f"{'':>7}  compiled path{fast:>10,.0f} holes/s ({fast_holes:,} holes, "
+                  f"--bots {compiled}), {fast / py:,.0f}x the python path", flush=True)
         else:
             print(f"{'':>7}  compiled path: not taken (the compiled {policy} policy does "
                   f"not play the {spec} bot)", flush=True)
