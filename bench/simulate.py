@@ -94,6 +94,12 @@ def main(argv: list[str] | None = None) -> None:
     kinds = [("random", "random", "random"), ("greedy", None, "greedy")]
     if "expert" in POLICIES:
         kinds.append(("expert", "fast-expert", "expert"))
+    from golf.fast import play
+
+    plain, plain_holes = rate(lambda n: int(play(rules, a.players, n, 1, "random")[1].sum()),
+                              a.seconds, 64)
+    print(f"golf.fast.play, random (totals only, no records): {plain:,.0f} holes/s "
+          f"({plain_holes:,} holes)", flush=True)
     for spec, compiled, policy in kinds:
         py, py_holes = rate(python_path(rules, a.players, spec), a.seconds)
         fast, fast_holes = (rate(compiled_path(rules, a.players, compiled), a.seconds, 64)

@@ -193,3 +193,18 @@ def test_command_line_names_the_path(capsys: pytest.CaptureFixture[str]) -> None
     err = capsys.readouterr().err
     assert "cannot use the compiled engine: bot 'expert' has no compiled policy" in err
     assert "Traceback" not in err
+
+
+def test_each_hole_is_dealt_from_the_seed_alone_whatever_was_played() -> None:
+    # One turn a hole: the seat that does not move scores the grid it was dealt, so equal
+    # scores under different bots show equal deals, hole after hole.
+    rules = load_rules("six-card", {"turn_limit": 1, "holes": 6})
+    a = run_compiled(rules, 2, ("random", "random"), 20, seed=8)
+    b = run_compiled(rules, 2, ("fast-expert", "random"), 20, seed=8)
+    c = run_compiled(rules, 2, ("random", "random"), 20, seed=9)
+    idle = [[h[1 - f] for h, f in zip(r.hole_scores, r.first, strict=True)] for r in a]
+    assert idle == [[h[1 - f] for h, f in zip(r.hole_scores, r.first, strict=True)]
+                    for r in b]
+    assert idle != [[h[1 - f] for h, f in zip(r.hole_scores, r.first, strict=True)]
+                    for r in c]
+    assert [r.hole_scores for r in a] != [r.hole_scores for r in b]  # the play differed
