@@ -26,8 +26,8 @@ import numpy.typing as npt
 
 from ..errors import GolfError
 from ..rules import Rules, load_rules
-from .game import FastGame, engine_permutation
 from .expert import expert_config
+from .game import FastGame, engine_permutation
 from .policies import EXPERT, GREEDY, POLICIES, RANDOM, play_matches, playout
 from .ruleset import SUPPORTED, UnsupportedRules, check_supported, config
 

@@ -69,8 +69,8 @@ from .layout import (
     C_REPLACE_DOWN,
     C_RESHUFFLE,
     C_RETURN_TAKEN,
-    C_SETUP_PEEK,
     C_SETUP_COUNT,
+    C_SETUP_PEEK,
     END_FIRST,
     FLIP_MUST,
     FLIP_NEVER,
@@ -222,7 +222,7 @@ def _build(rules: Rules, players: int, weights: Mapping[str, int]) -> Ints:
             tail[X_CELLS + 16 * k + j] = c
         if len(comp) <= TABLE_CELLS:
             t = _table(base, cells, comp)
-            for j, (off, old) in enumerate(shared):
+            for off, old in shared:
                 if len(old) == len(t) and np.array_equal(old, t):
                     tail[X_TABLE + k] = off  # equal components share one table (and memo)
                     break

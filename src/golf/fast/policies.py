@@ -14,6 +14,7 @@ import numpy.typing as npt
 from ..actions import K_FLIP, K_SWAP
 from ..phases import FLIP, HOLD, OVER, SETUP, TURN
 from ._jit import jit
+from .expert import expert_action
 from .layout import (
     C_CELLS,
     C_DECK,
@@ -52,7 +53,6 @@ from .machine import (
     start_match,
     step,
 )
-from .expert import expert_action
 from .score import score_ranks
 
 Ints = npt.NDArray[np.int64]
