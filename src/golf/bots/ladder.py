@@ -53,13 +53,16 @@ class Rung:
 
 
 #: Strength: ``bench/ladder.py --workers 1`` under ``nice -n 10``; cost: ``bench/ladder.py
-#: --costs 6`` (see docs/bots.md). Weakest first.
+#: --costs 6`` (CPU), for ``search`` the ladder run's wall time per decision (its budget is
+#: wall time, overshot by the set-up). See docs/bots.md. Weakest first, by point estimate.
 LADDER: tuple[Rung, ...] = (
     Rung("random", 26.40, (26.11, 26.69), 0.004),
     Rung("easy", 7.30, (7.01, 7.58), 0.236),
     Rung("greedy", 3.05, (2.82, 3.28), 0.034),
-    Rung("search:ms=10", 2.23, (1.76, 2.69), 9.0),
+    Rung("search:ms=10", 2.23, (1.76, 2.69), 13.04),
     Rung("medium", 2.18, (1.96, 2.39), 0.233),
+    Rung("search:ms=50", 1.13, (0.31, 1.95), 58.82),
+    Rung("search:ms=200", 0.15, (-0.98, 1.28), 205.32),
     Rung("expert", 0.0, (0.0, 0.0), 0.156),
 )
 
