@@ -39,7 +39,9 @@ C_SPEED = (1.2e6, 1.6e6)
 
 def rate(work: Callable[[int], int], seconds: float, start: int = 1) -> tuple[float, int]:
     """(holes per CPU second, holes) of ``work(n)`` (which plays n matches and returns
-    its holes), doubling n until one call takes ``seconds``."""
+    its holes), doubling n until one call takes ``seconds`` (after one untimed call:
+    compiled code loads on first use)."""
+    work(1)
     n = start
     while True:
         t = time.process_time()
