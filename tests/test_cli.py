@@ -213,7 +213,7 @@ def test_demo_errors(capsys: pytest.CaptureFixture[str]) -> None:
 def test_a_mistyped_bot_name_gets_a_suggestion(capsys: pytest.CaptureFixture[str]) -> None:
     err = fails_cleanly(["simulate", "--bots", "expret,greedy", "--games", "1"], capsys,
                         "unknown bot 'expret' (did you mean 'expert'?)")
-    assert "bots are: expert, greedy" in err
+    assert "bots are: expert, fast-expert, greedy" in err
     fails_cleanly(["play", "--bots", "gredy,random", "--humans", ""], capsys,
                   "unknown bot 'gredy' (did you mean 'greedy'?)")
 

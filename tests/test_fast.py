@@ -313,7 +313,7 @@ def test_bad_input_gets_a_clear_error_and_changes_nothing() -> None:
     with pytest.raises(RulesError, match="2 to 8 players"):
         FastGame("six-card", players=9, seed=1)
     with pytest.raises(Exception, match="unknown policy"):
-        play("six-card", 2, matches=1, policy="expert")
+        play("six-card", 2, matches=1, policy="oracle")
 
 
 def test_clone_is_independent_and_fast_chance_has_no_record() -> None:

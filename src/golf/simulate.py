@@ -14,6 +14,11 @@ Conventions (also in ``golf simulate --help``):
   (holes of one match are not independent), a win rate's is Wilson's.
 * The first-player advantage compares, hole by hole, the score of the player who
   moved first with the mean score of the others (negative: moving first helps).
+* Two engines play the matches (:func:`pick_engine`): ``python`` (a
+  :class:`~golf.table.Table` per match, the bots as registered) and ``compiled``
+  (:mod:`golf.fast.batch`, when every seat's bot has a compiled policy that plays it
+  and :mod:`golf.fast` plays the rules). Both give the same records and reports; the
+  compiled core deals with its own generator, so its matches are other deals.
 
 >>> from golf import load_rules
 >>> r = simulate(load_rules("six-card"), 2, ["greedy", "random"], games=4, seed=1, workers=1)
@@ -188,16 +193,55 @@ def _rules_cache(raw: dict[str, Any]) -> Rules:
     return r
 
 
+ENGINES = ("auto", "python", "compiled")
+
+
+def pick_engine(
+    rules: Rules, players: int, bots: Sequence[str], engine: str = "auto",
+) -> tuple[str, str]:
+    """The engine to play with (``"python"`` or ``"compiled"``) and why.
+
+    ``auto`` takes the compiled core when every seat's bot has a compiled policy and the
+    core plays the rules; ``compiled`` insists (a clear error naming the bot or setting
+    otherwise); ``python`` always plays at tables.
+
+    >>> from golf import load_rules
+    >>> six = load_rules("six-card")
+    >>> pick_engine(six, 2, ["fast-expert", "random"])
+    ('compiled', 'every bot has a compiled policy')
+    >>> pick_engine(six, 2, ["expert", "random"])[0]
+    'python'
+    """
+    if engine not in ENGINES:
+        raise GolfError(f"unknown engine {engine!r}; engines are: {', '.join(ENGINES)}")
+    if engine == "python":
+        return "python", "asked for"
+    try:
+        from .fast.batch import why_not_compiled
+    except (ImportError, GolfError) as e:  # numba missing: golf.fast says which extra
+        why: str | None = f"the compiled core is not available ({e})"
+    else:
+        why = why_not_compiled(rules, players, seat_bots(bots, players))
+    if why is None:
+        return "compiled", "every bot has a compiled policy"
+    if engine == "compiled":
+        raise GolfError(f"cannot use the compiled engine: {why}; use --engine python "
+                        "(or auto, which falls back to it)")
+    return "python", why
+
+
 def run_matches(
     rules: Rules, players: int, bots: Sequence[str], games: int, seed: int, workers: int = 1,
     progress: Callable[[int, int], None] | None = None, duplicate: bool = False,
+    engine: str = "python",
 ) -> list[MatchResult]:
     """Play ``games`` matches, in ``workers`` processes, in match order.
 
     With ``duplicate`` each of ``games`` deals (a match seed: the same cards) is played
     ``players`` times, the bots rotated one seat on each time (:func:`rotated`), so every
     bot plays every seat of every deal; match ``d * players + k`` is deal ``d``,
-    rotation ``k``."""
+    rotation ``k``. ``engine`` is :func:`pick_engine`'s choice (``auto`` is resolved
+    here); the compiled engine runs in this process, whatever ``workers`` says."""
     rules.check_players(players)
     seats = tuple(seat_bots(bots, players))
     for spec in set(seats):
@@ -206,6 +250,10 @@ def run_matches(
         raise GolfError(f"the number of games must be at least 1, got {games}")
     if workers < 1:
         raise GolfError(f"the number of workers must be at least 1, got {workers}")
+    if engine != "python" and pick_engine(rules, players, seats, engine)[0] == "compiled":
+        from .fast.batch import run_compiled
+
+        return run_compiled(rules, players, seats, games, seed, progress, duplicate)
     raw = rules.to_dict()
     if duplicate:
         jobs = [(raw, players, rotated(seats, k), match_seed(seed, d), d * players + k)
@@ -308,10 +356,12 @@ def _group(
 
 def summarise(
     results: Sequence[MatchResult], rules: Rules, players: int, bots: Sequence[str], seed: int,
+    engine: tuple[str, str] | None = None,
 ) -> dict[str, Any]:
-    """The figures of a run, as JSON-ready data. Forfeited matches are left out of the
-    figures and listed under ``forfeits``; ``fallbacks`` counts the decisions (or rests
-    of matches) that bots' fallbacks played, with the first few messages."""
+    """The figures of a run, as JSON-ready data (``engine``: :func:`pick_engine`'s
+    answer, reported as ``engine`` and ``engine_reason``). Forfeited matches are left out
+    of the figures and listed under ``forfeits``; ``fallbacks`` counts the decisions (or
+    rests of matches) that bots' fallbacks played, with the first few messages."""
     everything = results
     results = [r for r in results if r.forfeit is None]
     by_seat = _group(results, lambda s, spec: s)
@@ -336,6 +386,7 @@ def summarise(
         holes_by_match.append(min(len(res.hole_scores), len(res.first)))
     diff, dlo, dhi = ratio_ci(diffs_by_match, holes_by_match)
     return {
+        **({"engine": engine[0], "engine_reason": engine[1]} if engine else {}),
         "variant": rules.name,
         "players": players,
         "bots": list(bots),
@@ -419,10 +470,11 @@ def format_duplicate(dup: Mapping[str, Any]) -> str:
              "intervals paired by deal"
              + (f" ({dup['deals_forfeited']} deals with a forfeited rotation left out)"
                 if dup.get("deals_forfeited") else "")]
+    width = max([26] + [len(r["bot"]) for r in dup["by_bot"]]) + 2
     for r in dup["by_bot"]:
         lo, hi = r["win_rate_ci95"]
         slo, shi = r["mean_hole_score_ci95"]
-        lines.append(f"  {r['bot']:<28}match wins {100 * r['win_rate']:.1f}% "
+        lines.append(f"  {r['bot']:<{width}}match wins {100 * r['win_rate']:.1f}% "
                      f"({100 * lo:.1f} to {100 * hi:.1f}), mean hole score "
                      f"{r['mean_hole_score']:.2f} ({slo:.2f} to {shi:.2f})")
     return "\n".join(lines)
@@ -431,10 +483,13 @@ def format_duplicate(dup: Mapping[str, Any]) -> str:
 def simulate(
     rules: Rules, players: int, bots: Sequence[str], games: int, seed: int = 0,
     workers: int = 1, progress: Callable[[int, int], None] | None = None,
+    engine: str = "python",
 ) -> dict[str, Any]:
     """Play ``games`` matches and return :func:`summarise`'s figures."""
-    results = run_matches(rules, players, bots, games, seed, workers, progress)
-    return summarise(results, rules, players, bots, seed)
+    picked = pick_engine(rules, players, bots, engine)
+    results = run_matches(rules, players, bots, games, seed, workers, progress,
+                          engine=picked[0])
+    return summarise(results, rules, players, bots, seed, picked)
 
 
 class Progress:
@@ -479,13 +534,21 @@ def _clock(seconds: float) -> str:
     return f"{s // 60}:{s % 60:02d}"
 
 
+def _engine_note(summary: Mapping[str, Any]) -> str:
+    if "engine" not in summary:
+        return ""
+    return f", {summary['engine']} engine ({summary['engine_reason']})"
+
+
 def format_table(summary: Mapping[str, Any]) -> str:
     """The text table ``golf simulate`` prints."""
+    # The bot column fits the longest spec (an external bot's command can be long).
+    width = max([26] + [len(r["bot"]) for r in summary["seats"]]) + 2
     lines = [
         f"{summary['variant']}, {summary['players']} players, {summary['matches']} matches, "
-        f"seed {summary['seed']}",
+        f"seed {summary['seed']}" + _engine_note(summary),
         "",
-        f"{'seat':<5}{'bot':<28}{'mean hole score (95% CI)':<28}"
+        f"{'seat':<5}{'bot':<{width}}{'mean hole score (95% CI)':<28}"
         f"{'match wins (95% CI)':<26}{'turns/hole':>10}",
     ]
 
@@ -494,7 +557,8 @@ def format_table(summary: Mapping[str, Any]) -> str:
         wlo, whi = r["win_rate_ci95"]
         score = f"{r['mean_hole_score']:.2f} ({lo:.2f} to {hi:.2f})"
         wins = f"{100 * r['win_rate']:.1f}% ({100 * wlo:.1f} to {100 * whi:.1f})"
-        return f"{label:<5}{bot:<28}{score:<28}{wins:<26}{r['mean_turns_per_hole']:>10.2f}"
+        return (f"{label:<5}{bot:<{width}}{score:<28}{wins:<26}"
+                f"{r['mean_turns_per_hole']:>10.2f}")
 
     for r in summary["seats"]:
         lines.append(row(str(r["seat"] + 1), r["bot"], r))

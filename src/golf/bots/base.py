@@ -84,9 +84,11 @@ BUILTIN: dict[str, str] = {
     "expert": "golf.bots.expert:ExpertBot",
     "openspiel-ismcts": "golf.bots.openspiel_bot:OpenSpielISMCTSBot",
     "search": "golf.bots.search:SearchBot",
+    "fast-expert": "golf.bots.fast_expert:FastExpertBot",
 }
 #: The extra of ``golf-cards`` that installs a built-in bot's optional dependencies.
-EXTRAS: dict[str, str] = {"openspiel-ismcts": "openspiel", "search": "fast"}
+EXTRAS: dict[str, str] = {"openspiel-ismcts": "openspiel", "search": "fast",
+                         "fast-expert": "fast"}
 
 #: Named difficulties: the one place they are defined (docs/bots.md measures them).
 LEVELS: dict[str, str] = {

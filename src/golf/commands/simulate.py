@@ -24,6 +24,7 @@ from ..simulate import (
     duplicate_summary,
     format_duplicate,
     format_table,
+    pick_engine,
     run_matches,
     seat_bots,
     summarise,
@@ -38,6 +39,11 @@ players is an error. Each match's seed is derived from --seed and the match's nu
 the results are the same for any --workers. A shared match win counts 1/k for each of the
 k joint winners. Intervals are 95%. With --duplicate each of GAMES deals is played once
 per seat rotation (players x GAMES matches) and the paired figures follow the table.
+--engine auto (the default) plays in the compiled core (golf.fast, one process) when
+every seat's bot has a compiled policy that plays exactly like it (random, fast-expert) and
+the core plays the rules, else at Python tables; the header says which and why. The
+compiled core deals with its own generator, so its matches are other deals of the
+same seeds: the same statistics, not the same games.
 
 External bots: 'cmd:COMMAND' runs a program of your own in any language, one process per
 match, over the line protocol of docs/bot-protocol.md; the command runs up to the next
@@ -86,6 +92,10 @@ def register(sub: Any) -> None:
     p.add_argument("--duplicate", action="store_true",
                    help="play each of GAMES deals once per seat rotation (the same cards for "
                    "every bot in every seat) and add win rates and scores paired by deal")
+    p.add_argument("--engine", choices=("auto", "python", "compiled"), default="auto",
+                   help="where the matches are played: auto (compiled when every bot has a "
+                   "compiled policy and the rules allow it), python or compiled (an error "
+                   "naming the bot or setting when it cannot)")
     p.set_defaults(func=run)
 
 
@@ -120,17 +130,18 @@ def run(args: argparse.Namespace) -> int:
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**31)
     if seed < 0:
         raise GolfError(f"--seed must be 0 or more, got {seed}")
+    engine = pick_engine(rules, args.players, bots, args.engine)
     progress = None if args.quiet else Progress(sys.stderr)
     # External bots' fallbacks are counted in the summary, not logged line by line.
     logging.getLogger(external.__name__).setLevel(logging.ERROR)
     start = time.monotonic()
     results = run_matches(rules, args.players, bots, args.games, seed, workers, progress,
-                          duplicate=args.duplicate)
+                          duplicate=args.duplicate, engine=engine[0])
     elapsed = time.monotonic() - start
     if all(r.forfeit is not None for r in results):
         raise GolfError(f"every one of the {len(results)} matches was forfeited; the first: "
                         f"{results[0].forfeit}")
-    summary = summarise(results, rules, args.players, bots, seed)
+    summary = summarise(results, rules, args.players, bots, seed, engine)
     if args.duplicate:
         summary["duplicate"] = duplicate_summary(results, args.players)
         for row in summary["seats"]:  # every bot sat in every seat
@@ -144,7 +155,10 @@ def run(args: argparse.Namespace) -> int:
         if args.duplicate:
             print(format_duplicate(summary["duplicate"]))
         holes = sum(len(r.hole_scores) for r in results)
-        print(f"{holes} holes in {elapsed:.1f}s on {workers} worker(s)")
+        where = ("in one process (compiled core)" if engine[0] == "compiled"
+                 else f"on {workers} worker(s)")
+        rate = f" ({holes / elapsed:,.0f} holes/s)" if elapsed > 0 else ""
+        print(f"{holes} holes in {elapsed:.1f}s {where}{rate}")
     if args.plot:
         _plot(args.plot, results, summary)
         if not args.json and args.csv != "-":

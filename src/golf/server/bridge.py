@@ -28,6 +28,7 @@ from typing import Any
 from ..actions import Action
 from ..bots import make_bot
 from ..bots.base import Bot
+from ..bots.ladder import COACH_BUDGET_MS, strongest
 from ..errors import GolfError
 from ..events import Event
 from ..game import Game
@@ -41,8 +42,9 @@ DIFFICULTIES: dict[str, str] = {
 }
 #: The bot that plays for an absent person under the absence policy ``bot``.
 STAND_IN = "medium"
-#: The bot whose explanations are the coach's hints (as in ``golf play``).
-COACH = "expert"
+#: The bot whose explanations are the coach's hints (as in ``golf play``): the strongest
+#: measured bot that explains within the coach's budget (golf.bots.ladder).
+COACH = strongest(None, COACH_BUDGET_MS)
 
 
 @functools.lru_cache(maxsize=256)

@@ -31,6 +31,7 @@ from typing import Any
 from ..actions import Action
 from ..bots import make_bot
 from ..bots.base import Bot, Option
+from ..bots.ladder import COACH_BUDGET_MS, strongest
 from ..errors import GolfError, IllegalAction
 from ..events import Event
 from ..game import Game
@@ -475,7 +476,7 @@ class Session:
 
     def coach(self) -> Bot:
         if self._coach is None:
-            spec = available_bot(PREFERRED_BOT)
+            spec = available_bot(strongest(self.game.rules, COACH_BUDGET_MS))
             seed = bot_seed(self.game.seed, _COACH_SEAT)
             self._coach = make_bot(spec, self.game.rules, seed=seed)
         return self._coach

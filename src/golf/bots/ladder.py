@@ -1,0 +1,93 @@
+"""The measured bot ladder, and the strongest bot that fits a time budget.
+
+:data:`LADDER` holds what ``bench/ladder.py`` measured (docs/bots.md has the table and
+the command): each bot's mean hole score minus the expert's on duplicate deals (lower
+is stronger) and its mean time per decision, on six-card Golf with 2 players, on a
+loaded 2-core machine. :func:`strongest` picks from it.
+
+The coach (``hint`` in ``golf play``, the hint button on the web) needs a bot that
+explains its options (:meth:`golf.bots.base.Bot.explain`), so it asks for
+``explains=True``: today only the expert family (``easy``, ``medium``, ``hard`` =
+``expert``) explains; ``search`` and ``fast-expert`` choose without reasons.
+
+>>> from golf import load_rules
+>>> six = load_rules("six-card")
+>>> strongest(six, 50)
+'expert'
+>>> strongest(six, 0.05, explains=False)
+'greedy'
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..rules import Rules
+from .base import Bot, bot_available, bot_class, parse_spec
+
+#: Where the ladder was measured (rules preset, players).
+MEASURED_ON = ("six-card", 2)
+#: What the coach may spend on a hint, in milliseconds, unless told otherwise.
+COACH_BUDGET_MS = 100.0
+#: The answer where the ladder knows nothing (other rules, no budget).
+DEFAULT = "expert"
+
+
+@dataclass(frozen=True)
+class Rung:
+    """One measured bot: its spec, mean hole score minus the expert's (95% interval,
+    lower is stronger) and what a hint costs with it: mean CPU milliseconds of
+    ``explain`` for a bot that explains, of ``choose`` for one that does not
+    (decisions with a choice, one bot kept over many decisions, as the coach keeps it)."""
+
+    spec: str
+    score_difference: float
+    interval: tuple[float, float]
+    ms: float
+
+    @property
+    def explains(self) -> bool:
+        """Whether the bot gives its options with values (what a hint shows)."""
+        cls = bot_class(parse_spec(self.spec)[0])
+        return cls.explain is not Bot.explain
+
+
+#: Strength: ``bench/ladder.py --workers 1`` under ``nice -n 10``; cost: ``bench/ladder.py
+#: --costs 6`` (CPU), for ``search`` the ladder run's wall time per decision (its budget is
+#: wall time, overshot by the set-up). See docs/bots.md. Weakest first, by point estimate.
+LADDER: tuple[Rung, ...] = (
+    Rung("random", 26.40, (26.11, 26.69), 0.004),
+    Rung("easy", 7.30, (7.01, 7.58), 0.236),
+    Rung("greedy", 3.05, (2.82, 3.28), 0.034),
+    Rung("search:ms=10", 2.23, (1.76, 2.69), 13.04),
+    Rung("medium", 2.18, (1.96, 2.39), 0.233),
+    Rung("search:ms=50", 1.13, (0.31, 1.95), 58.82),
+    Rung("search:ms=200", 0.15, (-0.98, 1.28), 205.32),
+    Rung("expert", 0.0, (0.0, 0.0), 0.156),
+    Rung("fast-expert", -0.01, (-0.06, 0.05), 0.640),
+)
+
+
+def strongest(rules: Rules | None = None, budget_ms: float | None = COACH_BUDGET_MS,
+              explains: bool = True) -> str:
+    """The spec of the strongest measured bot whose decisions take at most
+    ``budget_ms`` on average (and, with ``explains``, that explains its options).
+
+    When none fits the budget, the cheapest that qualifies. Rules other than the
+    ladder's (:data:`MEASURED_ON`) or no budget give :data:`DEFAULT`, the expert: its
+    strength and cost there are not measured, and it is the strongest that explains
+    wherever they are. A bot whose extra is not installed is skipped.
+    """
+    if budget_ms is None or (rules is not None and rules.name != MEASURED_ON[0]):
+        return DEFAULT
+
+    def qualifies(r: Rung) -> bool:  # (imports a bot's module only when it is asked)
+        return (not explains or r.explains) and bot_available(parse_spec(r.spec)[0])
+
+    for r in sorted(LADDER, key=lambda r: r.score_difference):  # strongest first
+        if r.ms <= budget_ms and qualifies(r):
+            return r.spec
+    for r in sorted(LADDER, key=lambda r: r.ms):  # nothing fits: the cheapest
+        if qualifies(r):
+            return r.spec
+    return DEFAULT

@@ -1,0 +1,287 @@
+"""The compiled expert (golf.fast.expert) and the fast-expert bot.
+
+It must choose a legal action in every state of every rule set the core plays, decide
+from what its seat may know only (shuffling every card the seat cannot see changes no
+decision), decide the same for the same state, play far better than greedy and random,
+and, behind the bot interface, play golf.Game matches from views alone.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
+
+from golf import Game, RulesError, load_rules, preset_names
+from golf.bots import make_bot
+from golf.errors import GolfError
+from golf.fast import EXPERT, POLICIES, FastGame, config, expert_config, play
+from golf.fast.expert import (
+    RADIX,
+    X_CELLS,
+    X_NCOMP,
+    X_SIZE,
+    X_TABLE,
+    expert_action,
+    expert_choice,
+)
+from golf.fast.layout import (
+    C_CELLS,
+    C_O_GRIDS,
+    C_O_PEEKED,
+    C_O_STOCK,
+    C_O_UP,
+    C_PLAYERS,
+    S_ACTIVE,
+    S_CUR,
+    S_RESHUFFLES,
+    S_STOCK_LEN,
+)
+from golf.fast.machine import MAX_LEGAL, legal_actions, seed_rng
+from golf.fast.policies import choose
+from golf.fast.score import score_rows
+
+PRESET_SEATS = [(name, n) for name in preset_names()
+                for n in range(load_rules(name).players[0], load_rules(name).players[1] + 1)]
+
+
+def hidden_groups(st_: np.ndarray, cfg: np.ndarray) -> list[list[int]]:
+    """The state indices whose cards the seat to act cannot see, in groups whose cards
+    may be shuffled among each other (golf.knowledge's groups): before a reshuffle one
+    group (the stock and every face-down cell the seat has not looked at); after one
+    the stock (public as a multiset) and the cells apart."""
+    seat = int(st_[S_CUR])
+    cells, players = int(cfg[C_CELLS]), int(cfg[C_PLAYERS])
+    grid_slots = []
+    for s in range(players):
+        if not int(st_[S_ACTIVE]) >> s & 1:
+            continue
+        seen = int(st_[cfg[C_O_UP] + s])
+        if s == seat:
+            seen |= int(st_[cfg[C_O_PEEKED] + s])
+        base = int(cfg[C_O_GRIDS]) + s * cells
+        grid_slots += [base + i for i in range(cells) if not seen >> i & 1]
+    stock = [int(cfg[C_O_STOCK]) + j for j in range(int(st_[S_STOCK_LEN]))]
+    if int(st_[S_RESHUFFLES]):
+        return [stock, grid_slots]
+    return [stock + grid_slots]
+
+
+def shuffled(st_: np.ndarray, cfg: np.ndarray, rng: random.Random) -> np.ndarray:
+    out = st_.copy()
+    for group in hidden_groups(st_, cfg):
+        cards = [int(st_[i]) for i in group]
+        rng.shuffle(cards)
+        for i, c in zip(group, cards, strict=True):
+            out[i] = c
+    return out
+
+
+def walk(variant: Any, players: int, seed: int, overrides: Any = None,
+         steps: int = 400) -> list[tuple[np.ndarray, np.ndarray]]:
+    """States of a match played by the expert with some random moves mixed in (so that
+    odd positions come up too); each with the legal actions there."""
+    r = load_rules(variant, overrides)
+    cfg = expert_config(r, players)
+    f = FastGame(r, players=players, seed=seed, chance="fast")
+    pick = random.Random(seed)
+    rng = seed_rng(seed)
+    legal = np.empty(MAX_LEGAL, dtype=np.int64)
+    scratch = np.empty(2 * MAX_LEGAL, dtype=np.int64)
+    out = []
+    for _ in range(steps):
+        if f.is_over:
+            break
+        n = legal_actions(f.state, cfg, legal)
+        out.append((f.state.copy(), legal[:n].copy()))
+        if pick.random() < 0.25:
+            a = int(legal[pick.randrange(n)])
+        else:
+            a = int(choose(f.state, cfg, EXPERT, rng, legal, scratch))
+        f.apply(a)
+    return out
+
+
+def check_states(variant: Any, players: int, seed: int, overrides: Any = None,
+                 steps: int = 400) -> int:
+    """Every state of a walk: the choice is legal and survives shuffles of the hidden
+    cards; returns how many states had hidden cards to shuffle."""
+    r = load_rules(variant, overrides)
+    cfg = expert_config(r, players)
+    rng = random.Random(seed)
+    shuffled_states = 0
+    for st_, legal in walk(variant, players, seed, overrides, steps):
+        a = expert_choice(st_, cfg)
+        assert a in legal.tolist()
+        groups = hidden_groups(st_, cfg)
+        if any(len(g) > 1 for g in groups):
+            shuffled_states += 1
+            for _ in range(2):
+                assert expert_choice(shuffled(st_, cfg, rng), cfg) == a
+    return shuffled_states
+
+
+@pytest.mark.parametrize(("variant", "players"), PRESET_SEATS)
+def test_every_preset_legal_and_blind_to_hidden_cards(variant: str, players: int) -> None:
+    assert check_states(variant, players, seed=players * 31 + 7) > 10
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.sampled_from(PRESET_SEATS), st.integers(0, 2**31))
+def test_hidden_cards_never_change_a_decision(case: tuple[str, int], seed: int) -> None:
+    variant, players = case
+    check_states(variant, players, seed, steps=120)
+
+
+@st.composite
+def house_rules(draw: st.DrawFn) -> tuple[str, dict[str, Any], int]:
+    """Settings the core plays, drawn on top of a preset (a smaller cousin of the
+    strategy in tests/test_fast.py)."""
+    variant = draw(st.sampled_from(preset_names()))
+    rows, cols = draw(st.integers(1, 4)), draw(st.integers(1, 4))
+    match = draw(st.lists(st.sampled_from(
+        ["columns", "rows", "row-pairs", "diagonals", "adjacent", "pairs", "blocks"]),
+        unique=True, max_size=3))
+    jokers = draw(st.integers(0, 2))
+    players = draw(st.integers(1, 4))
+    over: dict[str, Any] = {
+        "rows": rows, "cols": cols, "jokers_per_deck": jokers,
+        "jokers_wild": jokers > 0 and draw(st.booleans()),
+        "match": [p for p in match if (p != "diagonals" or rows == cols)
+                  and (p != "blocks" or min(rows, cols) >= 2)],
+        "match_by": draw(st.sampled_from(["rank", "points"])),
+        "setup": draw(st.sampled_from(["reveal", "peek"])),
+        "flip_after_discard": draw(st.sampled_from(["must", "may", "never"])),
+        "replace": draw(st.sampled_from(["any", "face-down"])),
+        "return_taken": draw(st.booleans()),
+        "flip_instead_of_draw": draw(st.booleans()),
+        "knock": draw(st.booleans()), "final_turns": draw(st.booleans()),
+        "end_on_complete": draw(st.sampled_from(["first", "all", "never"])),
+        "reshuffle": draw(st.booleans()), "holes": draw(st.integers(1, 2)),
+        "turn_limit": draw(st.integers(1, 60)),
+        "points.K": draw(st.integers(-3, 3)), "points.JK": draw(st.integers(-5, 5)),
+        "players": [players, players],
+    }
+    over["setup_count"] = draw(st.integers(0, min(2, rows * cols)))
+    if over["end_on_complete"] == "never":
+        over["knock"] = True
+    over["decks"] = max(1, -(-(players * rows * cols + 1) // (52 + jokers)))
+    return variant, over, players
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(house_rules(), st.integers(0, 2**31))
+def test_house_rules_legal_and_blind_to_hidden_cards(
+        case: tuple[str, dict[str, Any], int], seed: int) -> None:
+    variant, over, players = case
+    try:
+        load_rules(variant, over)
+    except RulesError:
+        assume(False)
+    check_states(variant, players, seed, over, steps=150)
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(house_rules(), st.integers(0, 2**31))
+def test_components_add_up_to_the_engines_total(
+        case: tuple[str, dict[str, Any], int], seed: int) -> None:
+    """The expert values a grid as one term per component, from its tables: on full
+    grids the terms add up to the core's (the engine's) score."""
+    variant, over, players = case
+    try:
+        r = load_rules(variant, over)
+    except RulesError:
+        assume(False)
+    cfg = expert_config(r, players)
+    x = int(cfg[-2])
+    cells = r.cells
+    ranks = np.random.default_rng(seed).integers(1, RADIX if r.jokers_per_deck else 14,
+                                                 size=(30, cells)).astype(np.int64)
+    want = score_rows(config(r, players), ranks)
+    for grid, total in zip(ranks, want, strict=True):
+        got = 0
+        for k in range(int(cfg[x + X_NCOMP])):
+            comp = [int(cfg[x + X_CELLS + 16 * k + j]) for j in range(int(cfg[x + X_SIZE + k]))]
+            t = int(cfg[x + X_TABLE + k])
+            if t < 0:  # no table: the whole grid is one component
+                assert len(comp) == cells
+                got += int(total)
+                continue
+            got += int(cfg[t + sum(int(grid[c]) * RADIX**j for j, c in enumerate(comp))])
+        assert got == int(total)
+
+
+# --- the bot behind the Bot interface ------------------------------------------------
+@pytest.mark.parametrize(("variant", "players"), [("six-card", 2), ("four-card-wild", 3),
+                                                  ("german", 2), ("nine-card", 2),
+                                                  ("six-card-knock", 4)])
+def test_the_bot_decides_from_the_view_as_the_policy_does_from_the_state(
+        variant: str, players: int) -> None:
+    """The bot fills the places it cannot see with some consistent cards; its choice is
+    the policy's on the true state (any consistent filling gives the same)."""
+    g = Game(variant, players=players, seed=5)
+    cfg = expert_config(g.rules, players)
+    bot = make_bot("fast-expert", g.rules)
+    pick = random.Random(5)
+    checked = 0
+    while not g.is_over and checked < 150:
+        legal = g.legal_actions()
+        seat = g.current_player
+        a = bot.choose(g.view(seat, codes=True), legal)
+        assert a in legal
+        if len(legal) > 1:
+            true = FastGame.from_position(g.rules, g.position(), chance="fast")
+            codes = np.array([int(b) for b in legal], dtype=np.int64)
+            assert int(expert_action(true.state, cfg, codes, len(legal))) == int(a)
+            checked += 1
+        g.apply(a if pick.random() < 0.8 else pick.choice(legal))
+    assert checked > 30
+
+
+def test_the_bot_plays_a_match_against_the_python_expert_to_the_end() -> None:
+    g = Game("six-card", players=2, seed=21)
+    bots = [make_bot("fast-expert", g.rules), make_bot("expert", g.rules, seed=2)]
+    while not g.is_over:
+        seat = g.current_player
+        g.apply(bots[seat].choose(g.view(seat, codes=True), g.legal_actions()))
+    assert len(g.hole_scores) >= g.rules.holes and g.winners
+
+
+# --- strength, reproducibility, the API ----------------------------------------------
+def test_expert_beats_greedy_and_random_in_the_compiled_core() -> None:
+    for rival, gap in (("greedy", 15), ("random", 150)):
+        a, _ = play("six-card", 2, matches=150, seed=3, policy=["expert", rival])
+        b, _ = play("six-card", 2, matches=150, seed=3, policy=[rival, "expert"])
+        mine = np.concatenate([a[:, 0], b[:, 1]])
+        theirs = np.concatenate([a[:, 1], b[:, 0]])
+        assert mine.mean() < theirs.mean() - gap, rival
+        assert (mine < theirs).mean() > 0.7, rival
+
+
+@pytest.mark.parametrize(("variant", "players"), PRESET_SEATS)
+def test_expert_self_play_finishes_every_preset(variant: str, players: int) -> None:
+    totals, holes = play(variant, players, matches=3, seed=1, policy="expert")
+    assert totals.shape == (3, players) and holes.min() >= 1
+
+
+def test_a_seed_gives_the_same_matches() -> None:
+    one = play("six-card", 2, matches=40, seed=9, policy="expert")
+    two = play("six-card", 2, matches=40, seed=9, policy="expert")
+    assert one[0].tolist() == two[0].tolist() and one[1].tolist() == two[1].tolist()
+    other = play("six-card", 2, matches=40, seed=10, policy="expert")
+    assert other[0].tolist() != one[0].tolist()
+
+
+def test_the_plain_config_and_unknown_weights_are_refused_clearly() -> None:
+    r = load_rules("six-card")
+    f = FastGame(r, players=2, seed=1)
+    with pytest.raises(ValueError, match="expert_config"):
+        expert_choice(f.state, f.cfg)
+    with pytest.raises(GolfError, match="unknown expert weight 'margn'"):
+        expert_config(r, 2, {"margn": 3})
+    assert POLICIES["expert"] == EXPERT
+    assert len(expert_config(r, 2, {"margin": 300})) == len(expert_config(r, 2))
