@@ -132,6 +132,9 @@ def run(args: argparse.Namespace) -> int:
         raise GolfError(f"--seed must be 0 or more, got {seed}")
     engine = pick_engine(rules, args.players, bots, args.engine)
     progress = None if args.quiet else Progress(sys.stderr)
+    if progress is not None and engine[0] == "compiled":
+        print("loading the compiled core (its first run on a machine compiles it: up to a "
+              "minute or two; it is cached afterwards)", file=sys.stderr, flush=True)
     # External bots' fallbacks are counted in the summary, not logged line by line.
     logging.getLogger(external.__name__).setLevel(logging.ERROR)
     start = time.monotonic()
@@ -157,8 +160,8 @@ def run(args: argparse.Namespace) -> int:
         holes = sum(len(r.hole_scores) for r in results)
         where = ("in one process (compiled core)" if engine[0] == "compiled"
                  else f"on {workers} worker(s)")
-        rate = f" ({holes / elapsed:,.0f} holes/s)" if elapsed > 0 else ""
-        print(f"{holes} holes in {elapsed:.1f}s {where}{rate}")
+        rate = f", {holes / elapsed:,.0f} holes/s," if elapsed > 0 else ""
+        print(f"{holes} holes in {elapsed:.1f}s{rate} {where}")
     if args.plot:
         _plot(args.plot, results, summary)
         if not args.json and args.csv != "-":
