@@ -1,4 +1,4 @@
-"""Measure the bots and write docs/bots.md.
+"""Measure the bots and write the head-to-head tables of docs/bots.md.
 
 For 2-player six-card (9-hole matches), four-card-wild and nine-card it plays each
 bot against itself (mean hole score) and every pair of bots head to head (match win
@@ -9,6 +9,10 @@ the same figures.
 
     .venv/bin/python scripts/ladder.py                  # the full ladder (minutes)
     .venv/bin/python scripts/ladder.py --scale 0.1 --out /tmp/bots.md   # a quick look
+
+Only the block between the two marker lines in docs/bots.md is rewritten; the rest of
+that page (the bots, the ladder against the expert from ``bench/ladder.py``, the coach,
+the simulator) is written by hand.
 """
 
 from __future__ import annotations
@@ -101,120 +105,9 @@ def pct(rate: float, interval: tuple[float, float]) -> str:
 
 # --- the report ---------------------------------------------------------------------------
 
-INTRO = """\
-# Bots
-
-Three bots play Golf in every variant: `random`, `greedy` and `expert` (with the `fast`
-extra also `search`, below). Each sees only
-what its seat may see (the engine's view and the legal actions), is seeded and
-deterministic, and is named by a spec with options after a colon, such as
-`expert:memory=0.6,noise=1`. The registry (`golf.bots.make_bot`) serves the command
-line, the simulator and the terminal; `golf simulate --help` lists the options of a
-run. This page is written by `scripts/ladder.py`: the figures below are measured, not
-typed.
-
-## The bots
-
-- **random** plays a uniformly random legal action.
-- **greedy** plays one-step rules of thumb. It values a face-down card at the average
-  card of the deck (it counts nothing), takes the discard when that lowers its
-  estimated score by two points or more (a match or a low card), otherwise draws; it
-  swaps a drawn card in where it helps most and discards it when it helps nowhere;
-  after discarding it flips a card while two or more are face down; it knocks once its
-  estimated score is at most one point per card.
-- **expert** plays for the expected value of its own score, counting cards:
-  - it knows which cards it has not seen (the deck less every face-up card, its own
-    peeked cards, the whole discard pile and a card it holds), and values every
-    option by the expected total of its grid afterwards, computed with the engine's
-    scorer (never a copy of the rules): the grid is split into the groups of cells
-    that some matching rule links, each group's scores are tabulated from the scorer
-    once per rule set, and expectations over the unseen cards are exact where one or
-    two cards of a group are unknown and sampled (24 draws) where more are;
-  - drawing is valued as the expectation, over every card it might draw, of the best
-    use of that card (swap it somewhere, or discard it and flip);
-  - it charges every option for the card it leaves on the discard pile: what that
-    card would give the next player beyond an ordinary draw. Not feeding the
-    opponent the card they wait for is worth about two points a hole against greedy;
-  - it goes out (or knocks) when its final score beats by two points what it expects
-    the best opponent to finish with after their last turn, including what they would
-    gain from the card it leaves; when behind it goes out only if carrying on looks
-    worse still, and after twelve turns of a hole it lowers that bar, so two careful
-    players cannot stall; in its own final turn it simply minimises its expected score;
-  - after discarding it flips a card to learn it while more than one stays face down
-    (in the part of the grid it knows least); where a flip is compulsory it turns up the
-    card it least expects to replace later;
-  - where players peek, it assumes opponents kept the better cards face down.
-- **search** (needs the `fast` extra, numba) is a determinized Monte Carlo search in
-  the compiled core (`golf.fast.search`). At each decision it samples worlds consistent
-  with its seat's view alone (the cards it has not seen dealt at random over the places
-  it cannot see; `golf.bots.search.view_worlds`), plays every legal action in each
-  world (every action on the same worlds and the same later chance, so close actions
-  are compared on equal luck), lets every seat play the compiled greedy policy to the
-  end of the hole, and picks the action with the best mean margin over the best
-  opponent. `search:ms=50` (the default) searches for 50 ms a decision; `search:sims=200`
-  plays a fixed number of playouts (reproducible: a decision then depends only on the
-  view, the seed and the options). It clearly beats greedy but not yet the expert (its
-  playouts are greedy's): measured by `bench/search.py`, see docs/fast.md.
-
-## Difficulty
-
-The expert's two options make it weaker for casual play:
-
-- `memory` (0 to 1, default 1): the chance of remembering each card it peeked at and
-  each card below the top of the discard pile. Forgotten cards count as unseen.
-- `noise` (points, default 0): the standard deviation of a random error added to the
-  value of every option, so it sometimes misjudges close (and, with more noise, not so
-  close) choices.
-
-| level | spec |
-|---|---|
-| easy | `{easy}` |
-| medium | `{medium}` |
-| hard | `expert` |
-
-How they fare against greedy is measured below (six-card head to head).
-
-## The simulator
-
-```sh
-golf simulate --variant six-card --players 2 --bots expert,greedy --games 500 --seed 1
-golf simulate --variant nine-card --players 4 --bots expert:noise=1,greedy --games 200 \
-    --rule 'match=["columns","rows"]' --json
-golf simulate --bots expert,random --games 100 --csv runs.csv --plot scores.png
-```
-
-It plays the matches in worker processes (`--workers`, default one per CPU) and prints,
-per seat and bot, the mean hole score and the match win rate with 95% intervals, the
-mean number of turns per hole, and the first player's advantage (the first player's
-hole score minus the others' mean, and the share of holes the first player wins).
-`--json` prints the same figures as data; `--csv FILE` adds one row per match and seat
-(hole scores, total, turns, win share); `--plot FILE.png` draws each bot's
-distribution of hole scores. Conventions:
-
-- `--bots` lists one bot per seat; with fewer bots than players the list repeats
-  (`--players 4 --bots expert,greedy` seats expert, greedy, expert, greedy); more bots
-  than players is an error, as are an unknown bot or variant and a player count the
-  variant does not allow (exit status 2).
-- Each match's seed is derived from `--seed` and the match's number, so the figures are
-  the same whatever the number of workers. Without `--seed` a random one is used and
-  printed.
-- A match won jointly counts 1/k to each of its k winners.
-- `--duplicate` plays each of `--games` deals once per seat rotation (the bots moved one
-  seat on each time, the same cards every time: players x games matches) and adds each
-  bot's win rate and mean hole score averaged over its seats in a deal, with intervals
-  over deals, so the luck of the deal cancels out
-  (`golf simulate --duplicate --bots search,expert --games 100`).
-- The interval of a mean hole score comes from the spread of the per-match means (holes
-  of one match are not independent); a win rate's is Wilson's interval.
-- Progress and an ETA go to stderr: a bar on a terminal, a plain line every few
-  seconds otherwise (`--quiet` for none).
-
-## Speed
-
-`python bench/bots.py` prints how many holes per second expert plays against expert in
-2-player six-card on one core, and where the time goes (the engine, building views,
-the bots). Figures for this machine are in the closing notes of the bots issue.
-"""
+#: docs/bots.md is written by hand except between these lines, which this script rewrites.
+BEGIN = "<!-- head-to-head tables: written by scripts/ladder.py, do not edit by hand -->"
+END = "<!-- end of the tables written by scripts/ladder.py -->"
 
 
 NOTES = """
@@ -251,7 +144,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     start = time.monotonic()
     seed = args.seed
-    out = [INTRO.format(**LEVELS)]
+    out: list[str] = []
     checks: list[str] = []
 
     sections = [
@@ -299,9 +192,30 @@ def main(argv: Sequence[str] | None = None) -> int:
         f"in {minutes:.0f} minutes on {args.workers} worker(s). Shared match wins count "
         "half to each bot; intervals are 95% (Wilson's for win rates; for mean hole "
         "scores, from the spread of per-match means).\n")
-    Path(args.out).write_text("\n".join(out), encoding="utf-8")
-    print(f"wrote {args.out} in {minutes:.1f} minutes")
+    path = Path(args.out)
+    path.write_text(splice(path.read_text(encoding="utf-8") if path.exists() else "",
+                           "\n".join(out)), encoding="utf-8")
+    print(f"wrote the tables of {args.out} in {minutes:.1f} minutes")
     return 0
+
+
+def splice(text: str, tables: str) -> str:
+    """``text`` with what stands between :data:`BEGIN` and :data:`END` replaced by
+    ``tables`` (just the tables, between the markers, when ``text`` is empty).
+
+    >>> out = splice(f"intro\\n{BEGIN}\\nold\\n{END}\\noutro\\n", "new")
+    >>> out.split("\\n")[0], out.split("\\n")[2], out.split("\\n")[4], "old" in out
+    ('intro', 'new', 'outro', False)
+    """
+    block = f"{BEGIN}\n{tables.strip()}\n{END}"
+    if not text:
+        return block + "\n"
+    head, begin, rest = text.partition(BEGIN)
+    _, end, tail = rest.partition(END)
+    if not begin or not end:
+        raise SystemExit(f"the file has no '{BEGIN}' ... '{END}' block to rewrite; add the "
+                         "two lines where the tables go")
+    return head + block + tail
 
 
 def _targets(duels: dict[tuple[str, str], Duel], selfs: dict[str, tuple[float, float,
