@@ -21,7 +21,9 @@ grid afterwards, computed with the engine's scorer (:mod:`golf.bots.estimate`):
 Options: ``memory`` (0-1) is the chance of remembering each peeked card and each
 card below the top of the discard pile; ``noise`` (points) is the standard
 deviation of a random error added to each option's value. ``docs/bots.md`` lists
-the levels to pick.
+the levels to pick. The weights the values are built from (``margin``, ``w_def``,
+...) come per preset from :mod:`golf.bots.expert_weights` and may be overridden
+too, for tuning (``expert:w_def=0.5``; ``docs/tuning.md``).
 
 Decisions depend only on the view (and the bot's seed): the numbers worked out
 when a turn starts are kept and reused for the rest of that turn only when the
@@ -54,6 +56,7 @@ from ..rules import Rules
 from .base import Bot, Option, register
 from .counting import PEEK, draws, mix, remembers, unseen
 from .estimate import RADIX, Evaluation, estimator
+from .expert_weights import DEFAULTS, WEIGHTS, check_weight, weights
 
 INF = float("inf")
 #: Added to an ending move that is not worth it, so that it is played only when
@@ -79,36 +82,21 @@ class ExpertBot(Bot):
     """Expected-value play with card counting; see the module docs."""
 
     name = "expert"
-    defaults: ClassVar[Mapping[str, Any]] = {"memory": 1.0, "noise": 0.0}
+    defaults: ClassVar[Mapping[str, Any]] = {"memory": 1.0, "noise": 0.0, **DEFAULTS}
 
-    # Tuned by simulation against greedy and in self-play (docs/bots.md).
-    #: Going out counts as winning when we beat the best opponent by this many points.
-    margin = 5.0
-    #: Preference (points) for going out when winning over carrying on.
-    end_bonus = 0.5
-    #: Preference (points) for a winning knock over drawing.
-    knock_bonus = 3.0
-    #: Flip after discarding (where flipping is optional) while at least this many
-    #: cards would stay face down.
-    keep_down = 1
-    #: Going out when not winning: weight of the opponents' last-turn gain and of the
-    #: points we trail by.
-    w_gain = 3.0
-    w_behind = 0.5
-    #: Value (points) of what a flip after discarding teaches.
-    flip_info = 3.0
-    #: Weight of what the card we leave on the discard pile gives the next player;
-    #: where cards are never flipped (german) holes last three times longer, one
-    #: card matters less, and the lower weight measured better.
-    w_def = 1.0
-    w_def_no_flip = 0.3
-    #: After this many turns in a hole, lower the bar for going out by ``hurry``
-    #: points a turn, so that two cautious players cannot stall a hole.
-    patience = 12
-    hurry = 0.5
-    #: Where players peek at cards, opponents keep the good ones face down: count each
-    #: of their face-down cards (up to the number peeked) this many points lower.
-    peek_bias = 1.5
+    # The weights (golf.bots.expert_weights has what each means and its values per
+    # preset); a spec may override any of them, e.g. ``expert:w_def=0.5``.
+    margin: float
+    end_bonus: float
+    knock_bonus: float
+    keep_down: int
+    w_gain: float
+    w_behind: float
+    flip_info: float
+    w_def: float
+    patience: int
+    hurry: float
+    peek_bias: float
 
     def __init__(self, rules: Rules, seed: int = 0, **options: Any) -> None:
         super().__init__(rules, seed, **options)
@@ -120,6 +108,13 @@ class ExpertBot(Bot):
             raise GolfError(f"bot 'expert': noise must be 0 or more points, got {noise}")
         self.memory = memory
         self.noise = noise
+        # The rules' weights, with the spec's on top; spec names only what differs
+        # from the rules' own weights.
+        self._base = {"memory": 1.0, "noise": 0.0, **weights(rules)}
+        for key in WEIGHTS:
+            value = check_weight(key, options[key]) if key in options else self._base[key]
+            setattr(self, key, value)
+            self.options[key] = value
         self.est = estimator(rules)
         r = rules
         self._end_first = r.end_on_complete == "first"
@@ -127,9 +122,15 @@ class ExpertBot(Bot):
         self._must_flip = r.flip_after_discard == "must"
         self._no_flip = r.flip_after_discard == "never"
         self._peeks = r.setup_count if r.setup == "peek" else 0
-        self._w_def = self.w_def_no_flip if self._no_flip else self.w_def
+        self._w_def = self.w_def
         self._memo_key: tuple[Any, ...] | None = None
         self._memo: _Context | None = None
+
+    @property
+    def spec(self) -> str:
+        changed = {k: v for k, v in self.options.items() if self._base.get(k) != v}
+        return self.name + (":" + ",".join(f"{k}={v}" for k, v in changed.items())
+                            if changed else "")
 
     # --- the interface -----------------------------------------------------------
     def choose(self, view: Mapping[str, Any], legal: Sequence[Action]) -> Action:
