@@ -200,11 +200,12 @@ def test_registry_names_and_specs() -> None:
 @pytest.mark.parametrize(("spec", "message"), [
     ("expert:memory=2", "memory must be between 0 and 1"),
     ("expert:noise=-1", "noise must be 0 or more"),
-    ("expert:memory=lots", "must be a float"),
+    ("expert:memory=lots", "must be a number"),
     ("expert:speed=3", "has no option 'speed'"),
     ("greedy:memory=1", "has no option 'memory'"),
     ("grandmaster", "unknown bot 'grandmaster'"),
-    ("expret", r"unknown bot 'expret' \(did you mean 'expert'\?\); bots are: expert, greedy"),
+    ("expret", r"unknown bot 'expret' \(did you mean 'expert'\?\); bots are: expert, "
+               r"fast-expert, greedy"),
     ("randon:x=1", "did you mean 'random'"),
 ])
 def test_bad_specs_raise_clear_errors(spec: str, message: str) -> None:

@@ -56,7 +56,7 @@ def test_options_override_the_weights_and_the_spec_names_only_what_differs() -> 
     ("expert:w_def=inf", "w_def must be a finite number, got inf"),
     ("expert:margin=nan", "margin must be a finite number"),
     ("expert:patience=-1", "patience must be a whole number of 0 or more, got -1"),
-    ("expert:keep_down=1.5", "keep_down='1.5' must be a int"),
+    ("expert:keep_down=1.5", "keep_down='1.5' must be a whole number"),
     ("expert:w_deff=1", "has no option 'w_deff'; its options: memory, noise, margin"),
 ])
 def test_bad_weights_get_clear_errors(spec: str, message: str) -> None:

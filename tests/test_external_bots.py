@@ -113,7 +113,7 @@ def test_bot_lists_split_around_commands_brackets_and_quotes() -> None:
     ("cmd:./nowhere/bot.sh", r"cannot run './nowhere/bot.sh' \(no such file\)"),
     ("cmd:bash 'unclosed", "cannot split the command line"),
     ("cmd[timeout=0]:bash x", "timeout must be more than 0 seconds"),
-    ("cmd[timeout=soon]:bash x", "option timeout='soon' must be a float"),
+    ("cmd[timeout=soon]:bash x", "option timeout='soon' must be a number"),
     ("cmd[tmeout=2]:bash x", "has no option 'tmeout'; its options: command, timeout"),
     ("cmd[fallback=gredy]:bash x", "fallback 'gredy' is not usable: unknown bot 'gredy'"),
     ("cmd[fallback=cmd:bash y]:bash x", "fallback must be forfeit or a bot name"),

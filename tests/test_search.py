@@ -103,5 +103,5 @@ def test_bad_options_are_refused_clearly() -> None:
         make_bot("search:sims=-3", r)
     with pytest.raises(GolfError, match="has no option 'depth'"):
         make_bot("search:depth=3", r)
-    with pytest.raises(GolfError, match="must be a int"):
+    with pytest.raises(GolfError, match="must be a whole number"):
         make_bot("search:sims=many", r)

@@ -175,8 +175,9 @@ def _convert(name: str, key: str, text: str, default: Any) -> Any:
         if isinstance(default, float):
             return float(text)
     except ValueError:
-        kind = type(default).__name__
-        raise GolfError(f"bot {name!r}: option {key}={text!r} must be a {kind}") from None
+        kind = {bool: "true or false", int: "a whole number", float: "a number"}.get(
+            type(default), type(default).__name__)
+        raise GolfError(f"bot {name!r}: option {key}={text!r} must be {kind}") from None
     return text
 
 
