@@ -1,7 +1,7 @@
 """Compiled core speed (golf.fast) against the Python engine, in the same run, one core.
 
 Prints holes/s of random legal play of 2-player six-card (the issue's figure) in the
-compiled core and in golf.Game, greedy self-play in the core, playouts/s from a mid-hole
+compiled core and in golf.Game, greedy and expert self-play in the core, playouts/s from a mid-hole
 state (what a search runs), actions/s of FastGame driven from Python, and the start-up
 cost of compilation: cold (an empty numba cache) and warm (the cache filled).
 
@@ -126,6 +126,9 @@ def main() -> None:
     print(f"speed-up                   : {fast / slow:12,.0f}x")
     greedy, gh = core_holes(n, "greedy", a.seconds)
     print(f"greedy self-play, core     : {greedy:12,.0f} holes/s ({gh:,} holes)")
+    expert, eh = core_holes(n, "expert", a.seconds)
+    print(f"expert self-play, core     : {expert:12,.0f} holes/s ({eh:,} holes)"
+          "  (bench/fast_expert.py: more)")
     print(f"playouts to hole end, core : {playouts(n, a.seconds):12,.0f} /s (random policy)")
     print(f"FastGame from Python       : {api_actions(n, a.seconds):12,.0f} actions/s")
 

@@ -536,10 +536,10 @@ def unseen(st: Ints, cfg: Ints, x: int, seat: int, counts: Ints, draws: Ints) ->
             r = st[o_stock + j] & 15
             counts[r] -= 1
             draws[r] += 1
-    elif sl == 0 and cfg[C_RESHUFFLE]:  # a draw reshuffles the pile below its top
+    if sl == 0 and cfg[C_RESHUFFLE]:  # a draw reshuffles the pile below its top
         for j in range(dl - 1):
             draws[st[o_discard + j] & 15] += 1
-    elif sl > 0:
+    elif sl > 0 and st[S_RESHUFFLES] == 0:
         for r in range(RADIX):
             draws[r] = counts[r]
     total = 0

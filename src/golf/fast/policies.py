@@ -3,7 +3,9 @@
 A policy is a number per seat: :data:`RANDOM` picks uniformly among the legal actions;
 :data:`GREEDY` plays one-step rules of thumb from what its seat knows (its face-up and
 peeked cards, the discard pile's top; unknown cards valued at the deck's mean, in
-hundredths so that every decision is integer arithmetic, the same on every machine).
+hundredths so that every decision is integer arithmetic, the same on every machine);
+:data:`EXPERT` is the compiled expert (:mod:`golf.fast.expert`), which reads its tables
+from the end of :func:`golf.fast.expert.expert_config`'s config.
 """
 
 from __future__ import annotations
