@@ -38,10 +38,11 @@ import numpy as np
 
 from ..actions import Action
 from ..errors import GolfError
+from ..game import Game
 from ..fast import FastGame
-from ..fast.layout import C_CELLS, C_O_GRIDS, C_O_STOCK, S_HELD
+from ..fast.layout import C_CELLS, C_O_GRIDS, C_O_STOCK, S_HELD, S_STOCK_LEN
 from ..fast.machine import seed_rng
-from ..fast.search import simulate
+from ..fast.search import PLAYOUTS, simulate
 from ..knowledge import Sampler, World
 from ..knowledge import Slot as KnownSlot
 from ..rules import Rules
@@ -51,6 +52,45 @@ from .base import Bot, register
 Slot = tuple[Any, ...]
 #: Worlds per compiled call in time-budget mode: small, so the budget is overshot little.
 _BATCH = 4
+#: How the simulations are spread over the root actions: ``halving`` (sequential
+#: halving: equal rounds, each keeping the better half of the actions) or ``even``.
+ROOTS = ("halving", "even")
+
+
+def _rounds(n: int) -> int:
+    """Rounds of sequential halving that bring ``n`` actions down to one."""
+    return max(1, (n - 1).bit_length())
+
+
+class _Runner:
+    """One decision's compiled search: the template, its unknown places, the generator."""
+
+    def __init__(self, template: np.ndarray[Any, Any], cfg: np.ndarray[Any, Any],
+                 slots: np.ndarray[Any, Any], cards: np.ndarray[Any, Any],
+                 ends: np.ndarray[Any, Any], seat: int, rng: np.ndarray[Any, Any],
+                 policy: int) -> None:
+        self.args = (template, cfg, slots, cards, ends)
+        self.seat, self.rng, self.policy = seat, rng, policy
+        self.sims = 0
+
+    def fixed(self, actions: Sequence[int], alive: Sequence[int], worlds: int
+              ) -> np.ndarray[Any, Any]:
+        """Value sums of the ``alive`` actions over ``worlds`` new worlds."""
+        codes = np.array([actions[i] for i in alive], dtype=np.int64)
+        sums = np.zeros(len(alive), dtype=np.int64)
+        counts = np.zeros(len(alive), dtype=np.int64)
+        simulate(*self.args, codes, self.seat, worlds, self.rng, sums, counts, self.policy)
+        self.sims += int(counts.sum())
+        return sums
+
+    def until(self, actions: Sequence[int], alive: Sequence[int], stop: float
+              ) -> np.ndarray[Any, Any]:
+        """Value sums of the ``alive`` actions over batches of new worlds until ``stop``
+        (at least one batch)."""
+        sums = self.fixed(actions, alive, _BATCH)
+        while time.perf_counter() < stop:
+            sums += self.fixed(actions, alive, _BATCH)
+        return sums
 
 
 def view_worlds(view: Mapping[str, Any], rules: Rules
@@ -86,16 +126,24 @@ def _place(slot: KnownSlot) -> Slot:
 
 @register
 class SearchBot(Bot):
-    """Determinized search with greedy playouts; see the module docs."""
+    """Determinized search with compiled playouts; see the module docs."""
 
     name = "search"
-    defaults: ClassVar[Mapping[str, Any]] = {"ms": 50.0, "sims": 0}
+    defaults: ClassVar[Mapping[str, Any]] = {"ms": 50.0, "sims": 0, "playout": "careful",
+                                             "root": "halving"}
 
     def __init__(self, rules: Rules, seed: int = 0, **options: Any) -> None:
         super().__init__(rules, seed, **options)
-        if self.options["sims"] < 0 or self.options["ms"] <= 0:
+        o = self.options
+        if o["sims"] < 0 or o["ms"] <= 0:
             raise GolfError("bot 'search': sims must be >= 0 (0: use the time budget ms) "
-                            "and ms > 0")
+                            f"and ms > 0, got sims={o['sims']}, ms={o['ms']}")
+        if o["playout"] not in PLAYOUTS:
+            raise GolfError(f"bot 'search': playout={o['playout']!r} is not a playout "
+                            f"policy; choose one of: {', '.join(PLAYOUTS)}")
+        if o["root"] not in ROOTS:
+            raise GolfError(f"bot 'search': root={o['root']!r} is not a way to spread the "
+                            f"simulations; choose one of: {', '.join(ROOTS)}")
         self.last_sims = 0  # playouts of the last decision (for benchmarks)
 
     def choose(self, view: Mapping[str, Any], legal: Sequence[Action]) -> Action:
@@ -104,27 +152,36 @@ class SearchBot(Bot):
             return legal[0]
         start = time.perf_counter()
         position, groups = view_worlds(view, self.rules)
+        return self._search(position, groups, legal, int(view["seat"]),
+                            self._decision_seed(view), start)
+
+    def _search(self, position: Mapping[str, Any],
+                groups: Sequence[tuple[Sequence[Slot], Sequence[int]]],
+                legal: Sequence[Action], seat: int, seed: int, start: float) -> Action:
+        """The best of ``legal`` over worlds that fill ``groups`` into ``position``."""
         f = FastGame.from_position(self.rules, position, chance="fast")
-        template = f.state.copy()
         slots, cards, ends = self._compiled_groups(f, groups)
-        actions = np.array([int(a) for a in legal], dtype=np.int64)
-        sums = np.zeros(len(legal), dtype=np.int64)
-        counts = np.zeros(len(legal), dtype=np.int64)
-        rng = seed_rng(self._decision_seed(view))
-        seat = int(view["seat"])
-        args = (template, f.cfg, slots, cards, ends, actions, seat)
+        run = _Runner(f.state.copy(), f.cfg, slots, cards, ends, seat, seed_rng(seed),
+                      PLAYOUTS[self.options["playout"]])
+        actions = [int(a) for a in legal]
+        alive = list(range(len(legal)))
+        rounds = _rounds(len(legal)) if self.options["root"] == "halving" else 1
         sims = int(self.options["sims"])
-        if sims:
-            simulate(*args, max(1, -(-sims // len(legal))), rng, sums, counts)
-        else:
-            stop = start + float(self.options["ms"]) / 1000
-            while True:
-                simulate(*args, _BATCH, rng, sums, counts)
-                if time.perf_counter() >= stop:
-                    break
-        self.last_sims = int(counts.sum())
-        # Integer comparison of the means (sums / counts, counts equal): no float sums.
-        return legal[int(np.argmax(sums))]
+        stop = start + float(self.options["ms"]) / 1000
+        sums = np.zeros(len(legal), dtype=np.int64)
+        for r in range(rounds):
+            if sims:
+                worlds = max(1, -(-sims // (rounds * len(alive))))
+                got = run.fixed(actions, alive, worlds)
+            else:
+                got = run.until(actions, alive, start + (stop - start) * (r + 1) / rounds)
+            for k, i in enumerate(alive):
+                sums[i] += got[k]
+            # Every action still alive ran in the same worlds: integer sums compare means.
+            alive = sorted(sorted(alive, key=lambda i: -int(sums[i]))[:-(-len(alive) // 2)])
+        self.last_sims = run.sims
+        best = max(alive, key=lambda i: (int(sums[i]), -i))
+        return legal[best]
 
     @staticmethod
     def _compiled_groups(f: FastGame, groups: Sequence[tuple[Sequence[Slot], Sequence[int]]]
@@ -155,3 +212,45 @@ class SearchBot(Bot):
         text = json.dumps(view, sort_keys=True, separators=(",", ":"))
         digest = hashlib.blake2b(f"{self.seed}|{text}".encode(), digest_size=8).digest()
         return int.from_bytes(digest, "little") >> 1
+
+
+def clairvoyant_choose(game: Game, sims: int = 200, seed: int = 0, stock: str = "known",
+                       playout: str = "careful", root: str = "halving") -> Action:
+    """The search's choice for the seat to act in ``game`` when it sees every card:
+    a bound on what the search loses to hidden information, NOT a bot (a bot gets
+    only its view; this reads the game itself).
+
+    ``stock="known"``: the true world, stock order included (the playouts differ only
+    by reshuffles, so few ``sims`` are enough); ``stock="shuffled"``: every grid and
+    held card as it is, the stock's cards in random order. ``sims``, ``playout`` and
+    ``root`` are the ``search`` bot's options.
+
+    >>> from golf import Game
+    >>> g = Game("six-card", players=2, seed=4)
+    >>> for _ in range(4):
+    ...     g.apply(g.legal_actions()[0])
+    >>> clairvoyant_choose(g, sims=20) in g.legal_actions()
+    True
+    """
+    if stock not in ("known", "shuffled"):
+        raise GolfError(f"clairvoyant search: stock={stock!r}; choose 'known' or 'shuffled'")
+    if sims <= 0:
+        raise GolfError(f"clairvoyant search: sims must be > 0, got {sims}")
+    seat = game.current_player
+    if seat is None:
+        raise GolfError("clairvoyant search: the match is over, nobody is to act")
+    legal = game.legal_actions()
+    if len(legal) == 1:
+        return legal[0]
+    position = game.position()
+    groups: list[tuple[list[Slot], list[int]]] = []
+    if stock == "shuffled":
+        f = FastGame.from_position(game.rules, position, chance="fast")
+        o_stock, n = int(f.cfg[C_O_STOCK]), int(f.state[S_STOCK_LEN])
+        groups = [([("stock", i) for i in range(n)],
+                   [int(c) for c in f.state[o_stock:o_stock + n]])]
+    bot = SearchBot(game.rules, seed, sims=sims, playout=playout, root=root)
+    digest = hashlib.blake2b(f"{seed}|{game.seed}|{len(game.history)}".encode(),
+                             digest_size=8).digest()
+    return bot._search(position, groups, legal, seat, int.from_bytes(digest, "little") >> 1,
+                       time.perf_counter())
