@@ -68,9 +68,9 @@ class _Runner:
     def __init__(self, template: np.ndarray[Any, Any], cfg: np.ndarray[Any, Any],
                  slots: np.ndarray[Any, Any], cards: np.ndarray[Any, Any],
                  ends: np.ndarray[Any, Any], seat: int, rng: np.ndarray[Any, Any],
-                 policy: int) -> None:
+                 policy: int, turns: int) -> None:
         self.args = (template, cfg, slots, cards, ends)
-        self.seat, self.rng, self.policy = seat, rng, policy
+        self.seat, self.rng, self.policy, self.turns = seat, rng, policy, turns
         self.sims = 0
 
     def fixed(self, actions: Sequence[int], alive: Sequence[int], worlds: int
@@ -79,7 +79,8 @@ class _Runner:
         codes = np.array([actions[i] for i in alive], dtype=np.int64)
         sums = np.zeros(len(alive), dtype=np.int64)
         counts = np.zeros(len(alive), dtype=np.int64)
-        simulate(*self.args, codes, self.seat, worlds, self.rng, sums, counts, self.policy)
+        simulate(*self.args, codes, self.seat, worlds, self.rng, sums, counts, self.policy,
+                 self.turns)
         self.sims += int(counts.sum())
         return sums
 
@@ -130,7 +131,7 @@ class SearchBot(Bot):
 
     name = "search"
     defaults: ClassVar[Mapping[str, Any]] = {"ms": 50.0, "sims": 0, "playout": "careful",
-                                             "root": "halving"}
+                                             "root": "halving", "turns": 0}
 
     def __init__(self, rules: Rules, seed: int = 0, **options: Any) -> None:
         super().__init__(rules, seed, **options)
@@ -138,6 +139,9 @@ class SearchBot(Bot):
         if o["sims"] < 0 or o["ms"] <= 0:
             raise GolfError("bot 'search': sims must be >= 0 (0: use the time budget ms) "
                             f"and ms > 0, got sims={o['sims']}, ms={o['ms']}")
+        if o["turns"] < 0:
+            raise GolfError(f"bot 'search': turns must be >= 0 (0: play each hole to its "
+                            f"end), got turns={o['turns']}")
         if o["playout"] not in PLAYOUTS:
             raise GolfError(f"bot 'search': playout={o['playout']!r} is not a playout "
                             f"policy; choose one of: {', '.join(PLAYOUTS)}")
@@ -162,7 +166,7 @@ class SearchBot(Bot):
         f = FastGame.from_position(self.rules, position, chance="fast")
         slots, cards, ends = self._compiled_groups(f, groups)
         run = _Runner(f.state.copy(), f.cfg, slots, cards, ends, seat, seed_rng(seed),
-                      PLAYOUTS[self.options["playout"]])
+                      PLAYOUTS[self.options["playout"]], int(self.options["turns"]))
         actions = [int(a) for a in legal]
         alive = list(range(len(legal)))
         rounds = _rounds(len(legal)) if self.options["root"] == "halving" else 1
