@@ -27,10 +27,12 @@ import numpy.typing as npt
 from ..errors import GolfError
 from ..rules import Rules, load_rules
 from .game import FastGame, engine_permutation
-from .policies import GREEDY, POLICIES, RANDOM, play_matches, playout
+from .expert import expert_config
+from .policies import EXPERT, GREEDY, POLICIES, RANDOM, play_matches, playout
 from .ruleset import SUPPORTED, UnsupportedRules, check_supported, config
 
 __all__ = [
+    "EXPERT",
     "GREEDY",
     "POLICIES",
     "RANDOM",
@@ -40,6 +42,7 @@ __all__ = [
     "check_supported",
     "config",
     "engine_permutation",
+    "expert_config",
     "play",
     "play_random",
     "playout",
@@ -71,7 +74,10 @@ def play(
     cfg = config(r, players)
     if not isinstance(matches, int) or matches < 0:
         raise GolfError(f"matches must be a non-negative integer, got {matches!r}")
-    totals, holes = play_matches(cfg, matches, seed, _policies(policy, players))
+    seats = _policies(policy, players)
+    if EXPERT in seats:  # the expert reads its tables from the end of the config
+        cfg = expert_config(r, players)
+    totals, holes = play_matches(cfg, matches, seed, seats)
     return totals, holes
 
 

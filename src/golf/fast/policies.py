@@ -52,12 +52,15 @@ from .machine import (
     start_match,
     step,
 )
+from .expert import expert_action
 from .score import score_ranks
 
 Ints = npt.NDArray[np.int64]
 Rng = npt.NDArray[np.uint64]
-RANDOM, GREEDY = 0, 1
-POLICIES = {"random": RANDOM, "greedy": GREEDY}
+RANDOM, GREEDY, EXPERT = 0, 1, 2
+#: The compiled policies by name. ``expert`` needs the config of
+#: :func:`golf.fast.expert.expert_config` (the plain config plus its tables).
+POLICIES = {"random": RANDOM, "greedy": GREEDY, "expert": EXPERT}
 TAKE_GAIN = 200  # hundredths of a point: take the discard when it saves two points
 
 
@@ -171,6 +174,8 @@ def choose(st: Ints, cfg: Ints, policy: int, rng: Rng, legal: Ints, scratch: Int
     n = legal_actions(st, cfg, legal)
     if policy == GREEDY:
         return greedy_action(st, cfg, legal, n, scratch)
+    if policy == EXPERT:
+        return expert_action(st, cfg, legal, n)
     return int(legal[below(rng, n)])
 
 
@@ -191,8 +196,11 @@ def playout(st: Ints, cfg: Ints, policies: Ints, rng: Rng, holes: int) -> int:
             break
         n = legal_actions(st, cfg, legal)
         # The random policy inline: the hot loop of batch play and random playouts.
-        if policies[st[S_CUR]] == GREEDY:
+        p = policies[st[S_CUR]]
+        if p == GREEDY:
             a = greedy_action(st, cfg, legal, n, scratch)
+        elif p == EXPERT:
+            a = expert_action(st, cfg, legal, n)
         else:
             a = int(legal[below(rng, n)])
         step(st, cfg, a, rng)
