@@ -40,6 +40,7 @@ from ..actions import Action
 from ..errors import GolfError
 from ..game import Game
 from ..fast import FastGame
+from ..fast.expert import expert_config
 from ..fast.layout import C_CELLS, C_O_GRIDS, C_O_STOCK, S_HELD, S_STOCK_LEN
 from ..fast.machine import seed_rng
 from ..fast.search import PLAYOUTS, simulate
@@ -165,7 +166,9 @@ class SearchBot(Bot):
         """The best of ``legal`` over worlds that fill ``groups`` into ``position``."""
         f = FastGame.from_position(self.rules, position, chance="fast")
         slots, cards, ends = self._compiled_groups(f, groups)
-        run = _Runner(f.state.copy(), f.cfg, slots, cards, ends, seat, seed_rng(seed),
+        cfg = (expert_config(self.rules, f.players) if self.options["playout"] == "expert"
+               else f.cfg)
+        run = _Runner(f.state.copy(), cfg, slots, cards, ends, seat, seed_rng(seed),
                       PLAYOUTS[self.options["playout"]], int(self.options["turns"]))
         actions = [int(a) for a in legal]
         alive = list(range(len(legal)))

@@ -11,7 +11,10 @@ measured with far less noise than their means.
 Playout policies (``policy`` argument of :func:`simulate`):
 
 * :data:`P_GREEDY`: the compiled greedy policy of :mod:`golf.fast.policies`;
-* :data:`P_CAREFUL` (the bot's default): greedy, except that it does not complete its
+* :data:`P_EXPERT`: the compiled expert of :mod:`golf.fast.expert` (card counting,
+  expected values; about three times greedy's cost). The config given to
+  :func:`simulate` must then be :func:`golf.fast.expert.expert_config`'s;
+* :data:`P_CAREFUL`: greedy, except that it does not complete its
   grid (ending the hole, where completing ends it for everyone) unless its exact score
   then beats each opponent's estimate (face-up cards, face-down ones at the deck's
   mean) by :data:`OUT_LEAD` hundredths; otherwise it plays the best other swap, or
@@ -58,6 +61,7 @@ from .layout import (
     S_PHASE,
     S_WINNERS,
 )
+from .expert import expert_action
 from .machine import DISCARD_CODE, MAX_LEGAL, below, legal_actions, next_u64, resume_deal, step
 from .policies import greedy_action
 from .score import score_ranks
@@ -67,8 +71,8 @@ Rng = npt.NDArray[np.uint64]
 #: Points a simulation adds when its hole ends the match with the seat among the winners.
 WIN_BONUS = 30
 #: Playout policies of :func:`simulate`.
-P_GREEDY, P_CAREFUL = 0, 1
-PLAYOUTS = {"greedy": P_GREEDY, "careful": P_CAREFUL}
+P_GREEDY, P_CAREFUL, P_EXPERT = 0, 1, 2
+PLAYOUTS = {"greedy": P_GREEDY, "careful": P_CAREFUL, "expert": P_EXPERT}
 #: How far (hundredths of a point) the careful policy's exact score must beat each
 #: opponent's estimate before it completes its grid.
 OUT_LEAD = 100
@@ -192,6 +196,8 @@ def _stay_in(st: Ints, cfg: Ints, seat: int, cell: int, legal: Ints, n: int,
 def playout_action(st: Ints, cfg: Ints, policy: int, legal: Ints, n: int,
                    scratch: Ints) -> int:
     """The playout policy's choice among the ``n`` legal actions (see the module docs)."""
+    if policy == P_EXPERT:
+        return int(expert_action(st, cfg, legal, n))
     a = greedy_action(st, cfg, legal, n, scratch)
     if (policy == P_CAREFUL and st[S_PHASE] == HOLD and a >> 4 == K_SWAP
             and cfg[C_END] == END_FIRST and st[S_ENDER] < 0):
