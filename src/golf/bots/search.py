@@ -52,7 +52,7 @@ from .base import Bot, register
 #: A place a seat cannot see: ("stock", i), ("held", seat) or ("grid", seat, cell).
 Slot = tuple[Any, ...]
 #: Worlds per compiled call in time-budget mode: small, so the budget is overshot little.
-_BATCH = 4
+_BATCH = 1
 #: How the simulations are spread over the root actions: ``halving`` (sequential
 #: halving: equal rounds, each keeping the better half of the actions) or ``even``.
 ROOTS = ("halving", "even")
@@ -131,7 +131,7 @@ class SearchBot(Bot):
     """Determinized search with compiled playouts; see the module docs."""
 
     name = "search"
-    defaults: ClassVar[Mapping[str, Any]] = {"ms": 50.0, "sims": 0, "playout": "careful",
+    defaults: ClassVar[Mapping[str, Any]] = {"ms": 50.0, "sims": 0, "playout": "expert",
                                              "root": "halving", "turns": 0}
 
     def __init__(self, rules: Rules, seed: int = 0, **options: Any) -> None:
