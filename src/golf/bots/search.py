@@ -2,18 +2,36 @@
 
 At each decision it samples worlds consistent with its seat's view (every card it
 cannot see dealt at random among the places it cannot see: the stock, face-down cells,
-a card another player drew), plays each legal action in each world, and lets every
-seat play the compiled greedy policy to the end of the hole. It picks the action with
-the best mean margin over its best opponent (see :mod:`golf.fast.search`). Every
-action is tried in the same worlds, so close actions are compared on equal luck.
+a card another player drew), plays legal actions in each world, and lets every seat
+play a compiled policy (by default the compiled expert of :mod:`golf.fast.expert`) to
+the end of the hole. It picks the action with the best mean margin over its best
+opponent (see :mod:`golf.fast.search`). The actions compared are tried in the same
+worlds, so close actions are compared on equal luck.
+
+The simulations are spread over the root actions by sequential halving: the budget is
+cut into rounds (one fewer than the bits of the number of actions), each round gives
+every action still in the race the same new worlds, and only the better half goes on.
+Good actions get most of the playouts; integer sums compare the means because the
+actions in the race always have equal counts.
 
 It never sees the game, only the view: the worlds come from :func:`view_worlds`,
 which reads the view and the rules alone through :mod:`golf.knowledge`.
+:func:`clairvoyant_choose` is the same search given the whole game (a bound for
+benchmarks, not a bot).
 
-Options: ``ms`` (time per decision, default 50) or ``sims`` (a fixed number of
-playouts per decision, spread evenly over the legal actions; it overrides ``ms`` and
-makes decisions reproducible: they then depend only on the view, the seed and the
-options). Needs the ``fast`` extra (numba).
+Options:
+
+* ``ms`` (time per decision, default 50; each halving round gets an equal share) or
+  ``sims`` (a fixed number of playouts per decision; it overrides ``ms`` and makes
+  decisions reproducible: they then depend only on the view, the seed and the options);
+* ``playout``: ``expert`` (default), ``careful`` (greedy that does not go out when
+  behind) or ``greedy``, see :mod:`golf.fast.search`;
+* ``root``: ``halving`` (default) or ``even`` (every action in every world);
+* ``turns``: stop each playout after that many turns and value the position by
+  estimates (0, the default: play to the end of the hole).
+
+``docs/search.md`` has the measurements behind the defaults. Needs the ``fast`` extra
+(numba).
 
 >>> from golf import Game
 >>> from golf.bots import make_bot
@@ -43,7 +61,7 @@ from ..fast import FastGame
 from ..fast.expert import expert_config
 from ..fast.layout import C_CELLS, C_O_GRIDS, C_O_STOCK, S_HELD, S_STOCK_LEN
 from ..fast.machine import seed_rng
-from ..fast.search import PLAYOUTS, simulate
+from ..fast.search import PLAYOUTS, policy_choice, simulate_paired
 from ..knowledge import Sampler, World
 from ..knowledge import Slot as KnownSlot
 from ..rules import Rules
@@ -64,35 +82,66 @@ def _rounds(n: int) -> int:
 
 
 class _Runner:
-    """One decision's compiled search: the template, its unknown places, the generator."""
+    """One decision's compiled search: the template, its unknown places, the generator,
+    and per root action the value sums, playouts, and the sums and squares of its
+    advantage over the anchor (the playout policy's own choice) in the same worlds."""
 
     def __init__(self, template: np.ndarray[Any, Any], cfg: np.ndarray[Any, Any],
                  slots: np.ndarray[Any, Any], cards: np.ndarray[Any, Any],
                  ends: np.ndarray[Any, Any], seat: int, rng: np.ndarray[Any, Any],
-                 policy: int, turns: int) -> None:
+                 policy: int, turns: int, actions: Sequence[int]) -> None:
         self.args = (template, cfg, slots, cards, ends)
         self.seat, self.rng, self.policy, self.turns = seat, rng, policy, turns
-        self.sims = 0
+        self.actions = list(actions)
+        code = int(policy_choice(template, cfg, policy))
+        self.anchor = self.actions.index(code) if code in self.actions else 0
+        n = len(actions)
+        self.sums, self.counts = [0] * n, [0] * n
+        self.ahead, self.squares = [0] * n, [0] * n
 
-    def fixed(self, actions: Sequence[int], alive: Sequence[int], worlds: int
-              ) -> np.ndarray[Any, Any]:
-        """Value sums of the ``alive`` actions over ``worlds`` new worlds."""
-        codes = np.array([actions[i] for i in alive], dtype=np.int64)
-        sums = np.zeros(len(alive), dtype=np.int64)
-        counts = np.zeros(len(alive), dtype=np.int64)
-        simulate(*self.args, codes, self.seat, worlds, self.rng, sums, counts, self.policy,
-                 self.turns)
-        self.sims += int(counts.sum())
-        return sums
+    @property
+    def sims(self) -> int:
+        return sum(self.counts)
 
-    def until(self, actions: Sequence[int], alive: Sequence[int], stop: float
-              ) -> np.ndarray[Any, Any]:
-        """Value sums of the ``alive`` actions over batches of new worlds until ``stop``
-        (at least one batch)."""
-        sums = self.fixed(actions, alive, _BATCH)
+    def fixed(self, alive: Sequence[int], worlds: int) -> None:
+        """Play the ``alive`` actions and the anchor in ``worlds`` new worlds."""
+        order = [self.anchor, *(i for i in alive if i != self.anchor)]
+        codes = np.array([self.actions[i] for i in order], dtype=np.int64)
+        sums = np.zeros(len(order), dtype=np.int64)
+        counts = np.zeros(len(order), dtype=np.int64)
+        squares = np.zeros(len(order), dtype=np.int64)
+        simulate_paired(*self.args, codes, self.seat, worlds, self.rng, sums, counts,
+                        squares, self.policy, self.turns)
+        for k, i in enumerate(order):
+            self.sums[i] += int(sums[k])
+            self.counts[i] += int(counts[k])
+            self.ahead[i] += int(sums[k]) - int(sums[0])
+            self.squares[i] += int(squares[k])
+
+    def until(self, alive: Sequence[int], stop: float) -> None:
+        """Play the ``alive`` actions in one new world at a time until ``stop`` (at
+        least once)."""
+        self.fixed(alive, _BATCH)
         while time.perf_counter() < stop:
-            sums += self.fixed(actions, alive, _BATCH)
-        return sums
+            self.fixed(alive, _BATCH)
+
+    def better_half(self, alive: Sequence[int]) -> list[int]:
+        """The better half of ``alive`` by value sums (equal counts), and the anchor."""
+        ranked = sorted(alive, key=lambda i: -self.sums[i])[:-(-len(alive) // 2)]
+        return sorted({*ranked, self.anchor})
+
+    def best(self, alive: Sequence[int], z4: int) -> int:
+        """The action with the best value sum, unless its advantage over the anchor is
+        not ``z`` standard errors clear (``z4`` = 400 z²): then the anchor. Integers
+        only: the test is 400 S² (n-1) > z4 (n Q - S²) for the advantage's sum S, its
+        squares' sum Q and n worlds."""
+        top = max(alive, key=lambda i: (self.sums[i], i == self.anchor, -i))
+        if top == self.anchor or not z4:
+            return top
+        s, q, n = self.ahead[top], self.squares[top], self.counts[top]
+        if s > 0 and n > 1 and 400 * s * s * (n - 1) > z4 * (n * q - s * s):
+            return top
+        return self.anchor
 
 
 def view_worlds(view: Mapping[str, Any], rules: Rules
@@ -132,7 +181,7 @@ class SearchBot(Bot):
 
     name = "search"
     defaults: ClassVar[Mapping[str, Any]] = {"ms": 50.0, "sims": 0, "playout": "expert",
-                                             "root": "halving", "turns": 0}
+                                             "root": "halving", "turns": 0, "z": 1.0}
 
     def __init__(self, rules: Rules, seed: int = 0, **options: Any) -> None:
         super().__init__(rules, seed, **options)
@@ -140,6 +189,9 @@ class SearchBot(Bot):
         if o["sims"] < 0 or o["ms"] <= 0:
             raise GolfError("bot 'search': sims must be >= 0 (0: use the time budget ms) "
                             f"and ms > 0, got sims={o['sims']}, ms={o['ms']}")
+        if not 0 <= o["z"] <= 10:
+            raise GolfError(f"bot 'search': z must be from 0 (take the best mean) to 10, "
+                            f"got z={o['z']}")
         if o["turns"] < 0:
             raise GolfError(f"bot 'search': turns must be >= 0 (0: play each hole to its "
                             f"end), got turns={o['turns']}")
@@ -168,27 +220,22 @@ class SearchBot(Bot):
         slots, cards, ends = self._compiled_groups(f, groups)
         cfg = (expert_config(self.rules, f.players) if self.options["playout"] == "expert"
                else f.cfg)
-        run = _Runner(f.state.copy(), cfg, slots, cards, ends, seat, seed_rng(seed),
-                      PLAYOUTS[self.options["playout"]], int(self.options["turns"]))
         actions = [int(a) for a in legal]
+        run = _Runner(f.state.copy(), cfg, slots, cards, ends, seat, seed_rng(seed),
+                      PLAYOUTS[self.options["playout"]], int(self.options["turns"]), actions)
         alive = list(range(len(legal)))
         rounds = _rounds(len(legal)) if self.options["root"] == "halving" else 1
         sims = int(self.options["sims"])
         stop = start + float(self.options["ms"]) / 1000
-        sums = np.zeros(len(legal), dtype=np.int64)
         for r in range(rounds):
             if sims:
-                worlds = max(1, -(-sims // (rounds * len(alive))))
-                got = run.fixed(actions, alive, worlds)
+                run.fixed(alive, max(1, -(-sims // (rounds * len(alive)))))
             else:
-                got = run.until(actions, alive, start + (stop - start) * (r + 1) / rounds)
-            for k, i in enumerate(alive):
-                sums[i] += got[k]
-            # Every action still alive ran in the same worlds: integer sums compare means.
-            alive = sorted(sorted(alive, key=lambda i: -int(sums[i]))[:-(-len(alive) // 2)])
+                run.until(alive, start + (stop - start) * (r + 1) / rounds)
+            if r < rounds - 1:
+                alive = run.better_half(alive)
         self.last_sims = run.sims
-        best = max(alive, key=lambda i: (int(sums[i]), -i))
-        return legal[best]
+        return legal[run.best(alive, round(400 * float(self.options["z"]) ** 2))]
 
     @staticmethod
     def _compiled_groups(f: FastGame, groups: Sequence[tuple[Sequence[Slot], Sequence[int]]]

@@ -259,6 +259,18 @@ def simulate(template: Ints, cfg: Ints, slots: Ints, cards: Ints, ends: Ints,
     (hundredths of a point) to ``sums`` and its simulations to ``counts``. ``turns`` > 0
     stops each playout once that many turns have begun and values the position with
     :func:`estimate_value` instead of playing to the end of the hole."""
+    squares = np.zeros(actions.shape[0], dtype=np.int64)
+    simulate_paired(template, cfg, slots, cards, ends, actions, seat, worlds, rng, sums,
+                    counts, squares, policy, turns)
+
+
+@jit
+def simulate_paired(template: Ints, cfg: Ints, slots: Ints, cards: Ints, ends: Ints,
+                    actions: Ints, seat: int, worlds: int, rng: Rng, sums: Ints,
+                    counts: Ints, squares: Ints, policy: int, turns: int) -> None:
+    """:func:`simulate`, also adding to ``squares[k]`` the square of each world's value
+    of action ``k`` less that of action 0 (in the same world): with the sums, the
+    spread of each action's advantage over action 0."""
     base = np.empty_like(template)
     st = np.empty_like(template)
     work = np.empty(max(cards.shape[0], 1), dtype=np.int64)
@@ -266,6 +278,7 @@ def simulate(template: Ints, cfg: Ints, slots: Ints, cards: Ints, ends: Ints,
     scratch = np.empty(2 * MAX_LEGAL, dtype=np.int64)
     after = np.empty(1, dtype=np.uint64)
     ended = template[S_HOLES_ENDED]
+    first = 0
     for _ in range(worlds):
         deal_world(base, template, slots, cards, ends, rng, work)
         base[S_CHANCE] = CHANCE_RNG
@@ -275,7 +288,21 @@ def simulate(template: Ints, cfg: Ints, slots: Ints, cards: Ints, ends: Ints,
             after[0] = chance
             step(st, cfg, actions[k], after)
             if play_to_hole_end(st, cfg, after, ended, policy, turns, legal, scratch):
-                sums[k] += 100 * hole_value(st, cfg, seat)
+                v = 100 * hole_value(st, cfg, seat)
             else:
-                sums[k] += estimate_value(st, cfg, seat, scratch[:MAX_LEGAL])
+                v = estimate_value(st, cfg, seat, scratch[:MAX_LEGAL])
+            if k == 0:
+                first = v
+            sums[k] += v
+            squares[k] += (v - first) * (v - first)
             counts[k] += 1
+
+
+@jit
+def policy_choice(st: Ints, cfg: Ints, policy: int) -> int:
+    """The playout policy's own action in ``st`` (it reads only what the seat to act
+    knows, so any world consistent with the seat's view gives the same answer)."""
+    legal = np.empty(MAX_LEGAL, dtype=np.int64)
+    scratch = np.empty(2 * MAX_LEGAL, dtype=np.int64)
+    n = legal_actions(st, cfg, legal)
+    return playout_action(st, cfg, policy, legal, n, scratch)
