@@ -119,11 +119,15 @@ class _Runner:
             self.squares[i] += int(squares[k])
 
     def until(self, alive: Sequence[int], stop: float) -> None:
-        """Play the ``alive`` actions in one new world at a time until ``stop`` (at
-        least once)."""
+        """Play the ``alive`` actions in one new world at a time (at least once) while
+        another world is expected to end before ``stop``."""
+        t = time.perf_counter()
         self.fixed(alive, _BATCH)
-        while time.perf_counter() < stop:
+        now = time.perf_counter()
+        while now + (now - t) < stop:
+            t = now
             self.fixed(alive, _BATCH)
+            now = time.perf_counter()
 
     def better_half(self, alive: Sequence[int]) -> list[int]:
         """The better half of ``alive`` by value sums (equal counts), and the anchor."""
