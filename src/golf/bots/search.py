@@ -56,12 +56,12 @@ import numpy as np
 
 from ..actions import Action
 from ..errors import GolfError
-from ..game import Game
 from ..fast import FastGame
 from ..fast.expert import expert_config
 from ..fast.layout import C_CELLS, C_O_GRIDS, C_O_STOCK, S_HELD, S_STOCK_LEN
 from ..fast.machine import seed_rng
 from ..fast.search import PLAYOUTS, policy_choice, simulate_paired
+from ..game import Game
 from ..knowledge import Sampler, World
 from ..knowledge import Slot as KnownSlot
 from ..rules import Rules
@@ -273,15 +273,16 @@ class SearchBot(Bot):
 
 
 def clairvoyant_choose(game: Game, sims: int = 200, seed: int = 0, stock: str = "known",
-                       playout: str = "careful", root: str = "halving") -> Action:
+                       playout: str = "expert", root: str = "halving", z: float = 1.0
+                       ) -> Action:
     """The search's choice for the seat to act in ``game`` when it sees every card:
     a bound on what the search loses to hidden information, NOT a bot (a bot gets
     only its view; this reads the game itself).
 
     ``stock="known"``: the true world, stock order included (the playouts differ only
     by reshuffles, so few ``sims`` are enough); ``stock="shuffled"``: every grid and
-    held card as it is, the stock's cards in random order. ``sims``, ``playout`` and
-    ``root`` are the ``search`` bot's options.
+    held card as it is, the stock's cards in random order. ``sims``, ``playout``,
+    ``root`` and ``z`` are the ``search`` bot's options.
 
     >>> from golf import Game
     >>> g = Game("six-card", players=2, seed=4)
@@ -307,7 +308,7 @@ def clairvoyant_choose(game: Game, sims: int = 200, seed: int = 0, stock: str = 
         o_stock, n = int(f.cfg[C_O_STOCK]), int(f.state[S_STOCK_LEN])
         groups = [([("stock", i) for i in range(n)],
                    [int(c) for c in f.state[o_stock:o_stock + n]])]
-    bot = SearchBot(game.rules, seed, sims=sims, playout=playout, root=root)
+    bot = SearchBot(game.rules, seed, sims=sims, playout=playout, root=root, z=z)
     digest = hashlib.blake2b(f"{seed}|{game.seed}|{len(game.history)}".encode(),
                              digest_size=8).digest()
     return bot._search(position, groups, legal, seat, int.from_bytes(digest, "little") >> 1,

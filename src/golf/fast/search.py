@@ -37,6 +37,7 @@ import numpy.typing as npt
 from ..actions import K_SWAP
 from ..phases import HOLD, OVER, TURN
 from ._jit import jit
+from .expert import expert_action
 from .layout import (
     C_CELLS,
     C_DECK,
@@ -61,7 +62,6 @@ from .layout import (
     S_PHASE,
     S_WINNERS,
 )
-from .expert import expert_action
 from .machine import DISCARD_CODE, MAX_LEGAL, below, legal_actions, next_u64, resume_deal, step
 from .policies import greedy_action
 from .score import score_ranks
