@@ -116,3 +116,26 @@ def test_clairvoyant_reads_the_game_and_reproduces() -> None:
 def test_bad_options_say_what_is_allowed(spec: str, message: str) -> None:
     with pytest.raises(GolfError, match=message.replace("(", r"\(")):
         make_bot(spec, load_rules("six-card"))
+
+
+def test_a_huge_z_keeps_the_playout_policys_own_move() -> None:
+    """The anchor is the compiled expert's move; with z=10 the search never finds an
+    advantage clear enough to leave it (and with z=0 it sometimes does)."""
+    from golf.fast.expert import expert_choice, expert_config
+
+    g = Game("six-card", players=2, seed=21)
+    expert = make_bot("expert", g.rules, seed=1)
+    deviations = checked = 0
+    while not g.is_over and checked < 24:
+        seat = g.current_player
+        assert seat is not None
+        view, legal = g.view(seat, codes=True), g.legal_actions()
+        if len(legal) > 1:
+            f = FastGame.from_position(g.rules, g.position(), chance="fast")
+            own = Action(int(expert_choice(f.state, expert_config(g.rules, 2))))
+            assert make_bot("search:sims=60,z=10", g.rules, seed=3).choose(view, legal) == own
+            free = make_bot("search:sims=60,z=0", g.rules, seed=3).choose(view, legal)
+            deviations += free != own
+            checked += 1
+        g.apply(expert.choose(view, legal))
+    assert checked == 24 and deviations > 0
