@@ -75,28 +75,35 @@ def _deal(job: tuple[str, int, str, str, int, dict[str, Any], Clairvoyant]
     return share / players, margin, time.perf_counter() - t
 
 
-def speed(bot: str, variant: str, decisions: int = 40) -> tuple[float, float]:
-    """(playouts per second, mean ms per decision) of ``bot`` over seeded decisions."""
-    from golf.bots import make_bot
+def speed(bot: str, variant: str, decisions: int = 40) -> tuple[float, float, int, float]:
+    """(playouts per second, mean ms per decision, median playouts per decision, 95th
+    percentile ms) of ``bot`` in seat 0 against the expert, over seeded decisions."""
     from golf.bots.search import SearchBot
 
     g = Game(variant, players=2, seed=12)
     b = make_bot(bot, g.rules, seed=1)
+    other = make_bot("expert", g.rules, seed=2)
     assert isinstance(b, SearchBot)
     b.choose(g.view(0, codes=True), g.legal_actions())  # compile / load the cache
-    sims, spent, n = 0, 0.0, 0
-    while n < decisions and not g.is_over:
+    sims: list[int] = []
+    times: list[float] = []
+    while len(sims) < decisions and not g.is_over:
         seat = g.current_player
         assert seat is not None
         legal = g.legal_actions()
-        t = time.perf_counter()
-        a = b.choose(g.view(seat, codes=True), legal)
-        if len(legal) > 1:
-            spent += time.perf_counter() - t
-            sims += b.last_sims
-            n += 1
+        view = g.view(seat, codes=True)
+        if seat == 0 and len(legal) > 1:
+            t = time.perf_counter()
+            a = b.choose(view, legal)
+            times.append(time.perf_counter() - t)
+            sims.append(b.last_sims)
+        else:
+            a = other.choose(view, legal)
         g.apply(a)
-    return sims / spent, 1000 * spent / max(n, 1)
+    spent = sum(times)
+    times.sort()
+    return (sum(sims) / spent, 1000 * spent / max(len(times), 1), sorted(sims)[len(sims) // 2],
+            1000 * times[int(0.95 * len(times))])
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -109,6 +116,8 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--seed", type=int, default=2026)
     p.add_argument("--workers", type=int, default=1)
     p.add_argument("--no-speed", action="store_true")
+    p.add_argument("--decisions", type=int, default=100,
+                   help="decisions the speed figures are measured over (default 100)")
     p.add_argument("--clairvoyant", choices=("known", "shuffled"),
                    help="play the search that sees every card instead of --bot (stock "
                         "order known, or shuffled)")
@@ -120,9 +129,10 @@ def main(argv: list[str] | None = None) -> None:
         a.bot = f"clairvoyant:stock={a.clairvoyant},sims={a.sims}"
         a.no_speed = True
     if not a.no_speed:
-        rate, ms = speed(a.bot, a.variant)
-        print(f"{a.bot}: {rate:,.0f} playouts/s, {ms:.1f} ms per decision "
-              f"({a.variant}, 2 players, 40 decisions)", flush=True)
+        rate, ms, median, p95 = speed(a.bot, a.variant, a.decisions)
+        print(f"{a.bot}: {rate:,.0f} playouts/s, {ms:.1f} ms per decision (95th percentile "
+              f"{p95:.1f}), median {median} playouts per decision ({a.variant}, 2 players, "
+              f"{a.decisions} decisions against the expert)", flush=True)
     jobs = [(a.variant, a.players, a.bot, a.opponent, match_seed(a.seed, i), {}, clair)
             for i in range(a.deals)]
     shares: list[float] = []
