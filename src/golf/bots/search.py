@@ -74,6 +74,8 @@ _BATCH = 1
 #: How the simulations are spread over the root actions: ``halving`` (sequential
 #: halving: equal rounds, each keeping the better half of the actions) or ``even``.
 ROOTS = ("halving", "even")
+#: Fewest worlds in which an action must beat the anchor before the bot plays it.
+_MIN_WORLDS = 8
 
 
 def _rounds(n: int) -> int:
@@ -136,14 +138,15 @@ class _Runner:
 
     def best(self, alive: Sequence[int], z4: int) -> int:
         """The action with the best value sum, unless its advantage over the anchor is
-        not ``z`` standard errors clear (``z4`` = 400 z²): then the anchor. Integers
+        not ``z`` standard errors clear (``z4`` = 400 z²) over at least
+        :data:`_MIN_WORLDS` worlds: then the anchor. Integers
         only: the test is 400 S² (n-1) > z4 (n Q - S²) for the advantage's sum S, its
         squares' sum Q and n worlds."""
         top = max(alive, key=lambda i: (self.sums[i], i == self.anchor, -i))
         if top == self.anchor or not z4:
             return top
         s, q, n = self.ahead[top], self.squares[top], self.counts[top]
-        if s > 0 and n > 1 and 400 * s * s * (n - 1) > z4 * (n * q - s * s):
+        if s > 0 and n >= _MIN_WORLDS and 400 * s * s * (n - 1) > z4 * (n * q - s * s):
             return top
         return self.anchor
 
@@ -185,7 +188,7 @@ class SearchBot(Bot):
 
     name = "search"
     defaults: ClassVar[Mapping[str, Any]] = {"ms": 50.0, "sims": 0, "playout": "expert",
-                                             "root": "halving", "turns": 0, "z": 1.0}
+                                             "root": "halving", "turns": 0, "z": 2.5}
 
     def __init__(self, rules: Rules, seed: int = 0, **options: Any) -> None:
         super().__init__(rules, seed, **options)
@@ -273,7 +276,7 @@ class SearchBot(Bot):
 
 
 def clairvoyant_choose(game: Game, sims: int = 200, seed: int = 0, stock: str = "known",
-                       playout: str = "expert", root: str = "halving", z: float = 1.0
+                       playout: str = "expert", root: str = "halving", z: float = 2.5
                        ) -> Action:
     """The search's choice for the seat to act in ``game`` when it sees every card:
     a bound on what the search loses to hidden information, NOT a bot (a bot gets
