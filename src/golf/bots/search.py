@@ -27,6 +27,9 @@ Options:
 * ``playout``: ``expert`` (default), ``careful`` (greedy that does not go out when
   behind) or ``greedy``, see :mod:`golf.fast.search`;
 * ``root``: ``halving`` (default) or ``even`` (every action in every world);
+* ``z`` (default 2.5): the playout policy's own move (the *anchor*, played in every
+  world) is left only for an action whose paired advantage over it is ``z`` standard
+  errors clear over at least 8 worlds (0: always the best mean);
 * ``turns``: stop each playout after that many turns and value the position by
   estimates (0, the default: play to the end of the hole).
 
