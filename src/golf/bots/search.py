@@ -2,18 +2,39 @@
 
 At each decision it samples worlds consistent with its seat's view (every card it
 cannot see dealt at random among the places it cannot see: the stock, face-down cells,
-a card another player drew), plays each legal action in each world, and lets every
-seat play the compiled greedy policy to the end of the hole. It picks the action with
-the best mean margin over its best opponent (see :mod:`golf.fast.search`). Every
-action is tried in the same worlds, so close actions are compared on equal luck.
+a card another player drew), plays legal actions in each world, and lets every seat
+play a compiled policy (by default the compiled expert of :mod:`golf.fast.expert`) to
+the end of the hole. It picks the action with the best mean margin over its best
+opponent (see :mod:`golf.fast.search`). The actions compared are tried in the same
+worlds, so close actions are compared on equal luck.
+
+The simulations are spread over the root actions by sequential halving: the budget is
+cut into rounds (one fewer than the bits of the number of actions), each round gives
+every action still in the race the same new worlds, and only the better half goes on.
+Good actions get most of the playouts; integer sums compare the means because the
+actions in the race always have equal counts.
 
 It never sees the game, only the view: the worlds come from :func:`view_worlds`,
 which reads the view and the rules alone through :mod:`golf.knowledge`.
+:func:`clairvoyant_choose` is the same search given the whole game (a bound for
+benchmarks, not a bot).
 
-Options: ``ms`` (time per decision, default 50) or ``sims`` (a fixed number of
-playouts per decision, spread evenly over the legal actions; it overrides ``ms`` and
-makes decisions reproducible: they then depend only on the view, the seed and the
-options). Needs the ``fast`` extra (numba).
+Options:
+
+* ``ms`` (time per decision, default 50; each halving round gets an equal share) or
+  ``sims`` (a fixed number of playouts per decision; it overrides ``ms`` and makes
+  decisions reproducible: they then depend only on the view, the seed and the options);
+* ``playout``: ``expert`` (default), ``careful`` (greedy that does not go out when
+  behind) or ``greedy``, see :mod:`golf.fast.search`;
+* ``root``: ``halving`` (default) or ``even`` (every action in every world);
+* ``z`` (default 2.5): the playout policy's own move (the *anchor*, played in every
+  world) is left only for an action whose paired advantage over it is ``z`` standard
+  errors clear over at least 8 worlds (0: always the best mean);
+* ``turns``: stop each playout after that many turns and value the position by
+  estimates (0, the default: play to the end of the hole).
+
+``docs/search.md`` has the measurements behind the defaults. Needs the ``fast`` extra
+(numba).
 
 >>> from golf import Game
 >>> from golf.bots import make_bot
@@ -39,9 +60,11 @@ import numpy as np
 from ..actions import Action
 from ..errors import GolfError
 from ..fast import FastGame
-from ..fast.layout import C_CELLS, C_O_GRIDS, C_O_STOCK, S_HELD
+from ..fast.expert import expert_config
+from ..fast.layout import C_CELLS, C_O_GRIDS, C_O_STOCK, S_HELD, S_STOCK_LEN
 from ..fast.machine import seed_rng
-from ..fast.search import simulate
+from ..fast.search import PLAYOUTS, policy_choice, simulate_paired
+from ..game import Game
 from ..knowledge import Sampler, World
 from ..knowledge import Slot as KnownSlot
 from ..rules import Rules
@@ -50,7 +73,85 @@ from .base import Bot, register
 #: A place a seat cannot see: ("stock", i), ("held", seat) or ("grid", seat, cell).
 Slot = tuple[Any, ...]
 #: Worlds per compiled call in time-budget mode: small, so the budget is overshot little.
-_BATCH = 4
+_BATCH = 1
+#: How the simulations are spread over the root actions: ``halving`` (sequential
+#: halving: equal rounds, each keeping the better half of the actions) or ``even``.
+ROOTS = ("halving", "even")
+#: Fewest worlds in which an action must beat the anchor before the bot plays it.
+_MIN_WORLDS = 8
+
+
+def _rounds(n: int) -> int:
+    """Rounds of sequential halving that bring ``n`` actions down to one."""
+    return max(1, (n - 1).bit_length())
+
+
+class _Runner:
+    """One decision's compiled search: the template, its unknown places, the generator,
+    and per root action the value sums, playouts, and the sums and squares of its
+    advantage over the anchor (the playout policy's own choice) in the same worlds."""
+
+    def __init__(self, template: np.ndarray[Any, Any], cfg: np.ndarray[Any, Any],
+                 slots: np.ndarray[Any, Any], cards: np.ndarray[Any, Any],
+                 ends: np.ndarray[Any, Any], seat: int, rng: np.ndarray[Any, Any],
+                 policy: int, turns: int, actions: Sequence[int]) -> None:
+        self.args = (template, cfg, slots, cards, ends)
+        self.seat, self.rng, self.policy, self.turns = seat, rng, policy, turns
+        self.actions = list(actions)
+        code = int(policy_choice(template, cfg, policy))
+        self.anchor = self.actions.index(code) if code in self.actions else 0
+        n = len(actions)
+        self.sums, self.counts = [0] * n, [0] * n
+        self.ahead, self.squares = [0] * n, [0] * n
+
+    @property
+    def sims(self) -> int:
+        return sum(self.counts)
+
+    def fixed(self, alive: Sequence[int], worlds: int) -> None:
+        """Play the ``alive`` actions and the anchor in ``worlds`` new worlds."""
+        order = [self.anchor, *(i for i in alive if i != self.anchor)]
+        codes = np.array([self.actions[i] for i in order], dtype=np.int64)
+        sums = np.zeros(len(order), dtype=np.int64)
+        counts = np.zeros(len(order), dtype=np.int64)
+        squares = np.zeros(len(order), dtype=np.int64)
+        simulate_paired(*self.args, codes, self.seat, worlds, self.rng, sums, counts,
+                        squares, self.policy, self.turns)
+        for k, i in enumerate(order):
+            self.sums[i] += int(sums[k])
+            self.counts[i] += int(counts[k])
+            self.ahead[i] += int(sums[k]) - int(sums[0])
+            self.squares[i] += int(squares[k])
+
+    def until(self, alive: Sequence[int], stop: float) -> None:
+        """Play the ``alive`` actions in one new world at a time (at least once) while
+        another world is expected to end before ``stop``."""
+        t = time.perf_counter()
+        self.fixed(alive, _BATCH)
+        now = time.perf_counter()
+        while now + (now - t) < stop:
+            t = now
+            self.fixed(alive, _BATCH)
+            now = time.perf_counter()
+
+    def better_half(self, alive: Sequence[int]) -> list[int]:
+        """The better half of ``alive`` by value sums (equal counts), and the anchor."""
+        ranked = sorted(alive, key=lambda i: -self.sums[i])[:-(-len(alive) // 2)]
+        return sorted({*ranked, self.anchor})
+
+    def best(self, alive: Sequence[int], z4: int) -> int:
+        """The action with the best value sum, unless its advantage over the anchor is
+        not ``z`` standard errors clear (``z4`` = 400 z²) over at least
+        :data:`_MIN_WORLDS` worlds: then the anchor. Integers
+        only: the test is 400 S² (n-1) > z4 (n Q - S²) for the advantage's sum S, its
+        squares' sum Q and n worlds."""
+        top = max(alive, key=lambda i: (self.sums[i], i == self.anchor, -i))
+        if top == self.anchor or not z4:
+            return top
+        s, q, n = self.ahead[top], self.squares[top], self.counts[top]
+        if s > 0 and n >= _MIN_WORLDS and 400 * s * s * (n - 1) > z4 * (n * q - s * s):
+            return top
+        return self.anchor
 
 
 def view_worlds(view: Mapping[str, Any], rules: Rules
@@ -86,16 +187,30 @@ def _place(slot: KnownSlot) -> Slot:
 
 @register
 class SearchBot(Bot):
-    """Determinized search with greedy playouts; see the module docs."""
+    """Determinized search with compiled playouts; see the module docs."""
 
     name = "search"
-    defaults: ClassVar[Mapping[str, Any]] = {"ms": 50.0, "sims": 0}
+    defaults: ClassVar[Mapping[str, Any]] = {"ms": 50.0, "sims": 0, "playout": "expert",
+                                             "root": "halving", "turns": 0, "z": 2.5}
 
     def __init__(self, rules: Rules, seed: int = 0, **options: Any) -> None:
         super().__init__(rules, seed, **options)
-        if self.options["sims"] < 0 or self.options["ms"] <= 0:
+        o = self.options
+        if o["sims"] < 0 or o["ms"] <= 0:
             raise GolfError("bot 'search': sims must be >= 0 (0: use the time budget ms) "
-                            "and ms > 0")
+                            f"and ms > 0, got sims={o['sims']}, ms={o['ms']}")
+        if not 0 <= o["z"] <= 10:
+            raise GolfError(f"bot 'search': z must be from 0 (take the best mean) to 10, "
+                            f"got z={o['z']}")
+        if o["turns"] < 0:
+            raise GolfError(f"bot 'search': turns must be >= 0 (0: play each hole to its "
+                            f"end), got turns={o['turns']}")
+        if o["playout"] not in PLAYOUTS:
+            raise GolfError(f"bot 'search': playout={o['playout']!r} is not a playout "
+                            f"policy; choose one of: {', '.join(PLAYOUTS)}")
+        if o["root"] not in ROOTS:
+            raise GolfError(f"bot 'search': root={o['root']!r} is not a way to spread the "
+                            f"simulations; choose one of: {', '.join(ROOTS)}")
         self.last_sims = 0  # playouts of the last decision (for benchmarks)
 
     def choose(self, view: Mapping[str, Any], legal: Sequence[Action]) -> Action:
@@ -104,27 +219,33 @@ class SearchBot(Bot):
             return legal[0]
         start = time.perf_counter()
         position, groups = view_worlds(view, self.rules)
+        return self._search(position, groups, legal, int(view["seat"]),
+                            self._decision_seed(view), start)
+
+    def _search(self, position: Mapping[str, Any],
+                groups: Sequence[tuple[Sequence[Slot], Sequence[int]]],
+                legal: Sequence[Action], seat: int, seed: int, start: float) -> Action:
+        """The best of ``legal`` over worlds that fill ``groups`` into ``position``."""
         f = FastGame.from_position(self.rules, position, chance="fast")
-        template = f.state.copy()
         slots, cards, ends = self._compiled_groups(f, groups)
-        actions = np.array([int(a) for a in legal], dtype=np.int64)
-        sums = np.zeros(len(legal), dtype=np.int64)
-        counts = np.zeros(len(legal), dtype=np.int64)
-        rng = seed_rng(self._decision_seed(view))
-        seat = int(view["seat"])
-        args = (template, f.cfg, slots, cards, ends, actions, seat)
+        cfg = (expert_config(self.rules, f.players) if self.options["playout"] == "expert"
+               else f.cfg)
+        actions = [int(a) for a in legal]
+        run = _Runner(f.state.copy(), cfg, slots, cards, ends, seat, seed_rng(seed),
+                      PLAYOUTS[self.options["playout"]], int(self.options["turns"]), actions)
+        alive = list(range(len(legal)))
+        rounds = _rounds(len(legal)) if self.options["root"] == "halving" else 1
         sims = int(self.options["sims"])
-        if sims:
-            simulate(*args, max(1, -(-sims // len(legal))), rng, sums, counts)
-        else:
-            stop = start + float(self.options["ms"]) / 1000
-            while True:
-                simulate(*args, _BATCH, rng, sums, counts)
-                if time.perf_counter() >= stop:
-                    break
-        self.last_sims = int(counts.sum())
-        # Integer comparison of the means (sums / counts, counts equal): no float sums.
-        return legal[int(np.argmax(sums))]
+        stop = start + float(self.options["ms"]) / 1000
+        for r in range(rounds):
+            if sims:
+                run.fixed(alive, max(1, -(-sims // (rounds * len(alive)))))
+            else:
+                run.until(alive, start + (stop - start) * (r + 1) / rounds)
+            if r < rounds - 1:
+                alive = run.better_half(alive)
+        self.last_sims = run.sims
+        return legal[run.best(alive, round(400 * float(self.options["z"]) ** 2))]
 
     @staticmethod
     def _compiled_groups(f: FastGame, groups: Sequence[tuple[Sequence[Slot], Sequence[int]]]
@@ -155,3 +276,46 @@ class SearchBot(Bot):
         text = json.dumps(view, sort_keys=True, separators=(",", ":"))
         digest = hashlib.blake2b(f"{self.seed}|{text}".encode(), digest_size=8).digest()
         return int.from_bytes(digest, "little") >> 1
+
+
+def clairvoyant_choose(game: Game, sims: int = 200, seed: int = 0, stock: str = "known",
+                       playout: str = "expert", root: str = "halving", z: float = 2.5
+                       ) -> Action:
+    """The search's choice for the seat to act in ``game`` when it sees every card:
+    a bound on what the search loses to hidden information, NOT a bot (a bot gets
+    only its view; this reads the game itself).
+
+    ``stock="known"``: the true world, stock order included (the playouts differ only
+    by reshuffles, so few ``sims`` are enough); ``stock="shuffled"``: every grid and
+    held card as it is, the stock's cards in random order. ``sims``, ``playout``,
+    ``root`` and ``z`` are the ``search`` bot's options.
+
+    >>> from golf import Game
+    >>> g = Game("six-card", players=2, seed=4)
+    >>> for _ in range(4):
+    ...     g.apply(g.legal_actions()[0])
+    >>> clairvoyant_choose(g, sims=20) in g.legal_actions()
+    True
+    """
+    if stock not in ("known", "shuffled"):
+        raise GolfError(f"clairvoyant search: stock={stock!r}; choose 'known' or 'shuffled'")
+    if sims <= 0:
+        raise GolfError(f"clairvoyant search: sims must be > 0, got {sims}")
+    seat = game.current_player
+    if seat is None:
+        raise GolfError("clairvoyant search: the match is over, nobody is to act")
+    legal = game.legal_actions()
+    if len(legal) == 1:
+        return legal[0]
+    position = game.position()
+    groups: list[tuple[list[Slot], list[int]]] = []
+    if stock == "shuffled":
+        f = FastGame.from_position(game.rules, position, chance="fast")
+        o_stock, n = int(f.cfg[C_O_STOCK]), int(f.state[S_STOCK_LEN])
+        groups = [([("stock", i) for i in range(n)],
+                   [int(c) for c in f.state[o_stock:o_stock + n]])]
+    bot = SearchBot(game.rules, seed, sims=sims, playout=playout, root=root, z=z)
+    digest = hashlib.blake2b(f"{seed}|{game.seed}|{len(game.history)}".encode(),
+                             digest_size=8).digest()
+    return bot._search(position, groups, legal, seat, int.from_bytes(digest, "little") >> 1,
+                       time.perf_counter())

@@ -3,14 +3,30 @@
 One *simulation* is one sampled world and one root action: the world is a copy of a
 template state with the seat's unknown cards dealt at random into their slots (each
 group of slots takes a shuffle of its own cards, see :mod:`golf.bots.search`); the
-action is played, then every seat plays the compiled greedy policy to the end of the
-hole. Every root action is tried in the same worlds with the same chance afterwards
-(common random numbers), so the difference between two actions' means is measured
-with far less noise than their means.
+action is played, then every seat plays a compiled playout policy to the end of the
+hole. Every root action in a call is tried in the same worlds with the same chance
+afterwards (common random numbers), so the difference between two actions' means is
+measured with far less noise than their means.
+
+Playout policies (``policy`` argument of :func:`simulate`):
+
+* :data:`P_GREEDY`: the compiled greedy policy of :mod:`golf.fast.policies`;
+* :data:`P_EXPERT`: the compiled expert of :mod:`golf.fast.expert` (card counting,
+  expected values; about three times greedy's cost). The config given to
+  :func:`simulate` must then be :func:`golf.fast.expert.expert_config`'s;
+* :data:`P_CAREFUL`: greedy, except that it does not complete its
+  grid (ending the hole, where completing ends it for everyone) unless its exact score
+  then beats each opponent's estimate (face-up cards, face-down ones at the deck's
+  mean) by :data:`OUT_LEAD` hundredths; otherwise it plays the best other swap, or
+  discards. Greedy goes out whenever a swap lowers its estimate, which in a playout
+  throws holes away and makes the search misjudge every hole end.
 
 The value of a simulation is the seat's margin over its best opponent after the hole,
-in points (lower totals are better), plus :data:`WIN_BONUS` when the hole ends the match
-and the seat is among the winners.
+in hundredths of a point (lower totals are better), plus :data:`WIN_BONUS` points when
+the hole ends the match and the seat is among the winners. A playout may also stop after
+a number of turns (``turns``) and value the position by estimates instead
+(:func:`estimate_value`): less noise and faster, at the price of the estimate's bias.
+All sums are integers.
 """
 
 from __future__ import annotations
@@ -18,25 +34,48 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
-from ..phases import OVER
+from ..actions import K_SWAP
+from ..phases import HOLD, OVER, TURN
 from ._jit import jit
+from .expert import expert_action
 from .layout import (
+    C_CELLS,
+    C_DECK,
+    C_END,
+    C_FULL,
+    C_O_DECK,
+    C_O_GRIDS,
+    C_O_PEEKED,
     C_O_TOTALS,
+    C_O_UP,
     C_PLAYERS,
+    C_POINTS,
     CHANCE_RNG,
     DEAL,
+    END_FIRST,
+    S_ACTIVE,
     S_CHANCE,
+    S_CUR,
+    S_ENDER,
+    S_HELD,
     S_HOLES_ENDED,
     S_PHASE,
     S_WINNERS,
 )
-from .machine import MAX_LEGAL, below, legal_actions, next_u64, resume_deal, step
+from .machine import DISCARD_CODE, MAX_LEGAL, below, legal_actions, next_u64, resume_deal, step
 from .policies import greedy_action
+from .score import score_ranks
 
 Ints = npt.NDArray[np.int64]
 Rng = npt.NDArray[np.uint64]
 #: Points a simulation adds when its hole ends the match with the seat among the winners.
 WIN_BONUS = 30
+#: Playout policies of :func:`simulate`.
+P_GREEDY, P_CAREFUL, P_EXPERT = 0, 1, 2
+PLAYOUTS = {"greedy": P_GREEDY, "careful": P_CAREFUL, "expert": P_EXPERT}
+#: How far (hundredths of a point) the careful policy's exact score must beat each
+#: opponent's estimate before it completes its grid.
+OUT_LEAD = 100
 
 
 @jit
@@ -76,23 +115,162 @@ def hole_value(st: Ints, cfg: Ints, seat: int) -> int:
 
 
 @jit
-def play_to_hole_end(st: Ints, cfg: Ints, rng: Rng, ended: int, legal: Ints,
-                     scratch: Ints) -> None:
-    """Greedy play by every seat until a hole beyond ``ended`` holes has finished."""
+def _mean_points(cfg: Ints) -> int:
+    """The deck's mean card value, in hundredths (rounded down)."""
+    o_deck, n = cfg[C_O_DECK], cfg[C_DECK]
+    t = 0
+    for i in range(n):
+        t += cfg[C_POINTS + (cfg[o_deck + i] & 15)]
+    return int((100 * t) // n)
+
+
+@jit
+def _grid_estimate(st: Ints, cfg: Ints, seat: int, seen: int, ranks: Ints, mean: int) -> int:
+    """A grid's estimate in hundredths: the cards in ``seen`` (a cell mask) as they are,
+    the others at ``mean``."""
+    cells = cfg[C_CELLS]
+    base = cfg[C_O_GRIDS] + seat * cells
+    unknown = 0
+    for i in range(cells):
+        if seen >> i & 1:
+            ranks[i] = st[base + i] & 15
+        else:
+            ranks[i] = 0
+            unknown += 1
+    return 100 * score_ranks(cfg, ranks) + mean * unknown
+
+
+@jit
+def _worth_going_out(st: Ints, cfg: Ints, seat: int, cell: int, ranks: Ints) -> bool:
+    """Whether the held card swapped into ``cell`` (the seat's last face-down cell) leaves
+    an exact score that beats every opponent's estimate by :data:`OUT_LEAD`."""
+    mean = _mean_points(cfg)
+    full = cfg[C_FULL]
+    grid = cfg[C_O_GRIDS] + seat * cfg[C_CELLS]
+    old = st[grid + cell]
+    st[grid + cell] = st[S_HELD]
+    mine = _grid_estimate(st, cfg, seat, full, ranks, mean)
+    st[grid + cell] = old
+    for s in range(cfg[C_PLAYERS]):
+        if s != seat and st[S_ACTIVE] >> s & 1:
+            theirs = _grid_estimate(st, cfg, s, st[cfg[C_O_UP] + s], ranks, mean)
+            if mine + OUT_LEAD > theirs:
+                return False
+    return True
+
+
+@jit
+def _stay_in(st: Ints, cfg: Ints, seat: int, cell: int, legal: Ints, n: int,
+             ranks: Ints) -> int:
+    """The best action that does not complete the grid: a swap into a face-up cell
+    (other than ``cell``) that lowers the seat's estimate most, or the discard when
+    allowed and no swap lowers it; ``cell`` itself when nothing else is legal."""
+    mean = _mean_points(cfg)
+    grid = cfg[C_O_GRIDS] + seat * cfg[C_CELLS]
+    seen = st[cfg[C_O_UP] + seat] | st[cfg[C_O_PEEKED] + seat]
+    now = _grid_estimate(st, cfg, seat, seen, ranks, mean)
+    best_a, best_v = -1, 1 << 40
+    can_discard = False
+    for k in range(n):
+        a = legal[k]
+        if a == DISCARD_CODE:
+            can_discard = True
+            continue
+        if a >> 4 != K_SWAP or (a & 15) == cell:
+            continue
+        i = a & 15
+        old = st[grid + i]
+        st[grid + i] = st[S_HELD]
+        v = _grid_estimate(st, cfg, seat, seen | 1 << i, ranks, mean)
+        st[grid + i] = old
+        if v < best_v:
+            best_a, best_v = a, v
+    if can_discard and (best_a < 0 or best_v >= now):
+        return DISCARD_CODE
+    if best_a < 0:
+        return K_SWAP << 4 | cell
+    return int(best_a)
+
+
+@jit
+def playout_action(st: Ints, cfg: Ints, policy: int, legal: Ints, n: int,
+                   scratch: Ints) -> int:
+    """The playout policy's choice among the ``n`` legal actions (see the module docs)."""
+    if policy == P_EXPERT:
+        return int(expert_action(st, cfg, legal, n))
+    a = greedy_action(st, cfg, legal, n, scratch)
+    if (policy == P_CAREFUL and st[S_PHASE] == HOLD and a >> 4 == K_SWAP
+            and cfg[C_END] == END_FIRST and st[S_ENDER] < 0):
+        seat = st[S_CUR]
+        cell = a & 15
+        if cfg[C_FULL] ^ st[cfg[C_O_UP] + seat] == 1 << cell:
+            ranks = scratch[:MAX_LEGAL]
+            if not _worth_going_out(st, cfg, seat, cell, ranks):
+                return _stay_in(st, cfg, seat, cell, legal, n, ranks)
+    return a
+
+
+@jit
+def play_to_hole_end(st: Ints, cfg: Ints, rng: Rng, ended: int, policy: int, turns: int,
+                     legal: Ints, scratch: Ints) -> bool:
+    """Every seat plays ``policy`` until a hole beyond ``ended`` holes has finished, or
+    (``turns`` > 0) until that many turns have begun; returns whether the hole ended."""
+    begun = 0
     while st[S_PHASE] != OVER and st[S_HOLES_ENDED] == ended:
         if st[S_PHASE] == DEAL:
             resume_deal(st, cfg, rng)
             continue
+        if st[S_PHASE] == TURN:
+            if turns and begun == turns:
+                return False
+            begun += 1
         n = legal_actions(st, cfg, legal)
-        step(st, cfg, greedy_action(st, cfg, legal, n, scratch), rng)
+        step(st, cfg, playout_action(st, cfg, policy, legal, n, scratch), rng)
+    return True
+
+
+@jit
+def estimate_value(st: Ints, cfg: Ints, seat: int, ranks: Ints) -> int:
+    """Mid-hole value in hundredths: the best opponent's estimated total minus the
+    seat's, each grid estimated from its own seat's knowledge (face-up and peeked cards
+    as they are, the others at the deck's mean) and added to the match total."""
+    mean = _mean_points(cfg)
+    o_tot, o_up, o_peeked = cfg[C_O_TOTALS], cfg[C_O_UP], cfg[C_O_PEEKED]
+    mine = 0
+    best = 1 << 50
+    for s in range(cfg[C_PLAYERS]):
+        est = 100 * st[o_tot + s]
+        if st[S_ACTIVE] >> s & 1:
+            est += _grid_estimate(st, cfg, s, st[o_up + s] | st[o_peeked + s], ranks, mean)
+        if s == seat:
+            mine = est
+        elif est < best:
+            best = est
+    if cfg[C_PLAYERS] == 1:
+        best = 0
+    return int(best - mine)
 
 
 @jit
 def simulate(template: Ints, cfg: Ints, slots: Ints, cards: Ints, ends: Ints,
              actions: Ints, seat: int, worlds: int, rng: Rng, sums: Ints,
-             counts: Ints) -> None:
-    """Run ``worlds`` worlds, each with every root action; add each action's values to
-    ``sums`` and its simulations to ``counts``."""
+             counts: Ints, policy: int = P_CAREFUL, turns: int = 0) -> None:
+    """Run ``worlds`` worlds, each with every root action; add each action's values
+    (hundredths of a point) to ``sums`` and its simulations to ``counts``. ``turns`` > 0
+    stops each playout once that many turns have begun and values the position with
+    :func:`estimate_value` instead of playing to the end of the hole."""
+    squares = np.zeros(actions.shape[0], dtype=np.int64)
+    simulate_paired(template, cfg, slots, cards, ends, actions, seat, worlds, rng, sums,
+                    counts, squares, policy, turns)
+
+
+@jit
+def simulate_paired(template: Ints, cfg: Ints, slots: Ints, cards: Ints, ends: Ints,
+                    actions: Ints, seat: int, worlds: int, rng: Rng, sums: Ints,
+                    counts: Ints, squares: Ints, policy: int, turns: int) -> None:
+    """:func:`simulate`, also adding to ``squares[k]`` the square of each world's value
+    of action ``k`` less that of action 0 (in the same world): with the sums, the
+    spread of each action's advantage over action 0."""
     base = np.empty_like(template)
     st = np.empty_like(template)
     work = np.empty(max(cards.shape[0], 1), dtype=np.int64)
@@ -100,6 +278,7 @@ def simulate(template: Ints, cfg: Ints, slots: Ints, cards: Ints, ends: Ints,
     scratch = np.empty(2 * MAX_LEGAL, dtype=np.int64)
     after = np.empty(1, dtype=np.uint64)
     ended = template[S_HOLES_ENDED]
+    first = 0
     for _ in range(worlds):
         deal_world(base, template, slots, cards, ends, rng, work)
         base[S_CHANCE] = CHANCE_RNG
@@ -108,6 +287,22 @@ def simulate(template: Ints, cfg: Ints, slots: Ints, cards: Ints, ends: Ints,
             st[:] = base
             after[0] = chance
             step(st, cfg, actions[k], after)
-            play_to_hole_end(st, cfg, after, ended, legal, scratch)
-            sums[k] += hole_value(st, cfg, seat)
+            if play_to_hole_end(st, cfg, after, ended, policy, turns, legal, scratch):
+                v = 100 * hole_value(st, cfg, seat)
+            else:
+                v = estimate_value(st, cfg, seat, scratch[:MAX_LEGAL])
+            if k == 0:
+                first = v
+            sums[k] += v
+            squares[k] += (v - first) * (v - first)
             counts[k] += 1
+
+
+@jit
+def policy_choice(st: Ints, cfg: Ints, policy: int) -> int:
+    """The playout policy's own action in ``st`` (it reads only what the seat to act
+    knows, so any world consistent with the seat's view gives the same answer)."""
+    legal = np.empty(MAX_LEGAL, dtype=np.int64)
+    scratch = np.empty(2 * MAX_LEGAL, dtype=np.int64)
+    n = legal_actions(st, cfg, legal)
+    return playout_action(st, cfg, policy, legal, n, scratch)
