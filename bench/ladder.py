@@ -8,10 +8,11 @@ better) and its match win share (a shared win counts 1/k); the 95% intervals are
 deals (the seatings of a deal are paired). It also times the ladder bot's decisions
 (the data of ``golf.bots.ladder``).
 
-``clairvoyant`` is a bound, not a bot: a search that sees every card, the stock's order
-included (the true position is its only world; each legal action is played out with the
-compiled greedy policy to the end of the hole, as the ``search`` bot does in each of its
-sampled worlds). It shows how much knowing the hidden cards is worth to that search.
+``clairvoyant`` is a bound, not a bot: the ``search`` bot's own search given the true
+position as its only world, the stock's order included
+(``golf.bots.search.clairvoyant_choose``, 100 playouts a decision with the compiled
+expert's continuation). It shows how much knowing the hidden cards is worth to that
+search.
 
     .venv/bin/python bench/ladder.py --deals 200                       # cheap rows
     .venv/bin/python bench/ladder.py --bots search:ms=50 --deals 20    # one row
@@ -29,8 +30,6 @@ import sys
 import time
 from collections.abc import Mapping, Sequence
 from typing import Any
-
-import numpy as np
 
 from golf import Game, load_rules
 from golf.actions import Action
@@ -60,30 +59,22 @@ class Timed:
 
 
 class Clairvoyant:
-    """Plays from the true position of ``game``: every legal action once, in the one
-    true world, greedy for every seat to the end of the hole; the best margin wins."""
+    """Plays from the true position of ``game`` with the search bot's own search
+    (``golf.bots.search.clairvoyant_choose``: expert playouts, the stock's order known),
+    so the row shows what hidden information costs that search."""
 
-    def __init__(self, game: Game, seed: int) -> None:
-        from golf.fast.machine import seed_rng
-
+    def __init__(self, game: Game, seed: int, sims: int = 100) -> None:
         self.game = game
-        self.rng = seed_rng(seed)
-        self.none = np.zeros(0, dtype=np.int64)
+        self.seed = seed
+        self.sims = sims
 
     def decide(self, view: Mapping[str, Any], legal: Sequence[Action]) -> Action:
-        from golf.fast import FastGame
-        from golf.fast.search import simulate
+        from golf.bots.search import clairvoyant_choose
 
         if len(legal) == 1:
             return legal[0]
-        f = FastGame.from_position(self.game.rules, self.game.position(), chance="fast")
-        actions = np.array([int(a) for a in legal], dtype=np.int64)
-        sums = np.zeros(len(legal), dtype=np.int64)
-        counts = np.zeros(len(legal), dtype=np.int64)
-        # no unknown places: the template is the only world
-        simulate(f.state.copy(), f.cfg, self.none, self.none, self.none, actions,
-                 int(view["seat"]), 1, self.rng, sums, counts)
-        return legal[int(np.argmax(sums))]
+        self.seed += 1
+        return clairvoyant_choose(self.game, sims=self.sims, seed=self.seed)
 
 
 def _seat(spec: str, game: Game, rules: Rules, seed: int, s: int) -> Any:
