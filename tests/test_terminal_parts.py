@@ -484,7 +484,8 @@ def test_difficulties_name_bots_everywhere() -> None:
     rules = load_rules("six-card")
     for level, spec in LEVELS.items():
         assert make_bot(level, rules).spec == make_bot(spec, rules).spec
-    assert make_bot("easy:noise=1", rules).options == {"memory": 0.4, "noise": 1.0}
+    easy = make_bot("easy:noise=1", rules).options
+    assert (easy["memory"], easy["noise"]) == (0.4, 1.0)
     assert parse_spec("HARD") == ("expert", {})
     seats = seat_table(["Ann"], ["easy", "hard", "hard"], 5)
     assert [s.name for s in seats] == ["Ann", "Easy", "Hard 1", "Hard 2"]

@@ -33,54 +33,21 @@ import multiprocessing
 import sys
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any
 
 from .bots.base import make_bot
-from .bots.counting import mix
 from .bots.external import BotFailure, ExternalBot
 from .errors import GolfError, IllegalAction
 from .game import Game
+
+# Part of this module's API too (they live in golf.results, which golf.fast.batch shares).
+from .results import MatchResult as MatchResult
+from .results import match_seed as match_seed
+from .results import rotated as rotated
 from .rules import Rules, rules_from_dict
 from .table import BotSeat, Table, bot_seats
 
 Z95 = 1.959963984540054
-_SEED_MASK = (1 << 63) - 1
-
-
-@dataclass(frozen=True)
-class MatchResult:
-    """One finished match: per hole and seat scores, turns and who moved first."""
-
-    index: int
-    seed: int
-    bots: tuple[str, ...]  # spec per seat
-    hole_scores: tuple[tuple[int, ...], ...]  # regular holes, per seat
-    turns: tuple[tuple[int, ...], ...]  # turns per seat in each regular hole
-    first: tuple[int, ...]  # the seat that moved first in each regular hole
-    totals: tuple[int, ...]
-    winners: tuple[int, ...]
-    #: Why the match was forfeited (an external bot failed with fallback=forfeit), or
-    #: None; a forfeited match is left out of the figures and listed apart.
-    forfeit: str | None = None
-    forfeit_seat: int | None = None
-    #: Failures that a bot's fallback covered (an external bot's messages).
-    fallbacks: tuple[str, ...] = ()
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "index": self.index,
-            "seed": self.seed,
-            "bots": list(self.bots),
-            "hole_scores": [list(h) for h in self.hole_scores],
-            "turns": [list(t) for t in self.turns],
-            "first": list(self.first),
-            "totals": list(self.totals),
-            "winners": list(self.winners),
-            "forfeit": self.forfeit,
-            "forfeit_seat": self.forfeit_seat,
-            "fallbacks": list(self.fallbacks),
-        }
 
 
 def seat_bots(bots: Sequence[str], players: int) -> list[str]:
@@ -93,11 +60,6 @@ def seat_bots(bots: Sequence[str], players: int) -> list[str]:
             "give at most one bot per player"
         )
     return [bots[s % len(bots)] for s in range(players)]
-
-
-def match_seed(seed: int, index: int) -> int:
-    """The seed of match ``index`` of a run with base ``seed``."""
-    return mix(seed, index) & _SEED_MASK
 
 
 def play_match(
@@ -168,16 +130,6 @@ def _work(job: tuple[dict[str, Any], int, tuple[str, ...], int, int]) -> MatchRe
     raw, players, bots, seed, index = job  # seed: the match's own seed
     rules = _rules_cache(raw)
     return play_match(rules, players, bots, seed, index)
-
-
-def rotated(seats: Sequence[str], k: int) -> tuple[str, ...]:
-    """The seats' bots moved ``k`` seats on: rotation k of a duplicate deal.
-
-    >>> rotated(("expert", "greedy", "random"), 1)
-    ('random', 'expert', 'greedy')
-    """
-    n = len(seats)
-    return tuple(seats[(s - k) % n] for s in range(n))
 
 
 _RULES: dict[str, Rules] = {}

@@ -29,6 +29,7 @@ from typing import Any, ClassVar
 from ..actions import Action
 from ..errors import GolfError
 from ..rules import Rules
+from .cmdspec import is_cmd_spec, parse_cmd_spec
 
 
 @dataclass(frozen=True)
@@ -185,8 +186,6 @@ def parse_spec(spec: str) -> tuple[str, dict[str, str]]:
     """Split ``"expert:memory=0.6,noise=0.1"`` into a name and raw options (a
     difficulty name becomes the spec it stands for; an external bot's ``cmd:COMMAND``
     keeps its command line whole, as the option ``command``)."""
-    from .external import is_cmd_spec, parse_cmd_spec  # (external imports this module)
-
     if is_cmd_spec(spec):
         return parse_cmd_spec(spec)
     name, _, rest = spec.strip().partition(":")
@@ -213,8 +212,6 @@ def split_specs(text: str) -> list[str]:
     >>> split_specs("cmd[timeout=2,fallback=greedy]:bash bot.sh 'a,b',hard")
     ["cmd[timeout=2,fallback=greedy]:bash bot.sh 'a,b'", 'hard']
     """
-    from .external import is_cmd_spec
-
     out: list[str] = []
     for part in _top_level_parts(text):
         if not part:
@@ -269,15 +266,15 @@ def make_bot(spec: str, rules: Rules, seed: int = 0, *, programs: bool = False) 
 
 
 def _external_class(spec: str, programs: bool) -> type[Bot]:
-    from .external import ExternalBot, is_cmd_spec
-
     if not is_cmd_spec(spec):
         raise GolfError(f"bot spec {spec!r}: an external bot is written cmd:COMMAND, e.g. "
                         "cmd:python mybot.py")
     if not programs:
         raise GolfError(f"bot spec {spec!r} runs a program, which is not allowed here (only "
                         "golf play, golf simulate and golf resume start programs)")
-    return ExternalBot
+    # Loaded by name, like every bot of the registry (golf.bots.external imports this module).
+    external: type[Bot] = importlib.import_module(".external", __package__).ExternalBot
+    return external
 
 
 BotFactory = Callable[[Rules, int], Bot]

@@ -2,7 +2,7 @@
 
 :func:`run_compiled` plays the same matches as :func:`golf.simulate.run_matches` asks
 for (one per match seed, or with ``duplicate`` every rotation of every deal) with one
-compiled policy per seat, and returns the same :class:`~golf.simulate.MatchResult`
+compiled policy per seat, and returns the same :class:`~golf.results.MatchResult`
 records (hole scores, turns, who moved first, totals, winners), so every report of the
 simulator (means, intervals, win rates, duplicate pairing, CSV, plot) reads them alike.
 
@@ -44,8 +44,8 @@ import numpy.typing as npt
 
 from ..errors import GolfError
 from ..phases import OVER, TURN
+from ..results import MatchResult, match_seed, rotated
 from ..rules import Rules
-from ..simulate import MatchResult, match_seed, rotated
 from ._jit import jit
 from .layout import (
     C_DECK,

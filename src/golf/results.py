@@ -1,0 +1,65 @@
+"""What a batch of matches yields, and how its matches are seeded and seated.
+
+Shared by the simulator's two paths: the Python tables (:mod:`golf.simulate`) and the
+compiled core (:mod:`golf.fast.batch`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from .bots.counting import mix
+
+_SEED_MASK = (1 << 63) - 1
+
+
+@dataclass(frozen=True)
+class MatchResult:
+    """One finished match: per hole and seat scores, turns and who moved first."""
+
+    index: int
+    seed: int
+    bots: tuple[str, ...]  # spec per seat
+    hole_scores: tuple[tuple[int, ...], ...]  # regular holes, per seat
+    turns: tuple[tuple[int, ...], ...]  # turns per seat in each regular hole
+    first: tuple[int, ...]  # the seat that moved first in each regular hole
+    totals: tuple[int, ...]
+    winners: tuple[int, ...]
+    #: Why the match was forfeited (an external bot failed with fallback=forfeit), or
+    #: None; a forfeited match is left out of the figures and listed apart.
+    forfeit: str | None = None
+    forfeit_seat: int | None = None
+    #: Failures that a bot's fallback covered (an external bot's messages).
+    fallbacks: tuple[str, ...] = ()
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "index": self.index,
+            "seed": self.seed,
+            "bots": list(self.bots),
+            "hole_scores": [list(h) for h in self.hole_scores],
+            "turns": [list(t) for t in self.turns],
+            "first": list(self.first),
+            "totals": list(self.totals),
+            "winners": list(self.winners),
+            "forfeit": self.forfeit,
+            "forfeit_seat": self.forfeit_seat,
+            "fallbacks": list(self.fallbacks),
+        }
+
+
+def match_seed(seed: int, index: int) -> int:
+    """The seed of match ``index`` of a run with base ``seed``."""
+    return mix(seed, index) & _SEED_MASK
+
+
+def rotated(seats: Sequence[str], k: int) -> tuple[str, ...]:
+    """The seats' bots moved ``k`` seats on: rotation k of a duplicate deal.
+
+    >>> rotated(("expert", "greedy", "random"), 1)
+    ('random', 'expert', 'greedy')
+    """
+    n = len(seats)
+    return tuple(seats[(s - k) % n] for s in range(n))
