@@ -156,6 +156,33 @@ def patterns(rules: Rules) -> tuple[Pattern, ...]:
     return tuple(out)
 
 
+def linked_groups(rules: Rules) -> tuple[tuple[int, ...], ...]:
+    """The grid's cells in groups that some pattern links (a cell no pattern links stands
+    alone): a grid's score is the sum of its groups' scores, so an estimate may value
+    each group apart.
+
+    >>> from golf import load_rules
+    >>> linked_groups(load_rules("six-card"))
+    ((0, 3), (1, 4), (2, 5))
+    """
+    parent = list(range(rules.cells))
+
+    def find(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    for p in patterns(rules):
+        first = find(p.cells[0])
+        for i in p.cells[1:]:
+            parent[find(i)] = first
+    groups: dict[int, list[int]] = {}
+    for i in range(rules.cells):
+        groups.setdefault(find(i), []).append(i)
+    return tuple(sorted(tuple(g) for g in groups.values()))
+
+
 def _equal(cells: tuple[int, ...], keys: Sequence[int], wild: Sequence[bool],
            ranks: Sequence[int]) -> bool:
     """Whether the known cards on ``cells`` are all equal by ``keys`` (what each rank

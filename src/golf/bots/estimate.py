@@ -42,7 +42,7 @@ from operator import add, mul
 
 from ..cards import ACE
 from ..rules import Rules
-from ..scoring import Scorer, patterns, scorer
+from ..scoring import Scorer, linked_groups, scorer
 
 RADIX = 15  # ranks 0 (unknown) to 14 (joker)
 #: Components with at most this many cells get a full table when first used.
@@ -75,7 +75,7 @@ class Estimator:
         n = self.cells = rules.cells
         self.ranks = tuple(range(1, 15) if rules.jokers_per_deck else range(1, 14))
         self.base = self.scorer.total((ACE,) * n)
-        self._setup(_components(rules))
+        self._setup(linked_groups(rules))
         if len(self.comps) > 1 and not self._additive():
             # Never happens with the engine's patterns, but a wrong split would make
             # every estimate wrong: fall back to scoring whole grids.
@@ -594,25 +594,6 @@ class Evaluation:
         return out
 
 
-def _components(rules: Rules) -> tuple[tuple[int, ...], ...]:
-    """Groups of cells linked by some match pattern (single cells stand alone)."""
-    n = rules.cells
-    parent = list(range(n))
-
-    def find(i: int) -> int:
-        while parent[i] != i:
-            parent[i] = parent[parent[i]]
-            i = parent[i]
-        return i
-
-    for p in patterns(rules):
-        first = find(p.cells[0])
-        for i in p.cells[1:]:
-            parent[find(i)] = first
-    groups: dict[int, list[int]] = {}
-    for i in range(n):
-        groups.setdefault(find(i), []).append(i)
-    return tuple(sorted(tuple(g) for g in groups.values()))
 
 
 def estimator(rules: Rules) -> Estimator:

@@ -48,7 +48,7 @@ from ..actions import K_FLIP
 from ..errors import GolfError
 from ..phases import FLIP, HOLD, SETUP, TURN
 from ..rules import Rules
-from ..scoring import patterns
+from ..scoring import linked_groups
 from ._jit import jit
 from .layout import (
     C_CELLS,
@@ -136,25 +136,6 @@ W_FLIP_INFO, W_DEF, W_PATIENCE, W_HURRY, W_PEEK_BIAS, W_DEF_NO_FLIP = 6, 7, 8, 9
 
 
 # --- building the tail (Python, once per rules) ---------------------------------------
-def _components(rules: Rules) -> list[list[int]]:
-    """Groups of cells linked by some match pattern (single cells stand alone)."""
-    n = rules.cells
-    parent = list(range(n))
-
-    def find(i: int) -> int:
-        while parent[i] != i:
-            parent[i] = parent[parent[i]]
-            i = parent[i]
-        return i
-
-    for p in patterns(rules):
-        first = find(p.cells[0])
-        for i in p.cells[1:]:
-            parent[find(i)] = first
-    groups: dict[int, list[int]] = {}
-    for i in range(n):
-        groups.setdefault(find(i), []).append(i)
-    return sorted(groups.values())
 
 
 def _table(cfg: Ints, cells: int, comp: list[int]) -> Ints:
@@ -205,7 +186,7 @@ def expert_config(
 def _build(rules: Rules, players: int, weights: Mapping[str, int]) -> Ints:
     base = config(rules, players)
     cells = rules.cells
-    comps = _components(rules)
+    comps = [list(g) for g in linked_groups(rules)]
     if len(comps) > 1 and not _additive(base, cells, comps):  # pragma: no cover
         comps = [list(range(cells))]  # never with the engine's patterns: be safe
     tail = np.zeros(X_LEN, dtype=np.int64)
