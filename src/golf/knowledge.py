@@ -396,6 +396,12 @@ class Sampler:
         seeds = gen.integers(0, 2**32, n).tolist()
         return list(map(World, map(tuple, rows), seeds))
 
+    def filled(self) -> World:
+        """One world consistent with the view without drawing: each group's cards in
+        sorted order over its slots. For callers whose answer cannot depend on the
+        hidden cards (a policy blind to them, a search that reshuffles them itself)."""
+        return World(tuple(c for g in self.knowledge.groups for c in g.cards), 0)
+
     def position(self, world: World) -> dict[str, Any]:
         """The world as a :mod:`golf.position` (every card where the world puts it)."""
         pos = dict(self._template)

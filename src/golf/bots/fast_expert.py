@@ -31,7 +31,7 @@ from ..actions import Action
 from ..errors import GolfError
 from ..fast import FastGame
 from ..fast.expert import expert_action, expert_config
-from ..knowledge import Sampler, World
+from ..knowledge import Sampler
 from ..rules import Rules
 from .base import Bot, register
 
@@ -40,8 +40,7 @@ def view_state(view: Mapping[str, Any], rules: Rules) -> FastGame:
     """A compiled game holding every fact of ``view`` (card codes), the places its seat
     cannot see filled with some cards consistent with it."""
     sampler = Sampler(view, rules, 0)
-    filling = World(tuple(c for g in sampler.knowledge.groups for c in g.cards), 0)
-    return FastGame.from_position(rules, sampler.position(filling), chance="fast")
+    return FastGame.from_position(rules, sampler.position(sampler.filled()), chance="fast")
 
 
 @register

@@ -65,7 +65,7 @@ from ..fast.layout import C_CELLS, C_O_GRIDS, C_O_STOCK, S_HELD, S_STOCK_LEN
 from ..fast.machine import seed_rng
 from ..fast.search import PLAYOUTS, policy_choice, simulate_paired
 from ..game import Game
-from ..knowledge import Sampler, World
+from ..knowledge import Sampler
 from ..knowledge import Slot as KnownSlot
 from ..rules import Rules
 from .base import Bot, register
@@ -171,10 +171,8 @@ def view_worlds(view: Mapping[str, Any], rules: Rules
     order = [i for g in k.groups for i in g.slots]
     if order != list(range(len(k.slots))):  # pragma: no cover - knowledge's documented order
         raise GolfError("golf.knowledge groups are not in slot order")
-    # one consistent filling: each group's cards in sorted order
-    filling = World(tuple(c for g in k.groups for c in g.cards), 0)
     groups = [([_place(k.slots[i]) for i in g.slots], list(g.cards)) for g in k.groups]
-    return sampler.position(filling), groups
+    return sampler.position(sampler.filled()), groups
 
 
 def _place(slot: KnownSlot) -> Slot:

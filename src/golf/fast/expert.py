@@ -83,7 +83,7 @@ from .layout import (
     S_RESHUFFLES,
     S_STOCK_LEN,
 )
-from .machine import DISCARD_CODE, DRAW_CODE, KNOCK_CODE, MAX_LEGAL, PASS_CODE, TAKE_CODE
+from .machine import DISCARD_CODE, DRAW_CODE, KNOCK_CODE, MAX_LEGAL, PASS_CODE, TAKE_CODE, popcount
 from .machine import legal_actions as _legal_actions
 from .ruleset import config
 from .score import score_ranks, score_rows
@@ -542,15 +542,6 @@ def _known(st: Ints, cfg: Ints, seat: int, own: bool, ranks: Ints) -> int:
     return int(cfg[C_FULL] ^ up)
 
 
-@jit
-def _popcount(m: int) -> int:
-    c = 0
-    while m:
-        m &= m - 1
-        c += 1
-    return c
-
-
 # --- the opponents ------------------------------------------------------------------------
 @jit
 def _opponent(st: Ints, cfg: Ints, x: int, seat: int, counts: Ints, n: int, draws: Ints,
@@ -583,7 +574,7 @@ def _opponent(st: Ints, cfg: Ints, x: int, seat: int, counts: Ints, n: int, draw
         draw = acc // nd
     peeks = cfg[C_SETUP_COUNT] if cfg[C_SETUP_PEEK] else 0
     if peeks:
-        bias = cfg[x + X_WEIGHTS + W_PEEK_BIAS] * min(_popcount(down), peeks)
+        bias = cfg[x + X_WEIGHTS + W_PEEK_BIAS] * min(popcount(down), peeks)
         e -= bias
         draw -= bias
         for r in range(RADIX):
@@ -618,7 +609,7 @@ def expert_action(st: Ints, cfg: Ints, legal: Ints, n_legal: int) -> int:
     pool = buf[1024:]
     total = grid_expect(cfg, x, ranks, counts, n, cur, grid, pool, memo)
     final = st[S_ENDER] >= 0
-    n_down = _popcount(down)
+    n_down = popcount(down)
     end_cell = -1
     if not final and cfg[C_END] == END_FIRST and n_down == 1:
         for i in range(cells):
@@ -824,7 +815,7 @@ def _flip(cfg: Ints, x: int, st: Ints, ranks: Ints, down: int, end_cell: int,
     """After a discard: flip (to learn a card) or pass."""
     w = x + X_WEIGHTS
     must = cfg[C_FLIP_AFTER] == FLIP_MUST
-    n_down = _popcount(down)
+    n_down = popcount(down)
     best_a, best_u = -1, BIG * 4
     for k in range(n_legal):
         a = legal[k]

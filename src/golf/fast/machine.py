@@ -137,7 +137,7 @@ def seed_rng(seed: int) -> Rng:
 
 # --- small facts ---------------------------------------------------------------------
 @jit
-def _popcount(m: int) -> int:
+def popcount(m: int) -> int:
     c = 0
     while m:
         m &= m - 1
@@ -255,7 +255,7 @@ def _begin_turn(st: Ints, cfg: Ints, seat: int) -> int:
     skip_complete = cfg[C_REPLACE_DOWN] != 0
     full = cfg[C_FULL]
     o_up = cfg[C_O_UP]
-    for _ in range(_popcount(st[S_ACTIVE])):
+    for _ in range(popcount(st[S_ACTIVE])):
         if seat == st[S_ENDER]:
             return _END_HOLE
         if not (skip_complete and st[o_up + seat] == full):
@@ -305,7 +305,7 @@ def _match_done(st: Ints, cfg: Ints) -> bool:
 
 @jit
 def _finish_or_playoff(st: Ints, cfg: Ints, tied: int) -> tuple[int, int]:
-    if (_popcount(tied) > 1 and cfg[C_TIE_PLAYOFF]
+    if (popcount(tied) > 1 and cfg[C_TIE_PLAYOFF]
             and st[S_N_PLAYOFF] < cfg[C_MAX_PLAYOFFS]):
         st[S_PLAYOFF] = 1
         st[S_HOLE] += 1
