@@ -60,3 +60,22 @@ def random_spiel_state(game: Any, rng: random.Random, decisions: int) -> Any:
             state.apply_action(rng.choice(state.legal_actions()))
             made += 1
     return state
+
+
+def warm_compiled_search() -> None:
+    """Compile the ``search`` bot's core once here (or load it), when numba is installed.
+
+    A server the tests start coaches six-card rooms with the search bot; its first hint
+    then loads the compiled code from numba's disk cache in seconds instead of compiling
+    it for minutes while a test waits for the hint."""
+    import importlib.util
+
+    if importlib.util.find_spec("numba") is None:
+        return
+    from golf.bots import make_bot
+
+    g = Game("six-card", players=2, seed=1)
+    for _ in range(4):
+        g.apply(g.legal_actions()[0])
+    make_bot("search:sims=4", g.rules).explain(g.view(g.current_player, codes=True),
+                                                g.legal_actions())

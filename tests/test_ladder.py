@@ -25,13 +25,18 @@ def test_the_ladder_is_measured_data_in_strength_order() -> None:
 
 def test_only_bots_that_explain_can_coach() -> None:
     explaining = {r.spec for r in LADDER if r.explains}
-    assert explaining == {"easy", "medium", "expert"}
+    assert explaining == {"easy", "medium", "expert", "search:ms=10", "search:ms=50",
+                          "search:ms=200"}
+    assert "fast-expert" not in explaining
     view_bot = make_bot("greedy", SIX)
     assert view_bot.explain({}, []) == []  # the base class: no reasons
 
 
 def test_the_strongest_bot_that_fits_the_budget() -> None:
-    assert strongest(SIX, COACH_BUDGET_MS) == "expert"
+    # the coach's 100 ms: search at 50 ms (200 ms does not fit); below 10 ms the expert
+    assert strongest(SIX, COACH_BUDGET_MS) == "search:ms=50"
+    assert strongest(SIX, 20) == "search:ms=10"
+    assert strongest(SIX, 5) == "expert"
     # Without the need to explain, the best point estimate among the bots that fit.
     for budget in (0.5, 5, 20, 100, 1000):
         fits = [r for r in LADDER if r.ms <= budget]
@@ -52,12 +57,20 @@ def test_unknown_rules_or_budget_give_the_expert() -> None:
     assert DEFAULT == "expert"
     assert strongest(load_rules("nine-card"), 0.001) == "expert"
     assert strongest(SIX, None, explains=False) == "expert"
+    # a house rule or another match length, or other players: not what was measured
+    assert strongest(load_rules("six-card", {"holes": 1}), COACH_BUDGET_MS) == "expert"
+    assert strongest(load_rules("six-card", {"knock": True}), 1000) == "expert"
+    assert strongest(SIX, COACH_BUDGET_MS, players=4) == "expert"
+    assert strongest(SIX, COACH_BUDGET_MS, players=2) == "search:ms=50"
 
 
 def test_choosing_the_coach_does_not_load_bots_it_passes_over() -> None:
-    # The server picks its coach at import: search's module (and numba) stays unloaded.
+    # A room of rules the ladder did not measure: search's module (and numba) stays
+    # unloaded; only a bot the choice stops at is imported to see that it explains.
     sys.modules.pop("golf.bots.search", None)
-    assert strongest(None, COACH_BUDGET_MS) == "expert"
+    assert strongest(load_rules("nine-card"), COACH_BUDGET_MS) == "expert"
+    assert strongest(SIX, COACH_BUDGET_MS, players=3) == "expert"
+    assert strongest(SIX, 5) == "expert"
     assert "golf.bots.search" not in sys.modules
 
 

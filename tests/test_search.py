@@ -105,3 +105,33 @@ def test_bad_options_are_refused_clearly() -> None:
         make_bot("search:depth=3", r)
     with pytest.raises(GolfError, match="must be a whole number"):
         make_bot("search:sims=many", r)
+    with pytest.raises(GolfError, match="sigma must be from 0"):
+        make_bot("search:sigma=-1", r)
+
+
+def test_the_explanation_is_the_decision_with_what_its_playouts_measured() -> None:
+    """explain runs the same search as choose: every legal action once, the choice
+    first, the others by value; each value is the own hole less the best other's,
+    parts adding up as rounded."""
+    checked = 0
+    for variant, players in (("six-card", 2), ("german", 3)):
+        for g in _positions(variant, players, seed=4, every=6)[:6]:
+            seat = g.current_player
+            assert seat is not None
+            view, legal = g.view(seat, codes=True), g.legal_actions()
+            bot = make_bot("search:sims=80", g.rules, seed=2)
+            options = bot.explain(view, legal)
+            assert sorted(o.action for o in options) == sorted(legal)
+            assert options[0].action == bot.choose(view, legal)
+            values = [o.value for o in options]
+            assert all(v is not None for v in values)
+            rest = [v for v in values[1:] if v is not None]
+            assert rest == sorted(rest)
+            for o in options:
+                assert o.value is not None and o.parts[0][0] == "your hole"
+                assert round(sum(p for _, p in o.parts), 1) == o.value
+                assert abs(o.expected - o.parts[0][1]) < 0.051
+                assert -5 * g.rules.cells <= o.expected <= 15 * g.rules.cells
+                assert "sampled deal" in o.reason
+            checked += 1
+    assert checked == 12

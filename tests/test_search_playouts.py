@@ -139,3 +139,39 @@ def test_a_huge_z_keeps_the_playout_policys_own_move() -> None:
             checked += 1
         g.apply(expert.choose(view, legal))
     assert checked == 24 and deviations > 0
+
+
+def test_the_match_value_adds_what_the_lead_makes_of_winning() -> None:
+    """After a hole of a 9-hole match: sigma 0 is the margin; a small sigma adds (or
+    takes) the whole half win bonus for any lead; a larger one less, never more; the
+    two seats' values cancel (two players); at the match's end it is the margin and the
+    win bonus, as without sigma."""
+    import random
+
+    from golf.fast.layout import S_HOLES_ENDED
+    from golf.fast.search import WIN_BONUS, hole_value, match_value
+
+    half = 50 * WIN_BONUS
+    seen: set[int] = set()
+    for seed in range(12):
+        f = FastGame("six-card", players=2, seed=seed, chance="fast")
+        pick = random.Random(seed)
+        while not f.is_over:
+            f.apply(pick.choice(f.legal_actions()))
+            if f.is_over or int(f.state[S_HOLES_ENDED]) == 0:
+                continue
+            st, cfg = f.state, f.cfg
+            margin = 100 * int(hole_value(st, cfg, 0))
+            values = [int(match_value(st, cfg, 0, sigma)) for sigma in (0, 1, 300, 900)]
+            assert values[0] == margin
+            sign = (margin > 0) - (margin < 0)
+            assert values[1] == margin + sign * half
+            assert sign * (values[1] - values[2]) >= 0 and sign * (values[2] - values[3]) >= 0
+            assert sign * (values[3] - margin) >= 0
+            assert int(match_value(st, cfg, 1, 300)) == -values[2]
+            seen.add(sign)
+            break
+        while not f.is_over:
+            f.apply(pick.choice(f.legal_actions()))
+        assert int(match_value(f.state, f.cfg, 0, 300)) == 100 * int(hole_value(f.state, f.cfg, 0))
+    assert seen >= {-1, 1}

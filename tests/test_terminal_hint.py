@@ -89,9 +89,50 @@ def test_every_hint_is_its_lowest_value_and_the_parts_add_up(variant: str) -> No
 
 
 def test_reveal_rows_do_not_pretend_to_a_value() -> None:
+    # the expert's reveals (where it looks first) are not points; the search's are
     g = Game("six-card", players=2, seed=3)
-    hint = session_for(g).hint(0)
+    session = session_for(g)
+    session.coach_spec = "expert"
+    hint = session.hint(0)
     assert "0.0" not in hint and "Hint: reveal" in hint
+
+
+def test_the_search_coaches_six_card_and_its_rows_are_what_its_playouts_measured() -> None:
+    """On the ladder's rules (six-card, 2 players) the coach is the search bot within
+    its budget. Its advice is its choice, the other rows follow by value, and every row
+    is your hole's score and the best other player's, adding up as printed."""
+    pytest.importorskip("numba")
+    g = Game("six-card", players=2, seed=11)
+    session = session_for(g)
+    assert session.coach_spec == "search:ms=50"
+    session.coach_spec = "search:sims=60"  # the same search, reproducible
+    coach = session.coach()
+    bots = [make_bot("expert", g.rules, s) for s in range(g.players)]
+    checked = kept = 0
+    while g.hole_scores == [] and checked < 12:
+        seat = g.current_player
+        assert seat is not None
+        v, legal = g.view(seat, codes=True), g.legal_actions()
+        if seat == 0 and len(legal) > 1:
+            hint = session.hint(0)
+            assert "less the best other player's" in hint, hint
+            listed = rows(hint)
+            assert {a for a, _, _ in listed} == {str(a) for a in legal}, hint
+            assert listed[0][0] == str(coach.choose(v, legal)), hint
+            values = [val for _, val, _ in listed if val is not None]
+            assert len(values) == len(listed), hint  # every row has a value
+            assert values[1:] == sorted(values[1:]), hint
+            if values[0] > min(values):
+                assert "own move, as no other is clearly better" in hint, hint
+                kept += 1
+            for _, val, made in listed:
+                assert made.startswith("your hole "), made
+                terms = re.findall(r"(^|[+-]) ?[^\d+-]*?(\d+\.\d)(?= [+-] |$)", made)
+                total = sum(float(n) * (-1 if sign == "-" else 1) for sign, n in terms)
+                assert round(total, 1) == val, made
+            checked += 1
+        g.apply(bots[seat].choose(v, legal))
+    assert checked >= 4
 
 
 def test_in_memory_mode_the_coach_uses_the_players_own_peeks() -> None:

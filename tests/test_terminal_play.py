@@ -255,10 +255,11 @@ def test_help_rules_scores_and_board_commands(tmp_path: Path) -> None:
 # --- hints ----------------------------------------------------------------------------------
 
 def test_hint_gives_the_expert_bots_choice_with_expected_scores(tmp_path: Path) -> None:
+    # three players: not the ladder's game of two, so the expert coaches
     assert "expert" in bot_names(), "the expert bot is not registered"
     save = tmp_path / "g.json"
-    child = spawn("play", "--ascii", "--delay", "0", "--seed", "8", "--bots", "random",
-                  "--save", str(save))
+    child = spawn("play", "--ascii", "--delay", "0", "--seed", "8", "--bots",
+                  "random,random", "--save", str(save))
     for move in ("r1", "r4"):
         child.expect(PROMPT)
         child.sendline(move)
@@ -291,6 +292,27 @@ def test_hint_gives_the_expert_bots_choice_with_expected_scores(tmp_path: Path) 
     values = [float(v) for _, v in options]
     assert values == sorted(values)
     child.sendline("quit")
+    child.expect(pexpect.EOF)
+
+
+def test_in_a_six_card_game_of_two_the_search_coaches() -> None:
+    child = spawn("play", "--ascii", "--delay", "0", "--seed", "8", "--bots", "random")
+    for move in ("r1", "r4"):
+        child.expect(PROMPT)
+        child.sendline(move)
+    child.expect(PROMPT)
+    child.sendline("hint")
+    child.expect(PROMPT)
+    hint = child.before.replace("\r", "")
+    assert "less the best other player's" in hint and "search bot" in hint, hint
+    best = re.search(r"Hint: (draw|take) - over \d+ sampled deals", hint)
+    rows = re.findall(r"^  \d+\. (draw|take)\s+(-?\d+\.\d)\s+= your hole ", hint,
+                      re.MULTILINE)
+    assert best and sorted(r[0] for r in rows) == ["draw", "take"], hint
+    assert rows[0][0] == best.group(1)
+    child.sendline("quit")
+    child.expect("Quit anyway")
+    child.sendline("y")
     child.expect(pexpect.EOF)
 
 

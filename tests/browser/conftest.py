@@ -30,6 +30,14 @@ sys.path.insert(0, str(HERE))
 from webplay import Server, free_port  # noqa: E402
 
 SCREENSHOTS = ROOT / "build" / "screenshots"
+
+
+@pytest.fixture(scope="session", autouse=True)
+def compiled_search() -> None:
+    """The servers' search coach compiled before any server starts (see helpers)."""
+    from helpers import warm_compiled_search
+
+    warm_compiled_search()
 LAUNCH_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
                "--disable-component-update", "--disable-sync", "--no-first-run"]
 

@@ -109,7 +109,7 @@ def test_one_full_turn_by_keyboard_alone(browser: Browser, server: Server, shots
     # A whole turn: H asks the coach, D draws, 3 swaps the drawn card into position 3.
     wait_my_turn(page)
     page.keyboard.press("h")
-    expect(page.locator(".hint-box")).to_contain_text("The coach suggests")
+    expect(page.locator(".hint-box")).to_contain_text("The coach suggests", timeout=30_000)
     expect(page.locator(".hint-box .hint-parts").first).to_contain_text("value")
     page.locator(".hint-others summary").click()
     page.locator(".hint-box").screenshot(path=str(shots / "hint.png"))

@@ -27,6 +27,14 @@ from harness import ServerProcess, free_port  # noqa: E402
 BACKENDS = ["sqlite", "postgres"]
 
 
+@pytest.fixture(scope="session", autouse=True)
+def compiled_search() -> None:
+    """The servers' search coach compiled before any server starts (see helpers)."""
+    from helpers import warm_compiled_search
+
+    warm_compiled_search()
+
+
 @pytest.fixture(scope="session")
 def postgres_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     url = os.environ.get("GOLF_TEST_POSTGRES")

@@ -307,15 +307,28 @@ def test_external_bot_seat_plays_over_the_protocol(server: ServerProcess) -> Non
     asyncio.run(run())
 
 
-def test_hint_comes_from_the_coach_on_your_turn(server: ServerProcess) -> None:
+@pytest.mark.parametrize("players", [3, 2])
+def test_hint_comes_from_the_coach_on_your_turn(server: ServerProcess, players: int) -> None:
+    """A six-card table of two is the ladder's: the coach is the search bot when the
+    fast extra is installed (it is in the test environment); of three, the expert."""
+    from golf import load_rules
+    from golf.server.bridge import coach_for
+
+    searching = coach_for(load_rules("six-card"), players).startswith("search")
+    assert searching == (players == 2)
+    seats = [{"kind": "human"}, {"kind": "human"}] + [{"kind": "bot", "bot": "easy"}] * (
+        players - 2)
+
     async def run() -> None:
-        _tid, _, (a, b) = await seated(server)
+        _tid, _, (a, b) = await seated(server, seats=seats)
         await a.send({"type": "hint", "version": a.version})
         await a.wait(lambda c: any(f["type"] == "hint" for f in c.frames), what="a hint")
         hint = next(f for f in a.frames if f["type"] == "hint")
         assert hint["options"] and hint["options"][0]["action"] in a.state["legal_actions"]
-        # Where to look first is not decided by points: no value, no parts.
-        assert all(o["value"] is None and o["parts"] == [] for o in hint["options"]), hint
+        if searching:  # the search measures every reveal by its playouts
+            assert all(len(o["parts"]) == 2 for o in hint["options"]), hint
+        else:  # the expert: where to look first is not decided by points
+            assert all(o["value"] is None and o["parts"] == [] for o in hint["options"]), hint
         # On a turn each option carries the number the coach decides by and its parts.
         def my_turn() -> bool:
             return bool(a.state and a.state["your_turn"] and a.state["view"]["phase"] == "turn")
@@ -328,7 +341,10 @@ def test_hint_comes_from_the_coach_on_your_turn(server: ServerProcess) -> None:
             assert isinstance(o["value"], float | int) and o["parts"], o
             assert abs(sum(p for _, p in o["parts"]) - o["value"]) < 0.2, o
         values = [o["value"] for o in hint["options"]]
-        assert values == sorted(values), "best first: the lowest value leads"
+        if searching:  # its choice first (its playout policy's move unless clearly beaten)
+            assert values[1:] == sorted(values[1:]), hint
+        else:
+            assert values == sorted(values), "best first: the lowest value leads"
         await b.send({"type": "hint"})
         assert (await b.wait_error(1))["code"] == "not_your_turn"
         await close_all([a, b])

@@ -54,6 +54,9 @@ class Bot:
     name: ClassVar[str] = "bot"
     #: Options the spec may set, with their defaults (types are taken from the defaults).
     defaults: ClassVar[Mapping[str, Any]] = {}
+    #: What the ``value`` of :meth:`explain`'s options means (a hint's footnote).
+    value_meaning: ClassVar[str] = ("the expected score of your grid at the end of the "
+                                    "hole and what the move gives the others")
 
     def __init__(self, rules: Rules, seed: int = 0, **options: Any) -> None:
         self.rules = rules

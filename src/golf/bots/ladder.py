@@ -7,12 +7,19 @@ loaded 2-core machine. :func:`strongest` picks from it.
 
 The coach (``hint`` in ``golf play``, the hint button on the web) needs a bot that
 explains its options (:meth:`golf.bots.base.Bot.explain`), so it asks for
-``explains=True``: today only the expert family (``easy``, ``medium``, ``hard`` =
-``expert``) explains; ``search`` and ``fast-expert`` choose without reasons.
+``explains=True``: the expert family (``easy``, ``medium``, ``hard`` = ``expert``) and
+``search`` (its options' values are what its playouts measured) explain;
+``fast-expert`` chooses without reasons.
 
 >>> from golf import load_rules
 >>> six = load_rules("six-card")
->>> strongest(six, 50)
+>>> strongest(six, COACH_BUDGET_MS) if bot_available("search") else "search:ms=50"
+'search:ms=50'
+>>> strongest(six, 5)
+'expert'
+>>> strongest(load_rules("six-card", {"holes": 1}), COACH_BUDGET_MS)
+'expert'
+>>> strongest(six, COACH_BUDGET_MS, players=4)
 'expert'
 >>> strongest(six, 0.05, explains=False)
 'greedy'
@@ -22,7 +29,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..rules import Rules
+from ..rules import Rules, load_rules
 from .base import Bot, bot_available, bot_class, parse_spec
 
 #: Where the ladder was measured (rules preset, players).
@@ -69,16 +76,18 @@ LADDER: tuple[Rung, ...] = (
 
 
 def strongest(rules: Rules | None = None, budget_ms: float | None = COACH_BUDGET_MS,
-              explains: bool = True) -> str:
+              explains: bool = True, players: int | None = None) -> str:
     """The spec of the strongest measured bot whose decisions take at most
     ``budget_ms`` on average (and, with ``explains``, that explains its options).
 
     When none fits the budget, the cheapest that qualifies. Rules other than the
-    ladder's (:data:`MEASURED_ON`) or no budget give :data:`DEFAULT`, the expert: its
-    strength and cost there are not measured, and it is the strongest that explains
-    wherever they are. A bot whose extra is not installed is skipped.
+    ladder's (:data:`MEASURED_ON`'s preset exactly: a house rule or another match length
+    is not what was measured), another number of ``players`` or no budget give
+    :data:`DEFAULT`, the expert, the bot that is measured on every preset
+    (docs/tuning.md). A bot whose extra is not installed is skipped.
     """
-    if budget_ms is None or (rules is not None and rules.name != MEASURED_ON[0]):
+    if budget_ms is None or (rules is not None and rules != load_rules(MEASURED_ON[0])) \
+            or (players is not None and players != MEASURED_ON[1]):
         return DEFAULT
 
     def qualifies(r: Rung) -> bool:  # (imports a bot's module only when it is asked)

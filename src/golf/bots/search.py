@@ -31,7 +31,10 @@ Options:
   world) is left only for an action whose paired advantage over it is ``z`` standard
   errors clear over at least 8 worlds (0: always the best mean);
 * ``turns``: stop each playout after that many turns and value the position by
-  estimates (0, the default: play to the end of the hole).
+  estimates (0, the default: play to the end of the hole);
+* ``sigma`` (points a hole; 0, the default, values the margin alone): value a finished
+  hole by the margin plus what it makes of winning the match under a normal model of
+  the holes left, each moving the margin by ``sigma`` (``golf.fast.search.match_value``).
 
 ``docs/search.md`` has the measurements behind the defaults. Needs the ``fast`` extra
 (numba).
@@ -68,7 +71,7 @@ from ..game import Game
 from ..knowledge import Sampler
 from ..knowledge import Slot as KnownSlot
 from ..rules import Rules
-from .base import Bot, register
+from .base import Bot, Option, register
 
 #: A place a seat cannot see: ("stock", i), ("held", seat) or ("grid", seat, cell).
 Slot = tuple[Any, ...]
@@ -79,6 +82,8 @@ _BATCH = 1
 ROOTS = ("halving", "even")
 #: Fewest worlds in which an action must beat the anchor before the bot plays it.
 _MIN_WORLDS = 8
+#: Not empty once this process has run a search (its compiled code is loaded).
+_LOADED: list[bool] = []
 
 
 def _rounds(n: int) -> int:
@@ -94,15 +99,16 @@ class _Runner:
     def __init__(self, template: np.ndarray[Any, Any], cfg: np.ndarray[Any, Any],
                  slots: np.ndarray[Any, Any], cards: np.ndarray[Any, Any],
                  ends: np.ndarray[Any, Any], seat: int, rng: np.ndarray[Any, Any],
-                 policy: int, turns: int, actions: Sequence[int]) -> None:
+                 policy: int, turns: int, actions: Sequence[int], sigma: int = 0) -> None:
         self.args = (template, cfg, slots, cards, ends)
         self.seat, self.rng, self.policy, self.turns = seat, rng, policy, turns
+        self.sigma = sigma
         self.actions = list(actions)
         code = int(policy_choice(template, cfg, policy))
         self.anchor = self.actions.index(code) if code in self.actions else 0
         n = len(actions)
         self.sums, self.counts = [0] * n, [0] * n
-        self.ahead, self.squares = [0] * n, [0] * n
+        self.ahead, self.squares, self.own = [0] * n, [0] * n, [0] * n
 
     @property
     def sims(self) -> int:
@@ -115,13 +121,15 @@ class _Runner:
         sums = np.zeros(len(order), dtype=np.int64)
         counts = np.zeros(len(order), dtype=np.int64)
         squares = np.zeros(len(order), dtype=np.int64)
+        own = np.zeros(len(order), dtype=np.int64)
         simulate_paired(*self.args, codes, self.seat, worlds, self.rng, sums, counts,
-                        squares, self.policy, self.turns)
+                        squares, own, self.policy, self.turns, self.sigma)
         for k, i in enumerate(order):
             self.sums[i] += int(sums[k])
             self.counts[i] += int(counts[k])
             self.ahead[i] += int(sums[k]) - int(sums[0])
             self.squares[i] += int(squares[k])
+            self.own[i] += int(own[k])
 
     def until(self, alive: Sequence[int], stop: float) -> None:
         """Play the ``alive`` actions in one new world at a time (at least once) while
@@ -189,7 +197,8 @@ class SearchBot(Bot):
 
     name = "search"
     defaults: ClassVar[Mapping[str, Any]] = {"ms": 50.0, "sims": 0, "playout": "expert",
-                                             "root": "halving", "turns": 0, "z": 2.5}
+                                             "root": "halving", "turns": 0, "z": 2.5,
+                                             "sigma": 0.0}
 
     def __init__(self, rules: Rules, seed: int = 0, **options: Any) -> None:
         super().__init__(rules, seed, **options)
@@ -200,6 +209,9 @@ class SearchBot(Bot):
         if not 0 <= o["z"] <= 10:
             raise GolfError(f"bot 'search': z must be from 0 (take the best mean) to 10, "
                             f"got z={o['z']}")
+        if not 0 <= o["sigma"] <= 50:
+            raise GolfError(f"bot 'search': sigma must be from 0 (value the margin) to 50 "
+                            f"points a hole, got sigma={o['sigma']}")
         if o["turns"] < 0:
             raise GolfError(f"bot 'search': turns must be >= 0 (0: play each hole to its "
                             f"end), got turns={o['turns']}")
@@ -211,26 +223,94 @@ class SearchBot(Bot):
                             f"simulations; choose one of: {', '.join(ROOTS)}")
         self.last_sims = 0  # playouts of the last decision (for benchmarks)
 
+    #: What an option's value means, for the coach's hints.
+    value_meaning = ("your score for the hole less the best other player's, averaged over "
+                     "the search's sampled deals played out")
+
     def choose(self, view: Mapping[str, Any], legal: Sequence[Action]) -> Action:
         if len(legal) == 1:
             self.last_sims = 0
             return legal[0]
         start = time.perf_counter()
         position, groups = view_worlds(view, self.rules)
-        return self._search(position, groups, legal, int(view["seat"]),
-                            self._decision_seed(view), start)
+        run, alive = self._run(position, groups, legal, int(view["seat"]),
+                               self._decision_seed(view), start)
+        return legal[self._pick(run, alive)]
 
-    def _search(self, position: Mapping[str, Any],
-                groups: Sequence[tuple[Sequence[Slot], Sequence[int]]],
-                legal: Sequence[Action], seat: int, seed: int, start: float) -> Action:
-        """The best of ``legal`` over worlds that fill ``groups`` into ``position``."""
+    def explain(self, view: Mapping[str, Any], legal: Sequence[Action]) -> list[Option]:
+        """Every legal action with what the search measured of it, its choice first
+        (which is not the best value when the playout policy's own move is kept because
+        no other beat it clearly, see the ``z`` option), then the others by value
+        (lower is better): ``value`` is the seat's score for
+        the hole less the best other player's (the change of its deficit, with the
+        :data:`~golf.fast.search.WIN_BONUS` of a won match where the hole ends it),
+        ``expected`` its own score for the hole, both means over the action's playouts.
+
+        >>> from golf import Game
+        >>> g = Game("six-card", players=2, seed=4)
+        >>> for _ in range(4):
+        ...     g.apply(g.legal_actions()[0])
+        >>> from golf.bots import make_bot
+        >>> bot = make_bot("search:sims=60", g.rules, seed=1)
+        >>> options = bot.explain(g.view(g.current_player, codes=True), g.legal_actions())
+        >>> options[0].action == bot.choose(g.view(g.current_player, codes=True),
+        ...                                 g.legal_actions())
+        True
+        >>> [what for what, _ in options[0].parts]
+        ['your hole', "the best other player's hole"]
+        """
+        start = time.perf_counter()
+        position, groups = view_worlds(view, self.rules)
+        run, alive = self._run(position, groups, legal, int(view["seat"]),
+                               self._decision_seed(view), start)
+        chosen = self._pick(run, alive)
+        seat = int(view["seat"])
+        totals = view["totals"]
+        others = [t for s, t in enumerate(totals) if s != seat]
+        behind = totals[seat] - min(others) if others else 0
+        # the last scheduled hole, a playoff or a target match: the hole may end it
+        ends = view["playoff"] or view["hole"] >= view["holes"] or bool(self.rules.target)
+        other = "the best other player's hole" + (" and the match" if ends else "")
+        out: list[tuple[int, float, Option]] = []
+        for i, a in enumerate(legal):
+            n = run.counts[i]
+            if not n:  # pragma: no cover - every action gets a playout in round one
+                continue
+            value = -run.sums[i] / (100 * n) - behind
+            mine = run.own[i] / (100 * n)
+            reason = f"over {n} sampled deal{'s' if n != 1 else ''} played out"
+            if i == chosen and i == run.anchor and len(legal) > 1 and \
+                    any(run.sums[j] > run.sums[i] for j in alive):
+                reason += (f"; the {self.options['playout']} policy's own move, as no "
+                           "other is clearly better")
+            # Parts rounded so that they add up to the rounded value as shown.
+            shown, own_part = round(value, 1), round(mine, 1)
+            parts = (("your hole", own_part), (other, round(shown - own_part, 1)))
+            out.append((i != chosen, value, Option(a, round(mine, 2), reason, shown, parts)))
+        self.last_sims = run.sims
+        return [o for *_, o in sorted(out, key=lambda t: (t[0], t[1]))]
+
+    def _run(self, position: Mapping[str, Any],
+             groups: Sequence[tuple[Sequence[Slot], Sequence[int]]],
+             legal: Sequence[Action], seat: int, seed: int, start: float
+             ) -> tuple[_Runner, list[int]]:
+        """Search ``legal`` over worlds that fill ``groups`` into ``position``: the
+        runner with every action's sums, and the actions left in the race."""
         f = FastGame.from_position(self.rules, position, chance="fast")
         slots, cards, ends = self._compiled_groups(f, groups)
         cfg = (expert_config(self.rules, f.players) if self.options["playout"] == "expert"
                else f.cfg)
         actions = [int(a) for a in legal]
+        if not _LOADED:
+            # The first search of a process loads (or compiles) the compiled core; the
+            # budget starts once that is done, or the decision would get one playout.
+            _Runner(f.state.copy(), cfg, slots, cards, ends, seat, seed_rng(seed),
+                    PLAYOUTS[self.options["playout"]], 0, actions[:1]).fixed([0], 1)
+            _LOADED.append(True)
+            start = time.perf_counter()
         run = _Runner(f.state.copy(), cfg, slots, cards, ends, seat, seed_rng(seed),
-                      PLAYOUTS[self.options["playout"]], int(self.options["turns"]), actions)
+                      PLAYOUTS[self.options["playout"]], int(self.options["turns"]), actions,
+                      round(100 * float(self.options["sigma"])))
         alive = list(range(len(legal)))
         rounds = _rounds(len(legal)) if self.options["root"] == "halving" else 1
         sims = int(self.options["sims"])
@@ -243,7 +323,17 @@ class SearchBot(Bot):
             if r < rounds - 1:
                 alive = run.better_half(alive)
         self.last_sims = run.sims
-        return legal[run.best(alive, round(400 * float(self.options["z"]) ** 2))]
+        return run, alive
+
+    def _pick(self, run: _Runner, alive: Sequence[int]) -> int:
+        return run.best(alive, round(400 * float(self.options["z"]) ** 2))
+
+    def _search(self, position: Mapping[str, Any],
+                groups: Sequence[tuple[Sequence[Slot], Sequence[int]]],
+                legal: Sequence[Action], seat: int, seed: int, start: float) -> Action:
+        """The best of ``legal`` over worlds that fill ``groups`` into ``position``."""
+        run, alive = self._run(position, groups, legal, seat, seed, start)
+        return legal[self._pick(run, alive)]
 
     @staticmethod
     def _compiled_groups(f: FastGame, groups: Sequence[tuple[Sequence[Slot], Sequence[int]]]

@@ -43,6 +43,7 @@ from .layout import (
     C_DECK,
     C_END,
     C_FULL,
+    C_HOLES,
     C_O_DECK,
     C_O_GRIDS,
     C_O_PEEKED,
@@ -50,6 +51,7 @@ from .layout import (
     C_O_UP,
     C_PLAYERS,
     C_POINTS,
+    C_TARGET,
     CHANCE_RNG,
     DEAL,
     END_FIRST,
@@ -59,7 +61,9 @@ from .layout import (
     S_ENDER,
     S_HELD,
     S_HOLES_ENDED,
+    S_N_REGULAR,
     S_PHASE,
+    S_PLAYOFF,
     S_WINNERS,
 )
 from .machine import DISCARD_CODE, MAX_LEGAL, below, legal_actions, next_u64, resume_deal, step
@@ -76,6 +80,12 @@ PLAYOUTS = {"greedy": P_GREEDY, "careful": P_CAREFUL, "expert": P_EXPERT}
 #: How far (hundredths of a point) the careful policy's exact score must beat each
 #: opponent's estimate before it completes its grid.
 OUT_LEAD = 100
+#: ``1000 (2 Phi(z) - 1)`` for ``z = 0, 0.1, ..., 4.0`` (Phi the standard normal
+#: distribution), written out so that no platform's ``erf`` enters a value.
+_LEAD_TO_WIN = np.array([
+    0, 80, 159, 236, 311, 383, 451, 516, 576, 632, 683, 729, 770, 806, 838, 866, 890, 911,
+    928, 943, 954, 964, 972, 979, 984, 988, 991, 993, 995, 996, 997, 998, 999, 999, 999,
+    1000, 1000, 1000, 1000, 1000, 1000], dtype=np.int64)
 
 
 @jit
@@ -112,6 +122,39 @@ def hole_value(st: Ints, cfg: Ints, seat: int) -> int:
     if st[S_PHASE] == OVER and st[S_WINNERS] >> seat & 1:
         v += WIN_BONUS
     return int(v)
+
+
+@jit
+def _isqrt(n: int) -> int:
+    """The integer square root of ``n`` >= 0 (Newton's method on integers)."""
+    if n < 2:
+        return n
+    x = n
+    y = (x + 1) // 2
+    while y < x:
+        x = y
+        y = (x + n // x) // 2
+    return x
+
+
+@jit
+def match_value(st: Ints, cfg: Ints, seat: int, sigma: int) -> int:
+    """:func:`hole_value` in hundredths with the match in view: the margin, plus half
+    the :data:`WIN_BONUS` times ``2 P(win) - 1`` under a normal model of the holes left
+    (each hole moving the margin by ``sigma`` hundredths of a point, standard
+    deviation). At the match's end that is the win bonus itself (up to a constant); a
+    target match or a playoff, whose length is not known, gets the margin alone."""
+    v = 100 * hole_value(st, cfg, seat)
+    if st[S_PHASE] == OVER or cfg[C_TARGET] or st[S_PLAYOFF]:
+        return int(v)
+    left = cfg[C_HOLES] - st[S_N_REGULAR]
+    if left <= 0 or sigma <= 0:
+        return int(v)
+    spread = sigma * _isqrt(left * 10_000) // 100  # sigma sqrt(left), hundredths
+    z10 = abs(v) * 10 // max(spread, 1)
+    t = _LEAD_TO_WIN[min(z10, 40)]
+    half = WIN_BONUS * 50
+    return int(v + (half * t // 1000 if v >= 0 else -(half * t // 1000)))
 
 
 @jit
@@ -260,17 +303,33 @@ def simulate(template: Ints, cfg: Ints, slots: Ints, cards: Ints, ends: Ints,
     stops each playout once that many turns have begun and values the position with
     :func:`estimate_value` instead of playing to the end of the hole."""
     squares = np.zeros(actions.shape[0], dtype=np.int64)
+    own = np.zeros(actions.shape[0], dtype=np.int64)
     simulate_paired(template, cfg, slots, cards, ends, actions, seat, worlds, rng, sums,
-                    counts, squares, policy, turns)
+                    counts, squares, own, policy, turns, 0)
+
+
+@jit
+def own_hole(st: Ints, template: Ints, cfg: Ints, seat: int, finished: bool,
+             ranks: Ints) -> int:
+    """The seat's score for the hole in hundredths: exact once the hole has ended (its
+    total's growth since ``template``), else its grid's estimate from its knowledge."""
+    o_tot = cfg[C_O_TOTALS]
+    if finished:
+        return int(100 * (st[o_tot + seat] - template[o_tot + seat]))
+    return int(_grid_estimate(st, cfg, seat, st[cfg[C_O_UP] + seat] |
+                              st[cfg[C_O_PEEKED] + seat], ranks, _mean_points(cfg)))
 
 
 @jit
 def simulate_paired(template: Ints, cfg: Ints, slots: Ints, cards: Ints, ends: Ints,
                     actions: Ints, seat: int, worlds: int, rng: Rng, sums: Ints,
-                    counts: Ints, squares: Ints, policy: int, turns: int) -> None:
+                    counts: Ints, squares: Ints, own: Ints, policy: int, turns: int,
+                    sigma: int) -> None:
     """:func:`simulate`, also adding to ``squares[k]`` the square of each world's value
     of action ``k`` less that of action 0 (in the same world): with the sums, the
-    spread of each action's advantage over action 0."""
+    spread of each action's advantage over action 0; and to ``own[k]`` the seat's own
+    score for the hole (:func:`own_hole`), what a hint shows beside the value.
+    ``sigma`` > 0 values a finished hole by :func:`match_value` instead of the margin."""
     base = np.empty_like(template)
     st = np.empty_like(template)
     work = np.empty(max(cards.shape[0], 1), dtype=np.int64)
@@ -287,7 +346,10 @@ def simulate_paired(template: Ints, cfg: Ints, slots: Ints, cards: Ints, ends: I
             st[:] = base
             after[0] = chance
             step(st, cfg, actions[k], after)
-            if play_to_hole_end(st, cfg, after, ended, policy, turns, legal, scratch):
+            finished = play_to_hole_end(st, cfg, after, ended, policy, turns, legal, scratch)
+            if finished and sigma:
+                v = match_value(st, cfg, seat, sigma)
+            elif finished:
                 v = 100 * hole_value(st, cfg, seat)
             else:
                 v = estimate_value(st, cfg, seat, scratch[:MAX_LEGAL])
@@ -295,6 +357,7 @@ def simulate_paired(template: Ints, cfg: Ints, slots: Ints, cards: Ints, ends: I
                 first = v
             sums[k] += v
             squares[k] += (v - first) * (v - first)
+            own[k] += own_hole(st, template, cfg, seat, finished, scratch[:MAX_LEGAL])
             counts[k] += 1
 
 

@@ -42,9 +42,13 @@ DIFFICULTIES: dict[str, str] = {
 }
 #: The bot that plays for an absent person under the absence policy ``bot``.
 STAND_IN = "medium"
-#: The bot whose explanations are the coach's hints (as in ``golf play``): the strongest
-#: measured bot that explains within the coach's budget (golf.bots.ladder).
-COACH = strongest(None, COACH_BUDGET_MS)
+
+
+def coach_for(rules: Rules, players: int) -> str:
+    """The bot whose explanations are a room's hints (as in ``golf play``): the strongest
+    measured bot for its rules and players that explains within the coach's budget and
+    is installed (golf.bots.ladder)."""
+    return strongest(rules, COACH_BUDGET_MS, players=players)
 
 
 @functools.lru_cache(maxsize=256)

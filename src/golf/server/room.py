@@ -581,7 +581,8 @@ class Room:
             if self.game.current_player != seat.position:
                 raise ProtocolError("not_your_turn", "hints are given on your own turn")
             if self._coach is None:
-                self._coach = bridge.new_bot(bridge.COACH, self.rules, 0)
+                self._coach = bridge.new_bot(bridge.coach_for(self.rules, self.game.players),
+                                             self.rules, 0)
             view = bridge.bot_view(self.game, seat.position)
             legal = self.game.legal_actions()
             coach = self._coach

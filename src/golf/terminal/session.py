@@ -30,7 +30,7 @@ from typing import Any
 
 from ..actions import Action
 from ..bots import make_bot
-from ..bots.base import Bot, Option
+from ..bots.base import Bot, Option, parse_spec
 from ..bots.ladder import COACH_BUDGET_MS, strongest
 from ..errors import GolfError, IllegalAction
 from ..events import Event
@@ -40,7 +40,7 @@ from . import board as boards
 from .console import Console
 from .entry import COMMANDS, Command, EntryError, did_you_mean, legal_now, read
 from .narrate import tell, verb
-from .seats import PREFERRED_BOT, available_bot
+from .seats import available_bot
 from .style import Style
 from .summary import header, match_length, rules_summary
 
@@ -90,6 +90,9 @@ class Session:
         self.recent: list[str] = []
         self.last_actor: int | None = None
         self._coach: Bot | None = None
+        #: The coach's bot spec: the strongest measured bot that explains within the
+        #: coach's budget (golf.bots.ladder); set it before the first hint to change it.
+        self.coach_spec = strongest(game.rules, COACH_BUDGET_MS, players=game.players)
         missing = [s.name for i, s in enumerate(seats) if s.bot and i not in self.bots]
         if missing:
             raise GolfError(f"no bot object for {', '.join(missing)}")
@@ -476,24 +479,30 @@ class Session:
 
     def coach(self) -> Bot:
         if self._coach is None:
-            spec = available_bot(strongest(self.game.rules, COACH_BUDGET_MS))
+            spec = available_bot(self.coach_spec)
             seed = bot_seed(self.game.seed, _COACH_SEAT)
             self._coach = make_bot(spec, self.game.rules, seed=seed)
         return self._coach
 
     def hint(self, seat: int) -> str:
-        """What the expert bot would do in this seat, and the value of each option it
-        decides by, best first, with the parts that value adds up from.
+        """What the coach (:attr:`coach_spec`) would do in this seat, and the value of
+        each option it decides by, best first, with the parts that value adds up from.
 
         The coach reads the seat's own view, peeked cards included: in memory mode it
         uses what the player saw (and may have forgotten), nothing more."""
         g, st = self.game, self.style
+        if self._coach is None and parse_spec(available_bot(self.coach_spec))[0] == "search":
+            # numba loads (or, the first time on a machine, compiles) the search's core
+            self.console.status("(the coach is the search bot; its first hint loads its "
+                                "compiled core: seconds, or minutes the first time on "
+                                "this machine)")
         bot = self.coach()
         view = g.view(seat, codes=True)
         legal = g.legal_actions()
         lines = []
-        if bot.name != PREFERRED_BOT:
-            lines.append(f"(the {PREFERRED_BOT} bot is not installed; hints come from the "
+        wanted = parse_spec(self.coach_spec)[0]
+        if bot.name != wanted:
+            lines.append(f"(the {wanted} bot is not installed; hints come from the "
                          f"{bot.name} bot)")
         options = bot.explain(view, legal)
         if not options:
@@ -512,8 +521,7 @@ class Session:
         for rank, (move, value, made, tail) in enumerate(rows, 1):
             tail = f" ({tail})" if tail else ""
             lines.append(f"  {rank}. {move:<{width}} {value}  = {made}{tail}")
-        lines.append(f"(lower is better: the expected score of your grid at the end of the "
-                     f"hole and what the move gives the others, as the {bot.name} bot "
+        lines.append(f"(lower is better: {bot.value_meaning}, as the {bot.name} bot "
                      "reckons it)")
         return "\n".join(lines)
 
