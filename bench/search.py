@@ -6,6 +6,7 @@ half, and its 95% interval is over deals (the two matches of a deal are paired).
 It also prints playouts per second and decision time.
 
     .venv/bin/python bench/search.py --deals 500 --bot search:ms=50      # the target run
+    .venv/bin/python bench/search.py --deals 100 --bot search:ms=50,sigma=8 --csv s8.csv
     .venv/bin/python bench/search.py --deals 50 --bot search:sims=200 --workers 2
     .venv/bin/python bench/search.py --deals 50 --clairvoyant known --sims 200
 
@@ -54,8 +55,9 @@ def clairvoyant_match(rules: Rules, players: int, seat: int, other: str, seed: i
 
 
 def _deal(job: tuple[str, int, str, str, int, dict[str, Any], Clairvoyant]
-          ) -> tuple[float, int, float]:
-    """(search's win share over both seatings, its summed margin, seconds) of one deal."""
+          ) -> tuple[float, int, float, int]:
+    """(search's win share over both seatings, its summed margin, seconds, the deal's
+    seed) of one deal."""
     variant, players, bot, other, seed, over, clair = job
     rules = load_rules(variant, over)
     t = time.perf_counter()
@@ -72,7 +74,7 @@ def _deal(job: tuple[str, int, str, str, int, dict[str, Any], Clairvoyant]
             share += 1 / len(winners)
         best_other = min(totals[s] for s in range(players) if s != seat)
         margin += best_other - totals[seat]
-    return share / players, margin, time.perf_counter() - t
+    return share / players, margin, time.perf_counter() - t, seed
 
 
 def speed(bot: str, variant: str, decisions: int = 40) -> tuple[float, float, int, float]:
@@ -121,6 +123,9 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--clairvoyant", choices=("known", "shuffled"),
                    help="play the search that sees every card instead of --bot (stock "
                         "order known, or shuffled)")
+    p.add_argument("--csv", metavar="FILE",
+                   help="also write one row per deal (seed, win share, margin a match) to "
+                        "FILE, to pair two runs on the same deals")
     p.add_argument("--sims", type=int, default=200,
                    help="simulations a decision of --clairvoyant (default 200)")
     a = p.parse_args(argv)
@@ -138,14 +143,21 @@ def main(argv: list[str] | None = None) -> None:
     shares: list[float] = []
     margins: list[float] = []
     t0 = time.perf_counter()
+    rows: list[tuple[int, float, float]] = []
     with multiprocessing.Pool(a.workers) as pool:
-        for share, margin, _ in pool.imap_unordered(_deal, jobs):
+        for share, margin, _, seed in pool.imap_unordered(_deal, jobs):
             shares.append(share)
             margins.append(margin / a.players)
+            rows.append((seed, share, margin / a.players))
             if len(shares) % 10 == 0 or len(shares) == a.deals:
                 m, lo, hi = mean_ci(shares)
                 print(f"  {len(shares)}/{a.deals} deals: win rate {m:.3f} [{lo:.3f}, {hi:.3f}]"
                       f" ({time.perf_counter() - t0:.0f} s)", file=sys.stderr, flush=True)
+    if a.csv:
+        with open(a.csv, "w", encoding="utf-8") as out:
+            out.write("seed,win_share,margin\n")
+            for seed, share, margin in sorted(rows):
+                out.write(f"{seed},{share:.4f},{margin:.2f}\n")
     m, lo, hi = mean_ci(shares)
     mm, mlo, mhi = mean_ci(margins)
     print(f"{a.bot} vs {a.opponent}, {a.variant}, {a.players} players, {a.deals} deals x "
