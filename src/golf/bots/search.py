@@ -231,11 +231,17 @@ class SearchBot(Bot):
         if len(legal) == 1:
             self.last_sims = 0
             return legal[0]
+        return legal[self._decide(view, legal)[2]]
+
+    def _decide(self, view: Mapping[str, Any], legal: Sequence[Action]
+                ) -> tuple[_Runner, list[int], int]:
+        """One decision's search from the view: the runner, the actions left in the
+        race and the index of the chosen one (what choose and explain share)."""
         start = time.perf_counter()
         position, groups = view_worlds(view, self.rules)
         run, alive = self._run(position, groups, legal, int(view["seat"]),
                                self._decision_seed(view), start)
-        return legal[self._pick(run, alive)]
+        return run, alive, self._pick(run, alive)
 
     def explain(self, view: Mapping[str, Any], legal: Sequence[Action]) -> list[Option]:
         """Every legal action with what the search measured of it, its choice first
@@ -259,11 +265,7 @@ class SearchBot(Bot):
         >>> [what for what, _ in options[0].parts]
         ['your hole', "the best other player's hole"]
         """
-        start = time.perf_counter()
-        position, groups = view_worlds(view, self.rules)
-        run, alive = self._run(position, groups, legal, int(view["seat"]),
-                               self._decision_seed(view), start)
-        chosen = self._pick(run, alive)
+        run, alive, chosen = self._decide(view, legal)
         seat = int(view["seat"])
         totals = view["totals"]
         others = [t for s, t in enumerate(totals) if s != seat]
@@ -287,7 +289,6 @@ class SearchBot(Bot):
             shown, own_part = round(value, 1), round(mine, 1)
             parts = (("your hole", own_part), (other, round(shown - own_part, 1)))
             out.append((i != chosen, value, Option(a, round(mine, 2), reason, shown, parts)))
-        self.last_sims = run.sims
         return [o for *_, o in sorted(out, key=lambda t: (t[0], t[1]))]
 
     def _run(self, position: Mapping[str, Any],
