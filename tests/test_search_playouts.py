@@ -10,7 +10,7 @@ import pytest
 from golf import Game, GolfError, load_rules
 from golf.actions import Action
 from golf.bots import make_bot
-from golf.bots.search import SearchBot, clairvoyant_choose
+from golf.bots.search import SearchBot, advantage, clairvoyant_choose
 from golf.fast import FastGame
 from golf.fast.machine import MAX_LEGAL, legal_actions
 from golf.fast.search import P_CAREFUL, P_GREEDY, playout_action
@@ -112,6 +112,8 @@ def test_clairvoyant_reads_the_game_and_reproduces() -> None:
     ("search:ms=-5", "ms > 0"),
     ("search:playout=expertish", "playout='expertish' is not a playout policy"),
     ("search:root=ucb", "root='ucb' is not a way"),
+    ("search:zthin=-1", "zthin must be from 0 to 10 and thin >= 0"),
+    ("search:thin=-2", "got zthin=2.5, thin=-2"),
 ])
 def test_bad_options_say_what_is_allowed(spec: str, message: str) -> None:
     with pytest.raises(GolfError, match=message.replace("(", r"\(")):
@@ -175,3 +177,77 @@ def test_the_match_value_adds_what_the_lead_makes_of_winning() -> None:
             f.apply(pick.choice(f.legal_actions()))
         assert int(match_value(f.state, f.cfg, 0, 300)) == 100 * int(hole_value(f.state, f.cfg, 0))
     assert seen >= {-1, 1}
+
+
+def _decisions(seed: int, count: int) -> list[tuple[Game, dict[str, Any], list[Action]]]:
+    """``count`` positions with a choice, from an expert self-play match (copies)."""
+    g = Game("six-card", players=2, seed=seed)
+    expert = make_bot("expert", g.rules, seed=1)
+    out = []
+    while not g.is_over and len(out) < count:
+        seat = g.current_player
+        assert seat is not None
+        view, legal = g.view(seat, codes=True), g.legal_actions()
+        if len(legal) > 1:
+            out.append((Game.from_position(g.rules, g.position()), view, legal))
+        g.apply(expert.choose(view, legal))
+    return out
+
+
+def test_measure_is_the_decision_with_its_statistics() -> None:
+    """measure runs the same search as choose; its top is the best mean of the actions
+    it kept, and it leaves the anchor only for an action clear by z over enough worlds
+    (with fewer than ``thin`` worlds, by ``zthin``)."""
+    left = 0
+    for _, view, legal in _decisions(22, 30):
+        bot = make_bot("search:sims=120,z=1,thin=30,zthin=3", load_rules("six-card"), seed=5)
+        assert isinstance(bot, SearchBot)
+        m = bot.measure(view, legal)
+        assert m.legal == tuple(legal)
+        assert m.legal[m.chosen] == bot.choose(view, legal)
+        assert sum(m.counts) == bot.last_sims
+        assert m.means[m.top] == max(m.means[i] for i in range(len(legal))
+                                     if m.counts[i] == m.counts[m.top])
+        assert m.chosen in (m.top, m.anchor)
+        assert m.clearness(m.anchor) == 0.0
+        if m.chosen != m.anchor:
+            left += 1
+            need = 1 if m.counts[m.top] >= 30 else 3
+            assert m.clearness(m.top) > need and m.counts[m.top] >= 8
+    assert left > 0
+
+
+def test_thin_evidence_needs_the_stricter_test() -> None:
+    """With a few playouts every action has fewer than ``thin`` worlds: a huge ``zthin``
+    then keeps the anchor wherever ``thin=0`` (z alone) leaves it."""
+    r = load_rules("six-card")
+    strict = loose = 0
+    for _, view, legal in _decisions(23, 30):
+        a = make_bot("search:sims=60,z=0.5,zthin=10", r, seed=2)
+        b = make_bot("search:sims=60,z=0.5,thin=0", r, seed=2)
+        assert isinstance(a, SearchBot) and isinstance(b, SearchBot)
+        ma, mb = a.measure(view, legal), b.measure(view, legal)
+        assert ma.counts == mb.counts and ma.top == mb.top  # same search, other test
+        assert ma.counts[ma.top] < 40
+        strict += ma.chosen != ma.anchor
+        loose += mb.chosen != mb.anchor
+    assert strict == 0 and loose > 0
+
+
+def test_advantage_is_paired_and_antisymmetric() -> None:
+    """The advantage of an action over itself is exactly zero; swapping the two actions
+    negates the mean (the same worlds and chance) and keeps the error."""
+    r = load_rules("six-card")
+    for _, view, legal in _decisions(24, 12)[4:]:
+        assert advantage(r, view, legal, 1, 1, 30, seed=3) == (0.0, 0.0)
+        ab = advantage(r, view, legal, 0, 1, 200, seed=9)
+        ba = advantage(r, view, legal, 1, 0, 200, seed=9)
+        assert ab[0] == pytest.approx(-ba[0]) and ab[1] == pytest.approx(ba[1])
+        assert ab[1] >= 0
+    _, view, legal = _decisions(24, 1)[0]
+    with pytest.raises(GolfError, match="action index 9 is not one of the"):
+        advantage(r, view, legal, 0, 9, 10)
+    with pytest.raises(GolfError, match="worlds must be at least 2"):
+        advantage(r, view, legal, 0, 1, 1)
+    with pytest.raises(GolfError, match="playout='best'"):
+        advantage(r, view, legal, 0, 1, 10, playout="best")

@@ -27,9 +27,12 @@ Options:
 * ``playout``: ``expert`` (default), ``careful`` (greedy that does not go out when
   behind) or ``greedy``, see :mod:`golf.fast.search`;
 * ``root``: ``halving`` (default) or ``even`` (every action in every world);
-* ``z`` (default 2.5): the playout policy's own move (the *anchor*, played in every
+* ``z`` (default 1): the playout policy's own move (the *anchor*, played in every
   world) is left only for an action whose paired advantage over it is ``z`` standard
-  errors clear over at least 8 worlds (0: always the best mean);
+  errors clear over at least 8 worlds (0: always the best mean); with fewer than
+  ``thin`` worlds (default 40: a short budget or a loaded machine) it must be ``zthin``
+  (default 2.5) standard errors clear, as a spread measured over few worlds is itself
+  unreliable;
 * ``turns``: stop each playout after that many turns and value the position by
   estimates (0, the default: play to the end of the hole);
 * ``sigma`` (points a hole; 0, the default, values the margin alone): value a finished
@@ -54,8 +57,10 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
 import time
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any, ClassVar
 
 import numpy as np
@@ -147,19 +152,54 @@ class _Runner:
         ranked = sorted(alive, key=lambda i: -self.sums[i])[:-(-len(alive) // 2)]
         return sorted({*ranked, self.anchor})
 
-    def best(self, alive: Sequence[int], z4: int) -> int:
+    def best(self, alive: Sequence[int], z4: int, thin: int = 0, thin_z4: int = 0) -> int:
         """The action with the best value sum, unless its advantage over the anchor is
         not ``z`` standard errors clear (``z4`` = 400 z²) over at least
-        :data:`_MIN_WORLDS` worlds: then the anchor. Integers
-        only: the test is 400 S² (n-1) > z4 (n Q - S²) for the advantage's sum S, its
-        squares' sum Q and n worlds."""
+        :data:`_MIN_WORLDS` worlds (and ``thin_z4`` = 400 z² of the ``zthin`` option
+        with fewer than ``thin`` worlds): then the anchor. Integers only: the test is
+        400 S² (n-1) > z4 (n Q - S²) for the advantage's sum S, its squares' sum Q and
+        n worlds."""
         top = max(alive, key=lambda i: (self.sums[i], i == self.anchor, -i))
         if top == self.anchor or not z4:
             return top
         s, q, n = self.ahead[top], self.squares[top], self.counts[top]
-        if s > 0 and n >= _MIN_WORLDS and 400 * s * s * (n - 1) > z4 * (n * q - s * s):
+        need = max(z4, thin_z4) if n < thin else z4
+        if s > 0 and n >= _MIN_WORLDS and 400 * s * s * (n - 1) > need * (n * q - s * s):
             return top
         return self.anchor
+
+
+@dataclass(frozen=True)
+class Measured:
+    """What one decision's search measured, and what it chose: per legal action (by
+    index) its playouts, its mean value (points: the seat's margin over the best other
+    player after the hole, higher is better) and its paired advantage over the anchor
+    (the playout policy's own move) in the worlds they shared.
+
+    ``top`` is the action with the best value among those left in the race, ``chosen``
+    the search's choice (``top`` when its advantage is clear by the ``z`` test, else
+    ``anchor``). For benchmarks and analysis (``bench/anchor.py``)."""
+
+    legal: tuple[Action, ...]
+    anchor: int
+    top: int
+    chosen: int
+    counts: tuple[int, ...]
+    means: tuple[float, ...]
+    #: Per action: the sum over shared worlds of its value less the anchor's
+    #: (hundredths of a point), and the sum of the squares of those differences.
+    ahead: tuple[int, ...]
+    squares: tuple[int, ...]
+
+    def clearness(self, i: int) -> float:
+        """How many standard errors action ``i``'s mean advantage over the anchor is
+        above zero (the statistic the ``z`` option is compared with; 0 for the anchor,
+        an action with fewer than two worlds or a spread of zero)."""
+        s, q, n = self.ahead[i], self.squares[i], self.counts[i]
+        if i == self.anchor or n < 2:
+            return 0.0
+        var = (n * q - s * s) / (n - 1)
+        return s / math.sqrt(var) if var > 0 else 0.0
 
 
 def view_worlds(view: Mapping[str, Any], rules: Rules
@@ -197,8 +237,8 @@ class SearchBot(Bot):
 
     name = "search"
     defaults: ClassVar[Mapping[str, Any]] = {"ms": 50.0, "sims": 0, "playout": "expert",
-                                             "root": "halving", "turns": 0, "z": 2.5,
-                                             "sigma": 0.0}
+                                             "root": "halving", "turns": 0, "z": 1.0,
+                                             "zthin": 2.5, "thin": 40, "sigma": 0.0}
 
     def __init__(self, rules: Rules, seed: int = 0, **options: Any) -> None:
         super().__init__(rules, seed, **options)
@@ -209,6 +249,10 @@ class SearchBot(Bot):
         if not 0 <= o["z"] <= 10:
             raise GolfError(f"bot 'search': z must be from 0 (take the best mean) to 10, "
                             f"got z={o['z']}")
+        if not 0 <= o["zthin"] <= 10 or o["thin"] < 0:
+            raise GolfError(f"bot 'search': zthin must be from 0 to 10 and thin >= 0 (worlds "
+                            f"below which zthin applies), got zthin={o['zthin']}, "
+                            f"thin={o['thin']}")
         if not 0 <= o["sigma"] <= 50:
             raise GolfError(f"bot 'search': sigma must be from 0 (value the margin) to 50 "
                             f"points a hole, got sigma={o['sigma']}")
@@ -242,6 +286,28 @@ class SearchBot(Bot):
         run, alive = self._run(position, groups, legal, int(view["seat"]),
                                self._decision_seed(view), start)
         return run, alive, self._pick(run, alive)
+
+    def measure(self, view: Mapping[str, Any], legal: Sequence[Action]) -> Measured:
+        """The same search as :meth:`choose` (same worlds, same choice), with what it
+        measured of every action.
+
+        >>> from golf import Game
+        >>> from golf.bots import make_bot
+        >>> g = Game("six-card", players=2, seed=4)
+        >>> for _ in range(4):
+        ...     g.apply(g.legal_actions()[0])
+        >>> bot = make_bot("search:sims=60", g.rules, seed=1)
+        >>> view, legal = g.view(g.current_player, codes=True), g.legal_actions()
+        >>> m = bot.measure(view, legal)
+        >>> m.legal[m.chosen] == bot.choose(view, legal)
+        True
+        """
+        run, alive, chosen = self._decide(view, legal)
+        top = max(alive, key=lambda i: (run.sums[i], i == run.anchor, -i))
+        return Measured(tuple(legal), run.anchor, top, chosen, tuple(run.counts),
+                        tuple(s / (100 * n) if n else 0.0
+                              for s, n in zip(run.sums, run.counts, strict=True)),
+                        tuple(run.ahead), tuple(run.squares))
 
     def explain(self, view: Mapping[str, Any], legal: Sequence[Action]) -> list[Option]:
         """Every legal action with what the search measured of it, its choice first
@@ -327,7 +393,9 @@ class SearchBot(Bot):
         return run, alive
 
     def _pick(self, run: _Runner, alive: Sequence[int]) -> int:
-        return run.best(alive, round(400 * float(self.options["z"]) ** 2))
+        o = self.options
+        return run.best(alive, round(400 * float(o["z"]) ** 2), int(o["thin"]),
+                        round(400 * float(o["zthin"]) ** 2))
 
     def _search(self, position: Mapping[str, Any],
                 groups: Sequence[tuple[Sequence[Slot], Sequence[int]]],
@@ -367,8 +435,53 @@ class SearchBot(Bot):
         return int.from_bytes(digest, "little") >> 1
 
 
+def advantage(rules: Rules, view: Mapping[str, Any], legal: Sequence[Action], base: int,
+              other: int, worlds: int, seed: int = 0, playout: str = "expert"
+              ) -> tuple[float, float]:
+    """How much better ``legal[other]`` is than ``legal[base]`` for the seat of
+    ``view``: the mean, and its standard error, of the difference of their values
+    (points: the seat's margin over the best other player after the hole) over
+    ``worlds`` worlds sampled from the view, both actions played in each world with
+    the same later chance, every seat then playing ``playout``. With many worlds this
+    is the difference the search estimates, measured without its selection (what
+    ``bench/anchor.py`` checks the ``z`` test against).
+
+    >>> from golf import Game
+    >>> g = Game("six-card", players=2, seed=4)
+    >>> for _ in range(4):
+    ...     g.apply(g.legal_actions()[0])
+    >>> view, legal = g.view(g.current_player, codes=True), g.legal_actions()
+    >>> mean, se = advantage(g.rules, view, legal, 0, 0, 50)
+    >>> (mean, se)
+    (0.0, 0.0)
+    """
+    if worlds < 2:
+        raise GolfError(f"advantage: worlds must be at least 2, got {worlds}")
+    if playout not in PLAYOUTS:
+        raise GolfError(f"advantage: playout={playout!r}; choose one of: {', '.join(PLAYOUTS)}")
+    for i in (base, other):
+        if not 0 <= i < len(legal):
+            raise GolfError(f"advantage: action index {i} is not one of the {len(legal)} "
+                            "legal actions")
+    position, groups = view_worlds(view, rules)
+    f = FastGame.from_position(rules, position, chance="fast")
+    slots, cards, ends = SearchBot._compiled_groups(f, groups)
+    cfg = expert_config(rules, f.players) if playout == "expert" else f.cfg
+    codes = np.array([int(legal[base]), int(legal[other])], dtype=np.int64)
+    sums, counts = np.zeros(2, dtype=np.int64), np.zeros(2, dtype=np.int64)
+    squares, own = np.zeros(2, dtype=np.int64), np.zeros(2, dtype=np.int64)
+    simulate_paired(f.state.copy(), cfg, slots, cards, ends, codes, int(view["seat"]),
+                    worlds, seed_rng(seed), sums, counts, squares, own, PLAYOUTS[playout],
+                    0, 0)
+    n = int(counts[1])
+    s, q = int(sums[1]) - int(sums[0]), int(squares[1])
+    mean = s / n
+    var = max(q / n - mean * mean, 0.0) * n / (n - 1)
+    return mean / 100, math.sqrt(var / n) / 100
+
+
 def clairvoyant_choose(game: Game, sims: int = 200, seed: int = 0, stock: str = "known",
-                       playout: str = "expert", root: str = "halving", z: float = 2.5
+                       playout: str = "expert", root: str = "halving", z: float = 1.0
                        ) -> Action:
     """The search's choice for the seat to act in ``game`` when it sees every card:
     a bound on what the search loses to hidden information, NOT a bot (a bot gets
