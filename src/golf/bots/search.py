@@ -152,6 +152,10 @@ class _Runner:
         ranked = sorted(alive, key=lambda i: -self.sums[i])[:-(-len(alive) // 2)]
         return sorted({*ranked, self.anchor})
 
+    def top(self, alive: Sequence[int]) -> int:
+        """The action of ``alive`` with the best value sum (the anchor on a tie)."""
+        return max(alive, key=lambda i: (self.sums[i], i == self.anchor, -i))
+
     def best(self, alive: Sequence[int], z4: int, thin: int = 0, thin_z4: int = 0) -> int:
         """The action with the best value sum, unless its advantage over the anchor is
         not ``z`` standard errors clear (``z4`` = 400 z²) over at least
@@ -159,7 +163,7 @@ class _Runner:
         with fewer than ``thin`` worlds): then the anchor. Integers only: the test is
         400 S² (n-1) > z4 (n Q - S²) for the advantage's sum S, its squares' sum Q and
         n worlds."""
-        top = max(alive, key=lambda i: (self.sums[i], i == self.anchor, -i))
+        top = self.top(alive)
         if top == self.anchor or not z4:
             return top
         s, q, n = self.ahead[top], self.squares[top], self.counts[top]
@@ -303,8 +307,7 @@ class SearchBot(Bot):
         True
         """
         run, alive, chosen = self._decide(view, legal)
-        top = max(alive, key=lambda i: (run.sums[i], i == run.anchor, -i))
-        return Measured(tuple(legal), run.anchor, top, chosen, tuple(run.counts),
+        return Measured(tuple(legal), run.anchor, run.top(alive), chosen, tuple(run.counts),
                         tuple(s / (100 * n) if n else 0.0
                               for s, n in zip(run.sums, run.counts, strict=True)),
                         tuple(run.ahead), tuple(run.squares))
@@ -363,10 +366,8 @@ class SearchBot(Bot):
              ) -> tuple[_Runner, list[int]]:
         """Search ``legal`` over worlds that fill ``groups`` into ``position``: the
         runner with every action's sums, and the actions left in the race."""
-        f = FastGame.from_position(self.rules, position, chance="fast")
-        slots, cards, ends = self._compiled_groups(f, groups)
-        cfg = (expert_config(self.rules, f.players) if self.options["playout"] == "expert"
-               else f.cfg)
+        f, cfg, slots, cards, ends = _compiled(self.rules, position, groups,
+                                               self.options["playout"])
         actions = [int(a) for a in legal]
         if not _LOADED:
             # The first search of a process loads (or compiles) the compiled core; the
@@ -435,6 +436,17 @@ class SearchBot(Bot):
         return int.from_bytes(digest, "little") >> 1
 
 
+def _compiled(rules: Rules, position: Mapping[str, Any],
+              groups: Sequence[tuple[Sequence[Slot], Sequence[int]]], playout: str
+              ) -> tuple[FastGame, np.ndarray[Any, Any], np.ndarray[Any, Any],
+                         np.ndarray[Any, Any], np.ndarray[Any, Any]]:
+    """The compiled core's game for ``position``, the config ``playout`` needs, and the
+    unknown places of ``groups`` as state indices, cards and group ends."""
+    f = FastGame.from_position(rules, position, chance="fast")
+    cfg = expert_config(rules, f.players) if playout == "expert" else f.cfg
+    return (f, cfg, *SearchBot._compiled_groups(f, groups))
+
+
 def advantage(rules: Rules, view: Mapping[str, Any], legal: Sequence[Action], base: int,
               other: int, worlds: int, seed: int = 0, playout: str = "expert"
               ) -> tuple[float, float]:
@@ -463,10 +475,7 @@ def advantage(rules: Rules, view: Mapping[str, Any], legal: Sequence[Action], ba
         if not 0 <= i < len(legal):
             raise GolfError(f"advantage: action index {i} is not one of the {len(legal)} "
                             "legal actions")
-    position, groups = view_worlds(view, rules)
-    f = FastGame.from_position(rules, position, chance="fast")
-    slots, cards, ends = SearchBot._compiled_groups(f, groups)
-    cfg = expert_config(rules, f.players) if playout == "expert" else f.cfg
+    f, cfg, slots, cards, ends = _compiled(rules, *view_worlds(view, rules), playout)
     codes = np.array([int(legal[base]), int(legal[other])], dtype=np.int64)
     sums, counts = np.zeros(2, dtype=np.int64), np.zeros(2, dtype=np.int64)
     squares, own = np.zeros(2, dtype=np.int64), np.zeros(2, dtype=np.int64)
