@@ -115,24 +115,39 @@ X_DECK = 337  # 15: the deck's cards by rank
 X_WEIGHTS = 352  # 16 weights (see WEIGHTS)
 X_LEN = 368
 
-#: The weights (hundredths of a point, or percent for the ``w_`` ones), in config order.
-#: The Python expert's values, in its units.
-WEIGHTS: dict[str, int] = {
-    "margin": 500,  # going out counts as winning by this many points ahead
-    "end_bonus": 50,  # preference for going out when winning
-    "knock_bonus": 300,  # preference for a winning knock over drawing
-    "keep_down": 1,  # flip after a discard while at least this many stay face down
-    "w_gain": 300,  # going out behind: weight (%) of the opponents' last-turn gain
-    "w_behind": 50,  # ... and of the points we trail by
-    "flip_info": 300,  # what a flip after discarding teaches
-    "w_def": 100,  # weight (%) of what our discard gives the next player
-    "patience": 12,  # turns in a hole before the bar for going out is lowered ...
-    "hurry": 50,  # ... by this much a turn
-    "peek_bias": 150,  # opponents who peeked keep good cards face down
-    "w_def_no_flip": 30,  # w_def where cards are never flipped (german)
-}
+#: The weights in config order. Their values come from the Python expert's table
+#: (:func:`golf.bots.expert_weights.weights`, chosen per rules by the same nearest
+#: preset) through :func:`compiled_weights`, the one place their units change.
+WEIGHTS: tuple[str, ...] = (
+    "margin", "end_bonus", "knock_bonus", "keep_down", "w_gain", "w_behind",
+    "flip_info", "w_def", "patience", "hurry", "peek_bias",
+)
+#: The compiled core adds ints only: point weights in hundredths, ``w_`` weights in
+#: percent (both x100); the whole-number weights (turns, cards) as they are.
+_SCALE: dict[str, int] = {name: 100 for name in WEIGHTS} | {"keep_down": 1, "patience": 1}
+
+
+def compiled_weights(weights: Mapping[str, float | int]) -> dict[str, int]:
+    """The Python expert's weights in the compiled core's units.
+
+    >>> from golf import load_rules
+    >>> from golf.bots.expert_weights import weights
+    >>> compiled_weights(weights(load_rules("german")))["w_def"]
+    30
+    """
+    return {name: round(weights[name] * _SCALE[name]) for name in WEIGHTS}
+
+
+def rules_weights(rules: Rules) -> dict[str, int]:
+    """The compiled weights for ``rules``: the Python expert's choice, converted."""
+    # Imported here: golf.bots imports the bots, and some of them import golf.fast.
+    from ..bots.expert_weights import weights
+
+    return compiled_weights(weights(rules))
+
+
 W_MARGIN, W_END_BONUS, W_KNOCK_BONUS, W_KEEP_DOWN, W_GAIN, W_BEHIND = 0, 1, 2, 3, 4, 5
-W_FLIP_INFO, W_DEF, W_PATIENCE, W_HURRY, W_PEEK_BIAS, W_DEF_NO_FLIP = 6, 7, 8, 9, 10, 11
+W_FLIP_INFO, W_DEF, W_PATIENCE, W_HURRY, W_PEEK_BIAS = 6, 7, 8, 9, 10
 
 
 # --- building the tail (Python, once per rules) ---------------------------------------
@@ -168,18 +183,19 @@ def expert_config(
     rules: Rules, players: int, weights: Mapping[str, int] | None = None,
 ) -> Ints:
     """``config(rules, players)`` with the expert's tail: its components, their tables,
-    the deck by rank and the weights (:data:`WEIGHTS`, any of them replaced by
-    ``weights``). Cached on the rules object for the default weights."""
+    the deck by rank and the weights (:func:`rules_weights`, any of them replaced by
+    ``weights``, given in the compiled units). Cached on the rules object for the
+    default weights."""
     if weights:
         unknown = sorted(set(weights) - set(WEIGHTS))
         if unknown:
             raise GolfError(f"unknown expert weight {unknown[0]!r}; the weights are: "
                             f"{', '.join(WEIGHTS)}")
-        return _build(rules, players, {**WEIGHTS, **weights})
+        return _build(rules, players, {**rules_weights(rules), **weights})
     table: dict[int, Ints] = rules.cached("_fast_expert_configs", lambda r: {})
     hit = table.get(players)
     if hit is None:
-        hit = table[players] = _build(rules, players, WEIGHTS)
+        hit = table[players] = _build(rules, players, rules_weights(rules))
     return hit
 
 
@@ -667,7 +683,7 @@ def expert_action(st: Ints, cfg: Ints, legal: Ints, n_legal: int) -> int:
             opp_fin[r], opp_gain[r] = e0 - g, g
         else:
             opp_fin[r], opp_gain[r] = rest, rest_gain
-    w_def = cfg[w + W_DEF_NO_FLIP] if cfg[C_FLIP_AFTER] == FLIP_NEVER else cfg[w + W_DEF]
+    w_def = cfg[w + W_DEF]
     if not final and n_opps and w_def:
         floor = e0 - gain0
         acc = 0
