@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
+
 import pytest
 
+import golf
 from golf import load_rules
 from golf.bots.expert_weights import WEIGHTS as PY_WEIGHTS
 from golf.bots.expert_weights import nearest_preset, weights
@@ -41,3 +45,40 @@ def test_custom_rules_choose_by_nearest_preset() -> None:
     assert got["w_def"] == round(py["w_def"] * 100)
     assert nearest_preset(rules) == "six-card"
     assert got["w_def"] == 100
+
+
+# The bit layouts of card codes and action codes are defined in golf.cards, golf.actions
+# and (for numba) golf.fast.layout; anything else names them.
+_BARE = re.compile(r"&\s*(?:15|0xF)\b|>>\s*4\b|<<\s*4\b")
+_LAYOUT = {"cards.py", "actions.py", "fast/layout.py"}
+#: Files other engineers are editing now (issue 24 leaves them for a follow-up); the
+#: test still fails if their count of bare literals grows.
+_PENDING = {"game.py": 3, "envs/openspiel.py": 4}
+
+
+def _bare_literals() -> dict[str, int]:
+    src = Path(golf.__file__).parent
+    found: dict[str, int] = {}
+    for path in sorted(src.rglob("*.py")):
+        rel = path.relative_to(src).as_posix()
+        if rel in _LAYOUT:
+            continue
+        n = 0
+        for line in path.read_text(encoding="utf-8").splitlines():
+            if _BARE.search(line.split("#", 1)[0]):
+                n += 1
+        if n:
+            found[rel] = n
+    return found
+
+
+def test_no_bare_bit_literals_on_codes() -> None:
+    found = _bare_literals()
+    extra = {f: n for f, n in found.items() if n > _PENDING.get(f, 0)}
+    assert not extra, f"bare bit literals (name them in golf.cards, golf.actions): {extra}"
+
+
+def test_the_scan_sees_a_literal() -> None:
+    assert _BARE.search("r = card & 15")
+    assert _BARE.search("k = a >> 4")
+    assert not _BARE.search("r = card & RANK_MASK")

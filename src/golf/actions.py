@@ -25,6 +25,10 @@ KINDS = ("reveal", "peek", "draw", "take", "swap", "discard", "flip", "pass", "k
 K_REVEAL, K_PEEK, K_DRAW, K_TAKE, K_SWAP, K_DISCARD, K_FLIP, K_PASS, K_KNOCK = range(9)
 POSITIONAL = frozenset({K_REVEAL, K_PEEK, K_SWAP, K_FLIP})
 MAX_POSITION = 16
+#: The bit layout of an action code (not a card code): ``kind << KIND_SHIFT | cell``,
+#: the 0-based cell in the low four bits. ``golf.fast.layout`` repeats it for numba.
+KIND_SHIFT = 4
+CELL_MASK = MAX_POSITION - 1
 ALIASES = {"d": "draw", "t": "take", "x": "discard", "k": "knock", "s": "swap", "f": "flip",
            "r": "reveal", "p": "peek"}
 _SYNTAX = re.compile(r"^\s*([a-z]+)\s*(\d+)?\s*$")
@@ -40,29 +44,29 @@ class Action(int):
     @classmethod
     def of(cls, kind: int, cell: int = 0) -> Action:
         """The action of ``kind`` (a ``K_*`` constant) on a 0-based ``cell``."""
-        return cls._cache[kind << 4 | cell]
+        return cls._cache[kind << KIND_SHIFT | cell]
 
     @property
     def kind_id(self) -> int:
-        return self >> 4
+        return self >> KIND_SHIFT
 
     @property
     def kind(self) -> str:
-        return KINDS[self >> 4]
+        return KINDS[self >> KIND_SHIFT]
 
     @property
     def cell(self) -> int | None:
         """0-based grid cell, or None for an action without a position."""
-        return self & 15 if self >> 4 in POSITIONAL else None
+        return self & CELL_MASK if self >> KIND_SHIFT in POSITIONAL else None
 
     @property
     def position(self) -> int | None:
         """1-based grid position, as written in the notation."""
-        return (self & 15) + 1 if self >> 4 in POSITIONAL else None
+        return (self & CELL_MASK) + 1 if self >> KIND_SHIFT in POSITIONAL else None
 
     def __str__(self) -> str:
-        k = self >> 4
-        return f"{KINDS[k]} {(self & 15) + 1}" if k in POSITIONAL else KINDS[k]
+        k = self >> KIND_SHIFT
+        return f"{KINDS[k]} {(self & CELL_MASK) + 1}" if k in POSITIONAL else KINDS[k]
 
     def __repr__(self) -> str:
         return f"Action({str(self)!r})"
@@ -97,7 +101,7 @@ class Action(int):
 
 for _k in range(len(KINDS)):
     for _c in range(MAX_POSITION if _k in POSITIONAL else 1):
-        Action._cache[_k << 4 | _c] = int.__new__(Action, _k << 4 | _c)
+        Action._cache[_k << KIND_SHIFT | _c] = int.__new__(Action, _k << KIND_SHIFT | _c)
 
 DRAW = Action.of(K_DRAW)
 TAKE = Action.of(K_TAKE)

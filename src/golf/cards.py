@@ -24,19 +24,25 @@ _RANK_BY_NAME["T"] = 10
 _RANK_BY_NAME["1"] = ACE
 #: Suit-less cards (as typed into the score calculator) use suit 0.
 SUITLESS = 0
+#: The bit layout of a card code, the one definition (``golf.fast.layout`` repeats it
+#: for the compiled core): the rank in the low four bits, the suit above them.
+RANK_MASK = 15
+SUIT_SHIFT = 4
+#: Card codes are below this: four suits above four rank bits.
+N_CODES = 4 << SUIT_SHIFT
 
 
 def rank(card: int) -> int:
     """The rank of a card code: 1-13, or 14 for a joker."""
-    return card & 15
+    return card & RANK_MASK
 
 
 def suit(card: int) -> int:
-    return card >> 4
+    return card >> SUIT_SHIFT
 
 
 def make_card(rank_: int, suit_: int = SUITLESS) -> int:
-    return rank_ | suit_ << 4
+    return rank_ | suit_ << SUIT_SHIFT
 
 
 def rank_name(rank_: int) -> str:
@@ -49,10 +55,10 @@ def card_str(card: int, suits: bool = True) -> str:
     Suit-less cards (suit 0 on ranks typed without a suit) print as spades only when
     ``suits`` is true; the score calculator prints ranks alone.
     """
-    r = card & 15
+    r = card & RANK_MASK
     if r == JOKER or not suits:
         return RANK_NAMES[r]
-    return RANK_NAMES[r] + SUITS[card >> 4]
+    return RANK_NAMES[r] + SUITS[card >> SUIT_SHIFT]
 
 
 def parse_card(text: str) -> int:

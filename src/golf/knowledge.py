@@ -40,7 +40,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from .cards import build_deck, card_str
+from .cards import N_CODES, RANK_MASK, build_deck, card_str
 from .errors import GolfError
 from .game import Game
 from .rules import Rules
@@ -55,7 +55,7 @@ __all__ = ["GRID", "HELD", "STOCK", "Group", "Knowledge", "Sampler", "Slot", "Wo
            "unseen_counts"]
 
 STOCK, GRID, HELD = "stock", "grid", "held"
-_CODES = 64  # card codes are rank | suit << 4 (see golf.cards)
+_CODES = N_CODES  # every card code is below this (see golf.cards)
 _RANKS = 15  # counts by rank: index 0 unused, 1-13 ace to king, 14 joker
 
 
@@ -93,7 +93,7 @@ class World(NamedTuple):
 def _rank_counts(cards: Sequence[int]) -> tuple[int, ...]:
     counts = [0] * _RANKS
     for c in cards:
-        counts[c & 15] += 1
+        counts[c & RANK_MASK] += 1
     return tuple(counts)
 
 
@@ -254,9 +254,9 @@ def _deck_ranks(rules: Rules, players: int) -> tuple[int, ...]:
     key = (rules.decks_for(players), rules.jokers_per_deck)
     hit = _RANK_DECKS.get(key)
     if hit is None:
-        counts = [0] * 16  # card & 15 for every code 0-63; rank 15 never occurs
+        counts = [0] * 16  # card & RANK_MASK for every code 0-63; rank 15 never occurs
         for code, n in enumerate(deck_codes(rules, players)):
-            counts[code & 15] += n
+            counts[code & RANK_MASK] += n
         hit = _RANK_DECKS[key] = tuple(counts)
     return hit
 

@@ -34,7 +34,7 @@ from dataclasses import fields
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
-from .cards import JOKER, build_deck, card_str
+from .cards import JOKER, RANK_MASK, build_deck, card_str
 from .errors import GolfError
 from .phases import FLIP, FROM_DISCARD, FROM_STOCK, HOLD, OVER, PHASES, SETUP, TURN
 from .rules import Rules, load_rules
@@ -135,7 +135,7 @@ def _mask(v: Any, key: str, cells: int) -> int:
 
 def _valid_card(c: Any) -> bool:
     return (isinstance(c, int) and not isinstance(c, bool) and 0 <= c < 64
-            and 1 <= c & 15 <= JOKER)
+            and 1 <= c & RANK_MASK <= JOKER)
 
 
 def _result_data(h: HoleResult) -> dict[str, Any]:
@@ -356,7 +356,7 @@ def redraw(g: HasState, card: int) -> None:
     >>> g = Game("six-card", players=2, seed=1)
     >>> for a in ("reveal 1", "reveal 2", "reveal 1", "reveal 2", "draw"):
     ...     g.apply(a)
-    >>> king = next(c for c in draw_pool(g) if c & 15 == 13)
+    >>> king = next(c for c in draw_pool(g) if c & RANK_MASK == 13)
     >>> redraw(g, king)
     >>> g.view(0)["held"][0], Game.from_record(g.record()).view(0) == g.view(0)
     ('K', True)

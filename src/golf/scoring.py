@@ -26,7 +26,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from .cards import JOKER, card_str, parse_card
+from .cards import JOKER, RANK_MASK, card_str, parse_card
 from .errors import NotationError
 from .rules import MatchBy, Rules, load_rules
 
@@ -290,7 +290,7 @@ class Scorer:
     def score(self, cards: Sequence[int]) -> Score:
         """The explained score of a fully known grid of card codes (code 0, used by
         :meth:`partial`, is an unknown card)."""
-        ranks = tuple(c & 15 for c in cards)
+        ranks = tuple(c & RANK_MASK for c in cards)
         total, zero, chosen = self._solve(ranks)
         pts = list(self.points[r] for r in ranks)
         matched = [bool(zero >> i & 1) for i in range(len(ranks))]
@@ -329,7 +329,7 @@ def parse_grid(text: str, rules: Rules) -> list[int]:
                                                 range(rules.rows))
         )
     cards = [parse_card(c) for row in rows for c in row]
-    if any(c & 15 == JOKER for c in cards) and rules.jokers_per_deck == 0:
+    if any(c & RANK_MASK == JOKER for c in cards) and rules.jokers_per_deck == 0:
         raise NotationError(
             f"{rules.name} is played without jokers; set jokers_per_deck to use JK"
         )
@@ -353,12 +353,12 @@ def score(
         if len(cards) != r.cells:
             raise NotationError(f"a {r.name} grid has {r.cells} cards, got {len(cards)}")
         for c in cards:
-            if not (0 <= c < 64 and 1 <= c & 15 <= JOKER):
+            if not (0 <= c < 64 and 1 <= c & RANK_MASK <= JOKER):
                 raise NotationError(
                     f"{c!r} is not a card code: codes are rank (1-13, 14 for a joker) "
                     "+ 16 x suit (0-3)"
                 )
-        if any(c & 15 == JOKER for c in cards) and r.jokers_per_deck == 0:
+        if any(c & RANK_MASK == JOKER for c in cards) and r.jokers_per_deck == 0:
             raise NotationError(
                 f"{r.name} is played without jokers; set jokers_per_deck to use JK"
             )

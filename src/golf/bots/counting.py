@@ -22,7 +22,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from ..cards import build_deck
+from ..cards import RANK_MASK, build_deck
 from ..knowledge import draw_counts, unseen_counts
 from ..rules import Rules
 
@@ -40,7 +40,7 @@ def deck_counts(rules: Rules, players: int) -> tuple[int, ...]:
     if hit is None:
         counts = [0] * 15
         for c in build_deck(decks, rules.jokers_per_deck):
-            counts[c & 15] += 1
+            counts[c & RANK_MASK] += 1
         hit = _DECKS[key] = tuple(counts)
     return hit
 
@@ -79,12 +79,12 @@ def unseen(
     up = view["face_up"][seat]
     for i, c in enumerate(view["grids"][seat]):
         if c is not None and not up[i] and not remembers(memory, seed, hole, PEEK, i, c):
-            counts[c & 15] += 1
+            counts[c & RANK_MASK] += 1
     pile = view["discard"]
     for j in range(len(pile) - 1):  # the top card is in plain sight
         c = pile[j]
         if not remembers(memory, seed, hole, PILE, j, c):
-            counts[c & 15] += 1
+            counts[c & RANK_MASK] += 1
     return counts
 
 

@@ -49,8 +49,19 @@ from math import fsum
 from operator import add, mul
 from typing import Any, ClassVar
 
-from ..actions import DISCARD, DRAW, K_FLIP, K_SWAP, KNOCK, PASS, TAKE, Action
-from ..cards import ACE, card_str
+from ..actions import (
+    CELL_MASK,
+    DISCARD,
+    DRAW,
+    K_FLIP,
+    K_SWAP,
+    KIND_SHIFT,
+    KNOCK,
+    PASS,
+    TAKE,
+    Action,
+)
+from ..cards import ACE, RANK_MASK, card_str
 from ..errors import GolfError
 from ..rules import Rules
 from .base import Bot, Option, register
@@ -181,8 +192,8 @@ class ExpertBot(Bot):
     def _gift(self, ctx: _Context, a: Action) -> float | None:
         """What the card ``a`` leaves on the discard pile gives the next player
         (None where it is an average over cards not yet known)."""
-        if a >> 4 == K_SWAP:
-            return None if a & 15 == ctx.end_cell else ctx.offsets()[a & 15]
+        if a >> KIND_SHIFT == K_SWAP:
+            return None if a & CELL_MASK == ctx.end_cell else ctx.offsets()[a & CELL_MASK]
         if a == DISCARD and not ctx.final and ctx.end_cell < 0:
             return ctx.weighted_threat()[ctx.held]
         return None
@@ -195,8 +206,9 @@ class ExpertBot(Bot):
             return "pile and flips after it"
         if a == TAKE:
             return "next player's gain"
-        positional = a >> 4 in (K_SWAP, K_FLIP)
-        ending = ctx.end_cell >= 0 and (a == DISCARD or (positional and a & 15 == ctx.end_cell))
+        positional = a >> KIND_SHIFT in (K_SWAP, K_FLIP)
+        ending = ctx.end_cell >= 0 and (
+            a == DISCARD or (positional and a & CELL_MASK == ctx.end_cell))
         if ending:
             return "going out ahead" if rest < 0 else "going out behind"
         if a == DISCARD and rest < 0:
@@ -258,7 +270,7 @@ class ExpertBot(Bot):
             elif down - 1 < self.keep_down:
                 out.append((0.01, a, 0.0, ""))
             else:
-                cell = a & 15
+                cell = a & CELL_MASK
                 known = sum(1 for i in est.comps[est.comp_of[cell]] if grid[i] is not None)
                 out.append((-0.01 + 1e-4 * (known + 0.01 * cell), a, 0.0, ""))
         return out
@@ -279,7 +291,7 @@ class ExpertBot(Bot):
                 taken[est.comp_of[i]] += 1
         out = []
         for a in legal:
-            cell = a & 15
+            cell = a & CELL_MASK
             comp = est.comp_of[cell]
             share = taken[comp] / len(est.comps[comp])
             out.append((share + cell * 1e-3, a, 0.0,
@@ -314,8 +326,8 @@ class ExpertBot(Bot):
             self._memo_key = key
             self._memo = ctx
         top = view["discard_top"]
-        ctx.top = 0 if top is None else top & 15
-        ctx.held = 0 if held is None else held & 15
+        ctx.top = 0 if top is None else top & RANK_MASK
+        ctx.held = 0 if held is None else held & RANK_MASK
         ctx.held_pooled = pooled
         return ctx
 
@@ -325,7 +337,7 @@ class ExpertBot(Bot):
         memory, seed = self.memory, self.seed
         counts = unseen(view, self.rules, memory, seed)
         if pooled:
-            counts[view["held"] & 15] += 1
+            counts[view["held"] & RANK_MASK] += 1
         me: _Seat | None = None
         opps: list[tuple[int, _Seat]] = []
         players = view["players"]
@@ -333,7 +345,7 @@ class ExpertBot(Bot):
             if grid is None:
                 continue
             up = view["face_up"][s]
-            ranks = [0 if c is None else c & 15 for c in grid]
+            ranks = [0 if c is None else c & RANK_MASK for c in grid]
             down = [i for i, u in enumerate(up) if not u]
             if s == seat and memory < 1.0:
                 for i in down:
@@ -615,8 +627,8 @@ class _Context:
                     u = total + BAD_END
                     why = f"do not knock yet: expect {total:.1f}, best opponent {opp:.1f}"
                 out.append((u, a, total, why if reasons else ""))
-            elif a >> 4 == K_FLIP:
-                cell = a & 15
+            elif a >> KIND_SHIFT == K_FLIP:
+                cell = a & CELL_MASK
                 if cell == self.end_cell:
                     u = self.end_utility(total, top)
                     why = "flip the last card instead of drawing, going out"
@@ -635,8 +647,8 @@ class _Context:
             if a == DISCARD:
                 u = self.discards()[held]
                 out.append((u, a, self.total, f"discard the {_name(held)}" if reasons else ""))
-            elif a >> 4 == K_SWAP:
-                cell = a & 15
+            elif a >> KIND_SHIFT == K_SWAP:
+                cell = a & CELL_MASK
                 e = self.value(cell, pooled, held)
                 u = self.utility(cell, pooled, held)
                 why = self.swap_reason(cell, held, e) if reasons else ""
@@ -651,7 +663,7 @@ class _Context:
             if a == PASS:
                 out.append((total, a, total, "keep the face-down cards" if reasons else ""))
                 continue
-            cell = a & 15
+            cell = a & CELL_MASK
             if cell == self.end_cell:
                 u = self.end_utility(total, self.top)
                 why = f"flip position {cell + 1}, going out"

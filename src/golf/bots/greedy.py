@@ -20,7 +20,19 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ..actions import DISCARD, DRAW, K_FLIP, K_SWAP, KNOCK, PASS, TAKE, Action
+from ..actions import (
+    CELL_MASK,
+    DISCARD,
+    DRAW,
+    K_FLIP,
+    K_SWAP,
+    KIND_SHIFT,
+    KNOCK,
+    PASS,
+    TAKE,
+    Action,
+)
+from ..cards import RANK_MASK
 from ..rules import Rules
 from .base import Bot, register
 from .counting import deck_counts
@@ -46,7 +58,7 @@ class GreedyBot(Bot):
             return legal[0]
         seat = view["seat"]
         grid = view["grids"][seat]
-        ranks = [0 if c is None else c & 15 for c in grid]
+        ranks = [0 if c is None else c & RANK_MASK for c in grid]
         # The deck's counts never change, so the sums (and samples) built from them are
         # worked out once and shared by every decision.
         proto = self._protos.get(view["players"])
@@ -57,24 +69,24 @@ class GreedyBot(Bot):
                 proto.samples()
         ev = proto.fork()
         total = ev.grid(ranks)
-        swaps = [a for a in legal if a >> 4 == K_SWAP]
-        flips = [a for a in legal if a >> 4 == K_FLIP]
+        swaps = [a for a in legal if a >> KIND_SHIFT == K_SWAP]
+        flips = [a for a in legal if a >> KIND_SHIFT == K_FLIP]
         if phase == "turn":
             if KNOCK in legal and total <= self.rules.cells:
                 return KNOCK
             top = view["discard_top"]
             if top is not None and TAKE in legal:
                 cells = self.rules.replaceable(view["face_up"][seat])
-                best = min((ev.placements(ranks, i, False)[top & 15] for i in cells),
+                best = min((ev.placements(ranks, i, False)[top & RANK_MASK] for i in cells),
                            default=total)
                 if total - best >= self.take_gain:
                     return TAKE
             return DRAW if DRAW in legal else legal[0]
         if phase == "hold":
-            held = view["held"] & 15
+            held = view["held"] & RANK_MASK
             best_a, best_e = swaps[0] if swaps else legal[0], float("inf")
             for a in swaps:
-                e = ev.placements(ranks, a & 15, False)[held]
+                e = ev.placements(ranks, a & CELL_MASK, False)[held]
                 if e < best_e:
                     best_a, best_e = a, e
             if DISCARD in legal and best_e >= total:

@@ -10,7 +10,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from ..cards import JOKER, SUITS, card_str, parse_card
+from ..cards import JOKER, RANK_MASK, SUITS, card_str, parse_card
 from ..errors import GolfError, NotationError
 from ..rules import Rules
 from ..scoring import Score, parse_grid, scorer
@@ -100,8 +100,8 @@ def _card_key(token: str) -> str:
         code = parse_card(token)
     except NotationError:
         return "?" + token
-    name = card_str(code & 15 if code & 15 != JOKER else code, suits=False)
-    if code & 15 != JOKER and len(token) >= 2 and token[-1] in SUITS:
+    name = card_str(code & RANK_MASK if code & RANK_MASK != JOKER else code, suits=False)
+    if code & RANK_MASK != JOKER and len(token) >= 2 and token[-1] in SUITS:
         return name + token[-1]
     return name
 
@@ -143,8 +143,8 @@ def why_not(s: Score, rules: Rules) -> list[str]:
         return []
     left: dict[int, list[int]] = {}
     for i, c in enumerate(s.cards):
-        if not s.matched[i] and c & 15 != JOKER:
-            left.setdefault(c & 15, []).append(i + 1)
+        if not s.matched[i] and c & RANK_MASK != JOKER:
+            left.setdefault(c & RANK_MASK, []).append(i + 1)
     out = []
     patterns = " and ".join(_PATTERNS.get(p, p) for p in rules.match)
     for rank_, cells in left.items():

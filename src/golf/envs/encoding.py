@@ -40,7 +40,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ..actions import KINDS, POSITIONAL, Action
-from ..cards import JOKER, build_deck, card_str
+from ..cards import JOKER, RANK_MASK, build_deck, card_str
 from ..errors import GolfError
 from ..game import Game
 from ..knowledge import unseen_counts
@@ -93,7 +93,7 @@ class Encoding:
         deck = build_deck(rules.decks_for(players), rules.jokers_per_deck)
         counts = [0] * RANKS
         for c in deck:
-            counts[(c & 15) - 1] += 1
+            counts[(c & RANK_MASK) - 1] += 1
         self.deck_counts: tuple[int, ...] = tuple(counts)
         self.deck_size = len(deck)
         self.scaled = scaled
@@ -252,25 +252,25 @@ class Encoding:
         for k in range(p):
             grid = grids[order[k]]
             if grid is not None:
-                hot += [off + (14 if c is None else (c & 15) - 1)
+                hot += [off + (14 if c is None else (c & RANK_MASK) - 1)
                         for off, c in zip(self._cell_starts[k], grid, strict=True)]
         discard = view["discard"]
-        hot.append(top + ((discard[-1] & 15) - 1 if discard else 14))
+        hot.append(top + ((discard[-1] & RANK_MASK) - 1 if discard else 14))
         held, source = view["held"], view["held_from"]
         stock = view["stock_cards"]
         if held is not None:
-            hot.append(held_at + (held & 15) - 1)
+            hot.append(held_at + (held & RANK_MASK) - 1)
         else:
             hot.append(held_at + (14 if source is not None else 15))
         if source is not None:
             hot.append(from_at + (0 if source == "stock" else 1))
         counts = [0] * 28  # discard and stock counts by rank, then the unseen ones
         for c in discard:
-            counts[(c & 15) - 1] += 1
+            counts[(c & RANK_MASK) - 1] += 1
         if stock is not None:
             hot.append(stock_at + 1)
             for c in stock:
-                counts[13 + (c & 15)] += 1
+                counts[13 + (c & RANK_MASK)] += 1
         counts += unseen_counts(view, self.rules)[1:]  # golf.knowledge: the one definition
         hot.append(phase_at + _PHASE_INDEX[view["phase"]])
         who = view["current_player"]

@@ -22,7 +22,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from ..cards import JOKER, RANK_NAMES
+from ..cards import JOKER, RANK_MASK, RANK_NAMES, SUIT_SHIFT
 
 Image = npt.NDArray[np.uint8]
 
@@ -58,7 +58,7 @@ RED_SUITS = (1, 2)  # H, D in golf.cards.SUITS
 
 
 def _label(card: int) -> str:
-    r = card & 15
+    r = card & RANK_MASK
     return "*" if r == JOKER else RANK_NAMES[r]
 
 
@@ -70,7 +70,7 @@ def _card(img: Image, y: int, x: int, card: int | None, looked: bool = False) ->
     tile[:] = FACE
     if looked:
         tile[0, :] = tile[-1, :] = tile[:, 0] = tile[:, -1] = BACK
-    ink = RED if (card >> 4) in RED_SUITS and card & 15 != JOKER else BLACK
+    ink = RED if (card >> SUIT_SHIFT) in RED_SUITS and card & RANK_MASK != JOKER else BLACK
     text = _label(card)
     gx = x + (CARD_W - 4 * len(text) + 1) // 2
     for ch in text:

@@ -71,9 +71,12 @@ from .layout import (
     C_RETURN_TAKEN,
     C_SETUP_COUNT,
     C_SETUP_PEEK,
+    CELL_MASK,
     END_FIRST,
     FLIP_MUST,
     FLIP_NEVER,
+    KIND_SHIFT,
+    RANK_MASK,
     S_ACTIVE,
     S_CUR,
     S_DISCARD_LEN,
@@ -232,7 +235,7 @@ def _build(rules: Rules, players: int, weights: Mapping[str, int]) -> Ints:
             tail[X_TABLE + k] = -1
     o_deck, n_deck = int(base[C_O_DECK]), int(base[C_DECK])
     for code in base[o_deck:o_deck + n_deck]:
-        tail[X_DECK + (int(code) & 15)] += 1
+        tail[X_DECK + (int(code) & RANK_MASK)] += 1
     for i, name in enumerate(WEIGHTS):
         tail[X_WEIGHTS + i] = int(weights[name])
     end = np.array([len(base), MAGIC], dtype=np.int64)
@@ -520,22 +523,22 @@ def unseen(st: Ints, cfg: Ints, x: int, seat: int, counts: Ints, draws: Ints) ->
             seen |= st[o_peeked + s]
         for i in range(cells):
             if seen >> i & 1:
-                counts[st[o_grids + s * cells + i] & 15] -= 1
+                counts[st[o_grids + s * cells + i] & RANK_MASK] -= 1
     o_discard, dl = cfg[C_O_DISCARD], st[S_DISCARD_LEN]
     for j in range(dl):
-        counts[st[o_discard + j] & 15] -= 1
+        counts[st[o_discard + j] & RANK_MASK] -= 1
     if st[S_HELD] >= 0 and st[S_CUR] == seat:
-        counts[st[S_HELD] & 15] -= 1
+        counts[st[S_HELD] & RANK_MASK] -= 1
     sl = st[S_STOCK_LEN]
     if st[S_RESHUFFLES] > 0:  # the stock's cards are public (not their order)
         o_stock = cfg[C_O_STOCK]
         for j in range(sl):
-            r = st[o_stock + j] & 15
+            r = st[o_stock + j] & RANK_MASK
             counts[r] -= 1
             draws[r] += 1
     if sl == 0 and cfg[C_RESHUFFLE]:  # a draw reshuffles the pile below its top
         for j in range(dl - 1):
-            draws[st[o_discard + j] & 15] += 1
+            draws[st[o_discard + j] & RANK_MASK] += 1
     elif sl > 0 and st[S_RESHUFFLES] == 0:
         for r in range(RADIX):
             draws[r] = counts[r]
@@ -554,7 +557,7 @@ def _known(st: Ints, cfg: Ints, seat: int, own: bool, ranks: Ints) -> int:
     seen = up | st[cfg[C_O_PEEKED] + seat] if own else up
     base = cfg[C_O_GRIDS] + seat * cells
     for i in range(cells):
-        ranks[i] = st[base + i] & 15 if seen >> i & 1 else 0
+        ranks[i] = st[base + i] & RANK_MASK if seen >> i & 1 else 0
     return int(cfg[C_FULL] ^ up)
 
 
@@ -633,7 +636,7 @@ def expert_action(st: Ints, cfg: Ints, legal: Ints, n_legal: int) -> int:
                 end_cell = i
     top = 0
     if st[S_DISCARD_LEN] > 0:
-        top = st[cfg[C_O_DISCARD] + st[S_DISCARD_LEN] - 1] & 15
+        top = st[cfg[C_O_DISCARD] + st[S_DISCARD_LEN] - 1] & RANK_MASK
     vec = buf[240:255]
     ends = buf[208:223]  # end utility of finishing with the total, by the top left
     if phase == FLIP and end_cell < 0:  # no ending in view: the opponents do not matter
@@ -720,14 +723,14 @@ def expert_action(st: Ints, cfg: Ints, legal: Ints, n_legal: int) -> int:
         return _flip(cfg, x, st, ranks, down, end_cell, final, total, top, counts, n,
                      draws, nd, cur, vec, legal, n_legal, ends, grid, pool, memo)
     if phase == HOLD:
-        held = st[S_HELD] & 15
+        held = st[S_HELD] & RANK_MASK
         best_a, best_u = -1, BIG * 4
         for k in range(n_legal):
             a = legal[k]
             if a == DISCARD_CODE:
                 u = discards[held]
             else:
-                c = a & 15
+                c = a & CELL_MASK
                 placements(cfg, x, ranks, c, counts, n, total, cur, vec, held, held + 1,
                            grid, pool, memo)
                 u = _use(cfg, w, vec[held], c, ranks[c], end_cell, threat, opp_fin,
@@ -773,8 +776,8 @@ def expert_action(st: Ints, cfg: Ints, legal: Ints, n_legal: int) -> int:
                 u = total - cfg[w + W_KNOCK_BONUS]
             else:
                 u = total + BAD_END
-        elif a >> 4 == K_FLIP:
-            u = ends[top] if (a & 15) == end_cell else total + 1
+        elif a >> KIND_SHIFT == K_FLIP:
+            u = ends[top] if (a & CELL_MASK) == end_cell else total + 1
         if u < best_u:
             best_a, best_u = a, u
     return int(best_a)
@@ -815,7 +818,7 @@ def _setup(cfg: Ints, x: int, ranks: Ints, legal: Ints, n_legal: int) -> int:
     best_a, best_key = -1, BIG
     for k in range(n_legal):
         a = legal[k]
-        c = a & 15
+        c = a & CELL_MASK
         comp = cfg[x + X_COMP_OF + c]
         key = _known_near(cfg, x, ranks, c) * 1_000_000 // cfg[x + X_SIZE + comp] + c * 1000
         if key < best_key:
@@ -838,7 +841,7 @@ def _flip(cfg: Ints, x: int, st: Ints, ranks: Ints, down: int, end_cell: int,
         if a == PASS_CODE:
             u = 100 * total
         else:
-            c = a & 15
+            c = a & CELL_MASK
             if c == end_cell:
                 u = 100 * ends[top]
             elif final:

@@ -46,9 +46,11 @@ from .layout import (
     C_O_TOTALS,
     C_O_TURNS,
     C_O_UP,
+    CELL_MASK,
     CHANCE_ENGINE,
     CHANCE_RNG,
     DEAL,
+    KIND_SHIFT,
     RESHUFFLE_KEY,
     S_ACTIVE,
     S_CHOSEN,
@@ -261,7 +263,7 @@ class FastGame:
         """Every action the current player may take now, in the engine's order."""
         buf = np.empty(MAX_LEGAL, dtype=np.int64)
         n = legal_actions(self.state, self.cfg, buf) if not self.is_over else 0
-        return [Action.of(int(a) >> 4, int(a) & 15) for a in buf[:n]]
+        return [Action.of(int(a) >> KIND_SHIFT, int(a) & CELL_MASK) for a in buf[:n]]
 
     def legal_codes(self) -> list[int]:
         buf = np.empty(MAX_LEGAL, dtype=np.int64)
@@ -274,8 +276,9 @@ class FastGame:
         a = self._coerce(action)
         legal = self.legal_codes()
         if a not in legal:
-            allowed = ", ".join(str(Action.of(x >> 4, x & 15)) for x in legal)
-            raise IllegalAction(f"{Action.of(a >> 4, a & 15)}: not legal now; legal now: "
+            allowed = ", ".join(str(Action.of(x >> KIND_SHIFT, x & CELL_MASK)) for x in legal)
+            move = Action.of(a >> KIND_SHIFT, a & CELL_MASK)
+            raise IllegalAction(f"{move}: not legal now; legal now: "
                                 f"{allowed or 'nothing (the match is over)'}")
         self._step(a)
 
@@ -285,7 +288,7 @@ class FastGame:
         if isinstance(action, str):
             return int(Action.parse(action))
         if isinstance(action, int) and not isinstance(action, bool):
-            kind, cell = action >> 4, action & 15
+            kind, cell = action >> KIND_SHIFT, action & CELL_MASK
             if not (0 <= kind < len(KINDS) and (kind in POSITIONAL or cell == 0)):
                 raise NotationError(f"{action} is not an action code")
             return int(action)
@@ -297,7 +300,7 @@ class FastGame:
             self._supply_reshuffle()
         ended = int(st[S_HOLES_ENDED])
         step(st, self.cfg, a, self.rng)
-        self.history.append(Action.of(a >> 4, a & 15))
+        self.history.append(Action.of(a >> KIND_SHIFT, a & CELL_MASK))
         self._after_step(ended)
 
     def _supply_reshuffle(self) -> None:

@@ -9,6 +9,15 @@ config stores, since their sizes depend on the player count, grid and deck.
 
 from __future__ import annotations
 
+from .. import actions as _actions
+from .. import cards as _cards
+
+# --- bit layouts (module-level ints: numba compiles them in as constants) -----------
+RANK_MASK = _cards.RANK_MASK  # card code: the rank's bits
+SUIT_SHIFT = _cards.SUIT_SHIFT  # card code: the suit sits above the rank
+KIND_SHIFT = _actions.KIND_SHIFT  # action code: the kind sits above the cell
+CELL_MASK = _actions.CELL_MASK  # action code: the 0-based cell's bits
+
 # --- state header (scalars) --------------------------------------------------------
 S_PHASE = 0  # golf.phases numbers, plus DEAL while a deal waits for its permutation
 S_CUR = 1

@@ -57,12 +57,14 @@ from .layout import (
     C_TARGET_REACH,
     C_TIE_PLAYOFF,
     C_TURN_LIMIT,
+    CELL_MASK,
     CHANCE_RNG,
     DEAL,
     END_ALL,
     END_FIRST,
     FLIP_MAY,
     FLIP_NEVER,
+    KIND_SHIFT,
     NO_SCORE,
     RESHUFFLE_KEY,
     S_ACTIVE,
@@ -101,11 +103,11 @@ Ints = npt.NDArray[np.int64]
 Rng = npt.NDArray[np.uint64]
 # What _settle does next.
 _DONE, _BEGIN, _END_HOLE, _START = 0, 1, 2, 3
-DRAW_CODE = K_DRAW << 4
-TAKE_CODE = K_TAKE << 4
-DISCARD_CODE = K_DISCARD << 4
-PASS_CODE = K_PASS << 4
-KNOCK_CODE = K_KNOCK << 4
+DRAW_CODE = K_DRAW << KIND_SHIFT
+TAKE_CODE = K_TAKE << KIND_SHIFT
+DISCARD_CODE = K_DISCARD << KIND_SHIFT
+PASS_CODE = K_PASS << KIND_SHIFT
+KNOCK_CODE = K_KNOCK << KIND_SHIFT
 MAX_LEGAL = 40  # the most legal actions of any state: 16 swaps + discard, or 16 flips + 3
 
 
@@ -405,12 +407,12 @@ def legal_actions(st: Ints, cfg: Ints, out: Ints) -> int:
         if cfg[C_FLIP_INSTEAD]:
             for i in range(cells):
                 if down >> i & 1:
-                    out[k] = K_FLIP << 4 | i
+                    out[k] = K_FLIP << KIND_SHIFT | i
                     k += 1
     elif phase == HOLD:
         for i in range(cells):
             if not cfg[C_REPLACE_DOWN] or down >> i & 1:
-                out[k] = K_SWAP << 4 | i
+                out[k] = K_SWAP << KIND_SHIFT | i
                 k += 1
         if st[S_HELD_FROM] == FROM_STOCK or cfg[C_RETURN_TAKEN]:
             out[k] = DISCARD_CODE
@@ -418,7 +420,7 @@ def legal_actions(st: Ints, cfg: Ints, out: Ints) -> int:
     elif phase == FLIP:
         for i in range(cells):
             if down >> i & 1:
-                out[k] = K_FLIP << 4 | i
+                out[k] = K_FLIP << KIND_SHIFT | i
                 k += 1
         if cfg[C_FLIP_AFTER] == FLIP_MAY:
             out[k] = PASS_CODE
@@ -429,7 +431,7 @@ def legal_actions(st: Ints, cfg: Ints, out: Ints) -> int:
         allowed = cfg[C_SETUP_ALLOWED]
         for i in range(cells):
             if allowed >> i & 1 and free >> i & 1:
-                out[k] = kind << 4 | i
+                out[k] = kind << KIND_SHIFT | i
                 k += 1
     return k
 
@@ -475,7 +477,7 @@ def reshuffle_key(st: Ints) -> int:
 @jit
 def step(st: Ints, cfg: Ints, a: int, rng: Rng) -> None:
     """Apply a legal action (no check: callers verified it with :func:`is_legal`)."""
-    kind, cell = a >> 4, a & 15
+    kind, cell = a >> KIND_SHIFT, a & CELL_MASK
     seat = st[S_CUR]
     cells = cfg[C_CELLS]
     o_up, o_peeked = cfg[C_O_UP], cfg[C_O_PEEKED]

@@ -30,9 +30,12 @@ from .layout import (
     C_PLAYERS,
     C_POINTS,
     C_REPLACE_DOWN,
+    CELL_MASK,
     CHANCE_RNG,
     DEAL,
     FLIP_MAY,
+    KIND_SHIFT,
+    RANK_MASK,
     S_CHANCE,
     S_CUR,
     S_DISCARD_LEN,
@@ -72,7 +75,7 @@ def _mean_points(cfg: Ints) -> int:
     o_deck, n = cfg[C_O_DECK], cfg[C_DECK]
     t = 0
     for i in range(n):
-        t += cfg[C_POINTS + (cfg[o_deck + i] & 15)]
+        t += cfg[C_POINTS + (cfg[o_deck + i] & RANK_MASK)]
     return int((100 * t) // n)
 
 
@@ -85,7 +88,7 @@ def _known(st: Ints, cfg: Ints, seat: int, ranks: Ints) -> int:
     unknown = 0
     for i in range(cells):
         if seen >> i & 1:
-            ranks[i] = st[base + i] & 15
+            ranks[i] = st[base + i] & RANK_MASK
         else:
             ranks[i] = 0
             unknown += 1
@@ -109,9 +112,9 @@ def _best_swap(
     best_a, best_v = -1, 1 << 40
     for k in range(n):
         a = legal[k]
-        if a >> 4 != K_SWAP:
+        if a >> KIND_SHIFT != K_SWAP:
             continue
-        i = a & 15
+        i = a & CELL_MASK
         old = ranks[i]
         ranks[i] = rank
         v = _estimate(cfg, ranks, mean)
@@ -139,14 +142,14 @@ def greedy_action(st: Ints, cfg: Ints, legal: Ints, n: int, scratch: Ints) -> in
         for k in range(n):
             if legal[k] == KNOCK_CODE and now <= 100 * cells:
                 return KNOCK_CODE
-        top = st[cfg[C_O_DISCARD] + st[S_DISCARD_LEN] - 1] & 15
+        top = st[cfg[C_O_DISCARD] + st[S_DISCARD_LEN] - 1] & RANK_MASK
         # Where a taken card may go: every cell, or (replace = face-down) the face-down ones.
         up = st[cfg[C_O_UP] + seat]
         swaps = scratch[MAX_LEGAL:]
         m = 0
         for i in range(cells):
             if not cfg[C_REPLACE_DOWN] or not up >> i & 1:
-                swaps[m] = K_SWAP << 4 | i
+                swaps[m] = K_SWAP << KIND_SHIFT | i
                 m += 1
         if m:
             _, v = _best_swap(cfg, ranks, top, swaps, m, mean)
@@ -154,7 +157,7 @@ def greedy_action(st: Ints, cfg: Ints, legal: Ints, n: int, scratch: Ints) -> in
                 return TAKE_CODE
         return DRAW_CODE
     if phase == HOLD:
-        held = st[S_HELD] & 15
+        held = st[S_HELD] & RANK_MASK
         a, v = _best_swap(cfg, ranks, held, legal, n, mean)
         can_discard = legal[n - 1] == DISCARD_CODE
         if can_discard and (a < 0 or v >= now):
@@ -164,7 +167,7 @@ def greedy_action(st: Ints, cfg: Ints, legal: Ints, n: int, scratch: Ints) -> in
         if cfg[C_FLIP_AFTER] == FLIP_MAY and unknown < 2:
             return PASS_CODE
         for k in range(n):
-            if legal[k] >> 4 == K_FLIP:
+            if legal[k] >> KIND_SHIFT == K_FLIP:
                 return int(legal[k])
     return int(legal[0])
 

@@ -24,6 +24,7 @@ from .layout import (
     C_O_SETS,
     C_POINTS,
     C_WILD,
+    RANK_MASK,
 )
 
 Ints = npt.NDArray[np.int64]
@@ -143,7 +144,7 @@ def score_cards(cfg: Ints, cards: Ints, start: int) -> int:
     n = cfg[C_CELLS]
     ranks = np.empty(n, dtype=np.int64)
     for i in range(n):
-        ranks[i] = cards[start + i] & 15
+        ranks[i] = cards[start + i] & RANK_MASK
     return score_ranks(cfg, ranks)
 
 

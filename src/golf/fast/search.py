@@ -52,9 +52,12 @@ from .layout import (
     C_PLAYERS,
     C_POINTS,
     C_TARGET,
+    CELL_MASK,
     CHANCE_RNG,
     DEAL,
     END_FIRST,
+    KIND_SHIFT,
+    RANK_MASK,
     S_ACTIVE,
     S_CHANCE,
     S_CUR,
@@ -163,7 +166,7 @@ def _mean_points(cfg: Ints) -> int:
     o_deck, n = cfg[C_O_DECK], cfg[C_DECK]
     t = 0
     for i in range(n):
-        t += cfg[C_POINTS + (cfg[o_deck + i] & 15)]
+        t += cfg[C_POINTS + (cfg[o_deck + i] & RANK_MASK)]
     return int((100 * t) // n)
 
 
@@ -176,7 +179,7 @@ def _grid_estimate(st: Ints, cfg: Ints, seat: int, seen: int, ranks: Ints, mean:
     unknown = 0
     for i in range(cells):
         if seen >> i & 1:
-            ranks[i] = st[base + i] & 15
+            ranks[i] = st[base + i] & RANK_MASK
         else:
             ranks[i] = 0
             unknown += 1
@@ -219,9 +222,9 @@ def _stay_in(st: Ints, cfg: Ints, seat: int, cell: int, legal: Ints, n: int,
         if a == DISCARD_CODE:
             can_discard = True
             continue
-        if a >> 4 != K_SWAP or (a & 15) == cell:
+        if a >> KIND_SHIFT != K_SWAP or (a & CELL_MASK) == cell:
             continue
-        i = a & 15
+        i = a & CELL_MASK
         old = st[grid + i]
         st[grid + i] = st[S_HELD]
         v = _grid_estimate(st, cfg, seat, seen | 1 << i, ranks, mean)
@@ -231,7 +234,7 @@ def _stay_in(st: Ints, cfg: Ints, seat: int, cell: int, legal: Ints, n: int,
     if can_discard and (best_a < 0 or best_v >= now):
         return DISCARD_CODE
     if best_a < 0:
-        return K_SWAP << 4 | cell
+        return K_SWAP << KIND_SHIFT | cell
     return int(best_a)
 
 
@@ -242,10 +245,10 @@ def playout_action(st: Ints, cfg: Ints, policy: int, legal: Ints, n: int,
     if policy == P_EXPERT:
         return int(expert_action(st, cfg, legal, n))
     a = greedy_action(st, cfg, legal, n, scratch)
-    if (policy == P_CAREFUL and st[S_PHASE] == HOLD and a >> 4 == K_SWAP
+    if (policy == P_CAREFUL and st[S_PHASE] == HOLD and a >> KIND_SHIFT == K_SWAP
             and cfg[C_END] == END_FIRST and st[S_ENDER] < 0):
         seat = st[S_CUR]
-        cell = a & 15
+        cell = a & CELL_MASK
         if cfg[C_FULL] ^ st[cfg[C_O_UP] + seat] == 1 << cell:
             ranks = scratch[:MAX_LEGAL]
             if not _worth_going_out(st, cfg, seat, cell, ranks):
