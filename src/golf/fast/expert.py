@@ -46,7 +46,7 @@ import numpy.typing as npt
 
 from ..actions import K_FLIP
 from ..errors import GolfError
-from ..phases import FLIP, HOLD, SETUP, TURN
+from ..phases import FLIP, FROM_DISCARD, HOLD, SETUP, TURN
 from ..rules import Rules
 from ..scoring import linked_groups
 from ._jit import jit
@@ -82,6 +82,7 @@ from .layout import (
     S_DISCARD_LEN,
     S_ENDER,
     S_HELD,
+    S_HELD_FROM,
     S_PHASE,
     S_RESHUFFLES,
     S_STOCK_LEN,
@@ -527,7 +528,10 @@ def unseen(st: Ints, cfg: Ints, x: int, seat: int, counts: Ints, draws: Ints) ->
     o_discard, dl = cfg[C_O_DISCARD], st[S_DISCARD_LEN]
     for j in range(dl):
         counts[st[o_discard + j] & RANK_MASK] -= 1
-    if st[S_HELD] >= 0 and st[S_CUR] == seat:
+    # A card taken from the discard pile was face up, and one drawn after a reshuffle
+    # came from a public stock: every seat knows it (as golf.knowledge counts it).
+    if st[S_HELD] >= 0 and (st[S_CUR] == seat or st[S_HELD_FROM] == FROM_DISCARD
+                            or st[S_RESHUFFLES] > 0):
         counts[st[S_HELD] & RANK_MASK] -= 1
     sl = st[S_STOCK_LEN]
     if st[S_RESHUFFLES] > 0:  # the stock's cards are public (not their order)
