@@ -7,7 +7,9 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from ..table import read_save, restore
+from ..bots.cmdspec import is_cmd_spec
+from ..errors import GolfError
+from ..table import Saved, read_save, restore
 from ..terminal.console import Console
 from ..terminal.session import Options, Session, match_result
 from ..terminal.style import detect
@@ -23,13 +25,44 @@ def register(sub: Any) -> None:
     p.add_argument("file", help="the save file")
     p.add_argument("--save", default=None, metavar="OTHER",
                    help="save to OTHER from now on instead of FILE")
+    p.add_argument("--allow-programs", action="store_true",
+                   help="start the external programs (cmd: bots) the save names without "
+                   "asking")
     add_display_options(p)
     p.set_defaults(func=run)
+
+
+def programs(saved: Saved) -> list[str]:
+    """The external bots' specs in a save: each would start a program on this computer."""
+    return [s.bot for s in saved.seats if s.bot is not None and is_cmd_spec(s.bot)]
+
+
+def consent(saved: Saved, allow: bool) -> None:
+    """Raise unless the programs the save would start are allowed: a save someone sent
+    may name any command, so it runs only with ``--allow-programs`` or a "y" at the
+    prompt, and never unasked in a run nobody can answer."""
+    named = programs(saved)
+    if not named or allow:
+        return
+    listing = "\n".join(f"  {spec}" for spec in named)
+    if not sys.stdin.isatty():
+        raise GolfError("this save would start programs on this computer:\n"
+                        f"{listing}\nnothing was started; if you trust them, run again "
+                        "with --allow-programs")
+    print(f"This save would start programs on this computer:\n{listing}", flush=True)
+    try:
+        answer = input("Start them? [y/N] ")
+    except EOFError:
+        answer = ""
+    if answer.strip().lower() not in ("y", "yes"):
+        raise GolfError("not resumed: the save's programs were not allowed (nothing was "
+                        "started)")
 
 
 def run(args: argparse.Namespace) -> int:
     path = Path(args.file)
     saved = read_save(path)
+    consent(saved, args.allow_programs)
     game, bots = restore(saved)
     names = [s.name for s in saved.seats]
     if game.is_over:

@@ -49,6 +49,8 @@ def _matching(r: Rules) -> list[str]:
             out.append(f"a column of {r.rows} {equal} cards scores 0")
         elif pattern == "rows":
             out.append(f"a row of {r.cols} {equal} cards scores 0")
+        elif pattern == "row-pairs":
+            out.append(f"two {equal} cards side by side in a row score 0")
         elif pattern == "diagonals":
             out.append(f"a diagonal of {r.rows} {equal} cards scores 0")
         elif pattern == "adjacent":
@@ -57,6 +59,9 @@ def _matching(r: Rules) -> list[str]:
             out.append(f"any two {equal} cards in the grid score 0 (each card in one pair)")
         elif pattern == "blocks":
             out.append(f"four {equal} cards in a 2x2 block score {r.block_points} together")
+        else:
+            # A new pattern must get its sentence here, not vanish from the summary.
+            raise AssertionError(f"match pattern '{pattern}' has no sentence")
     if r.jokers_wild:
         out.append("a joker matches any card")
     return out
