@@ -162,3 +162,17 @@ def test_the_command(tmp_path: Any) -> None:
     assert bad.returncode != 0 and "for 2 to 8 players" in bad.stderr
     assert "Traceback" not in bad.stderr
     assert re.search(r"golf: error", bad.stderr)
+
+
+def test_a_program_that_fails_forfeits_its_match() -> None:
+    """A cmd: agent that dies forfeits (share 0); a cmd: opponent that dies voids the match,
+    which is left out of the figures, as golf simulate leaves such matches out."""
+    rules = load_rules("six-card", {"holes": 1})
+    dead = "cmd[start_timeout=5]:python -c pass"
+    res = run_arena(dead, ["greedy"], rules, players=2, deals=1, seed=1)
+    assert all(m.forfeited and m.share == 0 and m.margin is None for m in res.matches)
+    assert summarise(res)["forfeits"] == 2
+    res = run_arena("greedy", [dead], rules, players=2, deals=2, seed=1)
+    s = summarise(res)
+    assert all(m.void for m in res.matches) and s["void"] == 4 and s["matches"] == 4
+    assert s["win_share"][0] != s["win_share"][0]  # NaN: nothing was left to measure

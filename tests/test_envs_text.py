@@ -192,7 +192,7 @@ def test_retries_then_forfeit() -> None:
     r = m.answer("fold")
     assert r.fallback and m.is_over and m.forfeited == 0
     assert m.placings()[0] == 3 and m.rewards()[0] == -1.0
-    assert m.counts.invalid == [3, 0, 0] and m.counts.fallbacks == [1, 0, 0]
+    assert m.invalid == [3, 0, 0] and m.fallbacks == [1, 0, 0]
 
 
 def test_a_bot_fallback_plays_for_the_seat_and_is_counted() -> None:
@@ -201,7 +201,7 @@ def test_a_bot_fallback_plays_for_the_seat_and_is_counted() -> None:
     play_text(m, {0: lambda prompt: "no idea"})
     assert m.game.is_over and m.forfeited is None
     decisions = len([t for t in m.table.turns if t.seat == 0])
-    assert m.counts.fallbacks[0] == decisions == m.counts.invalid[0]
+    assert m.fallbacks[0] == decisions == m.invalid[0]
     # The same deal with the expert itself in seat 0 plays the same moves.
     ref = golf.Game("six-card", players=2, seed=1, rules={"holes": 1})
     from golf.table import Table, bot_seats

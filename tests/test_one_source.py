@@ -51,9 +51,6 @@ def test_custom_rules_choose_by_nearest_preset() -> None:
 # and (for numba) golf.fast.layout; anything else names them.
 _BARE = re.compile(r"&\s*(?:15|0xF)\b|>>\s*4\b|<<\s*4\b")
 _LAYOUT = {"cards.py", "actions.py", "fast/layout.py"}
-#: Files other engineers are editing now (issue 24 leaves them for a follow-up); the
-#: test still fails if their count of bare literals grows.
-_PENDING = {"game.py": 3, "envs/openspiel.py": 4}
 
 
 def _bare_literals() -> dict[str, int]:
@@ -74,8 +71,7 @@ def _bare_literals() -> dict[str, int]:
 
 def test_no_bare_bit_literals_on_codes() -> None:
     found = _bare_literals()
-    extra = {f: n for f, n in found.items() if n > _PENDING.get(f, 0)}
-    assert not extra, f"bare bit literals (name them in golf.cards, golf.actions): {extra}"
+    assert not found, f"bare bit literals (name them in golf.cards, golf.actions): {found}"
 
 
 def test_the_scan_sees_a_literal() -> None:

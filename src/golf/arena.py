@@ -40,7 +40,8 @@ Agent = Callable[[str], str]
 class ArenaMatch:
     """One match of the arena: the deal, the agent's seat, the totals, the agent's share
     of the win (1/k of a k-way win, 0 after a forfeit) and its margin over the best
-    opponent (their lowest total less the agent's: positive is better)."""
+    opponent (their lowest total less the agent's: positive is better). A match that an
+    opponent's ``cmd:`` program forfeited (``void``) is left out of the figures."""
 
     deal: int
     seed: int
@@ -51,6 +52,7 @@ class ArenaMatch:
     invalid: int
     fallbacks: int
     forfeited: bool
+    void: bool = False
 
 
 @dataclass
@@ -122,12 +124,13 @@ def _scored(match: TextMatch, deal: int, seed: int, seat: int) -> ArenaMatch:
     g = match.game
     totals = tuple(g.totals)
     forfeited = match.forfeited == seat
+    void = match.forfeited is not None and not forfeited
     winners = g.winners
     share = 0.0 if forfeited or seat not in winners else 1.0 / len(winners)
     rest = [t for s, t in enumerate(totals) if s != seat]
-    margin = None if forfeited or not rest else float(min(rest) - totals[seat])
-    return ArenaMatch(deal, seed, seat, totals, share, margin, match.counts.invalid[seat],
-                      match.counts.fallbacks[seat], forfeited)
+    margin = None if forfeited or void or not rest else float(min(rest) - totals[seat])
+    return ArenaMatch(deal, seed, seat, totals, share, margin, match.invalid[seat],
+                      match.fallbacks[seat], forfeited, void)
 
 
 def summarise(result: ArenaResult) -> dict[str, Any]:
@@ -135,7 +138,8 @@ def summarise(result: ArenaResult) -> dict[str, Any]:
     matches are averaged first), and the counts of wrong answers, fallbacks, forfeits."""
     by_deal: dict[int, list[ArenaMatch]] = {}
     for m in result.matches:
-        by_deal.setdefault(m.deal, []).append(m)
+        if not m.void:
+            by_deal.setdefault(m.deal, []).append(m)
     shares = [sum(m.share for m in ms) / len(ms) for ms in by_deal.values()]
     margins = [sum(m.margin for m in ms if m.margin is not None)
                / max(1, sum(1 for m in ms if m.margin is not None))
@@ -150,6 +154,7 @@ def summarise(result: ArenaResult) -> dict[str, Any]:
         "invalid_answers": sum(m.invalid for m in result.matches),
         "fallbacks": sum(m.fallbacks for m in result.matches),
         "forfeits": sum(1 for m in result.matches if m.forfeited),
+        "void": sum(1 for m in result.matches if m.void),
     }
 
 
@@ -168,5 +173,5 @@ def format_summary(s: dict[str, Any]) -> str:
         "95% interval, paired by deal)",
         f"  margin over the best opponent per match {ci(s['margin'], '+.2f')} points",
         f"  wrong answers {s['invalid_answers']}, fallbacks {s['fallbacks']}, "
-        f"forfeits {s['forfeits']}",
+        f"forfeits {s['forfeits']}, left out (an opponent's program forfeited) {s['void']}",
     ])

@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from .actions import (
+    CELL_MASK,
     DISCARD,
     DRAW,
     K_DISCARD,
@@ -38,13 +39,14 @@ from .actions import (
     K_REVEAL,
     K_SWAP,
     K_TAKE,
+    KIND_SHIFT,
     KNOCK,
     MAX_POSITION,
     PASS,
     TAKE,
     Action,
 )
-from .cards import build_deck
+from .cards import RANK_MASK, build_deck
 from .errors import GolfError, IllegalAction, NotationError
 from .events import (
     DISCARDED,
@@ -444,7 +446,7 @@ class Game:
         scores: list[int | None] = [None] * st.players
         for s in h.active:
             h.up[s] = full
-            scores[s] = total(tuple(c & 15 for c in h.grids[s]))
+            scores[s] = total(tuple(c & RANK_MASK for c in h.grids[s]))
         went_out = h.ender if h.ender >= 0 and h.ender != h.knocker else None
         # Finished holes' lists are replaced, never changed in place, so that state
         # copies may share them (see MatchState).
@@ -590,7 +592,7 @@ class Game:
         h = st.hole
         st.history.append(a)
         self._legal = None
-        kind, cell = a >> 4, a & 15
+        kind, cell = a >> KIND_SHIFT, a & CELL_MASK
         seat = h.current
         if kind == K_DRAW:
             if not h.stock:
@@ -691,7 +693,7 @@ class Game:
         """A message saying why ``a`` is not allowed now and what is."""
         legal = self._legal_tuple()
         allowed = ", ".join(str(x) for x in legal) if legal else "nothing (the match is over)"
-        r, kind, cell = self.rules, a >> 4, a & 15
+        r, kind, cell = self.rules, a >> KIND_SHIFT, a & CELL_MASK
         h = self.state.hole
         phase = h.phase
         prefix = f"{a}: "

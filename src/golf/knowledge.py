@@ -55,7 +55,6 @@ __all__ = ["GRID", "HELD", "STOCK", "Group", "Knowledge", "Sampler", "Slot", "Wo
            "unseen_counts"]
 
 STOCK, GRID, HELD = "stock", "grid", "held"
-_CODES = N_CODES  # every card code is below this (see golf.cards)
 _RANKS = 15  # counts by rank: index 0 unused, 1-13 ace to king, 14 joker
 
 
@@ -106,7 +105,7 @@ def deck_codes(rules: Rules, players: int) -> tuple[int, ...]:
     key = (rules.decks_for(players), rules.jokers_per_deck)
     hit = _DECKS.get(key)
     if hit is None:
-        counts = [0] * _CODES
+        counts = [0] * N_CODES
         for c in build_deck(*key):
             counts[c] += 1
         hit = _DECKS[key] = tuple(counts)
@@ -213,7 +212,7 @@ def _tally(view: Mapping[str, Any], rules: Rules, key: int) -> tuple[list[int], 
     kind the view's seat has never seen, and the public stock's cards other than one
     the seat holds (None before a reshuffle). A kind is ``card & key``: the card code
     with ``key`` 63, its rank with 15."""
-    left = list(deck_codes(rules, view["players"]) if key == _CODES - 1
+    left = list(deck_codes(rules, view["players"]) if key == N_CODES - 1
                 else _deck_ranks(rules, view["players"]))
     for grid in view["grids"]:
         if grid is not None:
@@ -243,7 +242,7 @@ def _tally(view: Mapping[str, Any], rules: Rules, key: int) -> tuple[list[int], 
 
 def _split(view: Mapping[str, Any], rules: Rules) -> tuple[tuple[int, ...], tuple[int, ...] | None]:
     """:func:`_tally` by card code, as sorted cards."""
-    left, public = _tally(view, rules, _CODES - 1)
+    left, public = _tally(view, rules, N_CODES - 1)
     return _elements(left), None if public is None else tuple(sorted(public))
 
 
@@ -264,7 +263,7 @@ def _deck_ranks(rules: Rules, players: int) -> tuple[int, ...]:
 def _check_left(left: list[int], key: int, what: str) -> None:
     if min(left) < 0:
         kind = left.index(min(left))
-        name = card_str(kind) if key == _CODES - 1 else f"a card of rank {card_str(kind, False)}"
+        name = card_str(kind) if key == N_CODES - 1 else f"a card of rank {card_str(kind, False)}"
         raise GolfError(f"{what} {name} more often than the deck holds it: "
                         "the view is not from a game of these rules")
 

@@ -57,7 +57,7 @@ import numpy as np
 import pyspiel  # type: ignore[import-not-found]
 
 from ..actions import DRAW
-from ..cards import JOKER, build_deck, card_str
+from ..cards import JOKER, build_deck, card_str, make_card, rank, suit
 from ..errors import GolfError
 from ..game import MAX_PLAYOFFS, Game
 from ..knowledge import Sampler
@@ -95,12 +95,12 @@ GAME_TYPE = pyspiel.GameType(
 
 def card_id(card: int) -> int:
     """The chance outcome id of a card code."""
-    return ((card & 15) - 1) * 4 + (card >> 4)
+    return (rank(card) - 1) * 4 + suit(card)
 
 
 def id_card(outcome: int) -> int:
     """The card code of a chance outcome id."""
-    return (outcome // 4 + 1) | (outcome % 4) << 4
+    return make_card(outcome // 4 + 1, outcome % 4)
 
 
 def parse_rules_param(text: str) -> dict[str, Any]:
@@ -353,8 +353,8 @@ class GolfState(pyspiel.State):  # type: ignore[misc]
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:
             card = id_card(action)
-            if card & 15 == JOKER:  # jokers have no suit letter; keep their names apart
-                return f"card JK{(card >> 4) + 1}"
+            if rank(card) == JOKER:  # jokers have no suit letter; keep their names apart
+                return f"card JK{suit(card) + 1}"
             return f"card {card_str(card)}"
         return str(self.get_game().encoding.action(action))
 

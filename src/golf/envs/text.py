@@ -30,15 +30,16 @@ from __future__ import annotations
 import re
 from collections import deque
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from ..actions import Action
 from ..bots.base import Bot
+from ..bots.external import BotFailure
 from ..errors import GolfError
 from ..game import Game
 from ..table import BotSeat, Outside, Seat, Table, Turn, bot_seat
-from ..terminal.board import board, has_drawn, masked, scorecard
+from ..terminal.board import board, memory_mode, remembered, scorecard
 from ..terminal.entry import Command, EntryError, legal_text, read
 from ..terminal.narrate import tell
 from ..terminal.style import Style
@@ -46,7 +47,7 @@ from ..terminal.summary import rules_summary
 
 __all__ = [
     "FORFEIT", "AnswerError", "Reply", "TextMatch", "TextOptions", "describe",
-    "parse_answer", "play_text", "rules_text", "shown",
+    "parse_answer", "play_text", "rules_text",
 ]
 
 #: The fallback that ends the match for a seat that keeps answering wrongly.
@@ -101,34 +102,26 @@ def rules_text(game: Game) -> str:
     return rules_summary(game.rules, game.players)
 
 
-def shown(game: Game, seat: int, memory: bool = True) -> Mapping[str, Any]:
-    """What seat ``seat`` is shown: its view, less its peeked cards once it has drawn
-    when ``memory`` is on and players peek in secret (memory mode)."""
-    v = game.view(seat)
-    if memory and game.rules.setup == "peek" and has_drawn(v):
-        return masked(v, True, False)
-    return v
-
-
 def describe(game: Game, seat: int, names: Sequence[str],
-             recent: Sequence[str] = (), rules: bool = True, memory: bool = True) -> str:
-    """Seat ``seat``'s turn as text: the rules (``rules=True``), the board as this seat
-    is shown it (:func:`shown`: grids with positions, piles, the held card, totals),
-    the latest moves as this seat heard them, and its legal moves when it is to act.
-    Built from ``game.view(seat)`` alone, so two deals this seat cannot tell apart read
-    the same. ``names[seat]`` is how the seat is addressed in the board ("You").
+             recent: Sequence[str] = (), show_peeks: bool = False,
+             intro: str | None = None) -> str:
+    """Seat ``seat``'s turn as text: the rules (``intro``, by default
+    :func:`rules_text`), the board as this seat is shown it (grids with positions,
+    piles, the held card, totals; in memory mode its peeked cards only until its first
+    draw, :func:`golf.terminal.board.remembered`), the latest moves as this seat heard
+    them, and its legal moves when it is to act. Built from ``game.view(seat)`` alone,
+    so two deals this seat cannot tell apart read the same. ``names[seat]`` is how the
+    seat is addressed in the board ("You").
     """
-    v = shown(game, seat, memory)
-    parts: list[str] = []
-    if rules:
-        parts += [rules_text(game), ""]
+    v = remembered(game.view(seat), game.rules, show_peeks)
+    parts = [rules_text(game) if intro is None else intro, ""]
     parts.append(f"You play seat {seat + 1} of {game.players}. The lowest score wins. "
                  f"Positions are numbered 1 to {v['rows'] * v['cols']}, row by row from "
                  f"the top left; a card shown as {_PLAIN.back().strip()} is face down.")
     if v["peeked"]:
         where = ", ".join(str(p) for p in v["peeked"])
         memo = (" Remember them: after your first draw they are shown face down."
-                if memory and game.rules.setup == "peek" else "")
+                if memory_mode(game.rules, show_peeks) else "")
         parts.append(f"You looked at position(s) {where} in secret; your grid shows "
                      f"them.{memo}")
     parts += ["", board(v, names, game.rules, _PLAIN, width=100)]
@@ -221,12 +214,6 @@ class Reply:
     fallback: bool = False
 
 
-@dataclass
-class _Counts:
-    invalid: list[int] = field(default_factory=list)
-    fallbacks: list[int] = field(default_factory=list)
-
-
 class TextMatch:
     """A match at a :class:`golf.table.Table` whose agent seats answer in text and whose
     other seats are registry bots (``bots``: seat -> spec, seeded by
@@ -253,23 +240,36 @@ class TextMatch:
         seats: list[Seat] = [bot_seat(bots[s], game.rules, game.seed, s) if s in bots
                              else Outside() for s in range(game.players)]
         self.agents = [s for s in range(game.players) if s not in bots]
-        self.table = Table(game, seats, events=True)
-        self.table.watch(self)
-        self._heard: list[deque[str]] = [deque(maxlen=self.options.recent or None)
-                                         for _ in range(game.players)]
+        # Only agents read the narration: a table of bots alone plays without events.
+        self.table = Table(game, seats, events=bool(self.agents))
+        if self.agents:
+            self.table.watch(self)
+        self._heard: dict[int, deque[str]] = {
+            s: deque(maxlen=self.options.recent or None) for s in self.agents}
+        self._rules = rules_text(game)
         self._fallback_bots: dict[int, Bot] = {}
         self._tries = 0
         self._error = ""
+        self._prompt: tuple[tuple[int, int, str], str] | None = None
         #: Every prompt and answer: seat, hole, observation, answer, action, error, fallback.
         self.transcript: list[dict[str, Any]] = []
-        self.counts = _Counts([0] * game.players, [0] * game.players)
-        #: The seat that forfeited the match, if one did.
+        #: Per seat: the answers that named no legal move, and the fallbacks they led to.
+        self.invalid = [0] * game.players
+        self.fallbacks = [0] * game.players
+        #: The seat that forfeited the match (a text agent out of tries, or a ``cmd:``
+        #: bot whose fallback is forfeit), if one did.
         self.forfeited: int | None = None
-        self.table.run()
+        self._run_bots()
 
-    # -- the table's observer: each seat hears each move as it may --------------------
+    def _run_bots(self) -> None:
+        try:
+            self.table.run()
+        except BotFailure as e:
+            self.forfeited = e.seat
+
+    # -- the table's observer: each agent hears each move as it may -------------------
     def on_event(self, turn: Turn) -> None:
-        for seat in range(self.game.players):
+        for seat in self.agents:
             for line in tell(turn.event, seat, self._names_for(seat), _PLAIN):  # type: ignore[arg-type]
                 self._heard[seat].append(line)
 
@@ -291,10 +291,18 @@ class TextMatch:
         seat = self.to_act if seat is None else seat
         if seat is None:
             raise GolfError("the match is over: nobody is to act")
+        if seat not in self._heard:
+            raise GolfError(f"seat {seat} is played by a bot, not answered in text")
+        error = self._error if seat == self.to_act else ""
+        # The agent reads the prompt, then answer() stores it: build it once.
+        key = (seat, len(self.game.history), error)
+        if self._prompt is not None and self._prompt[0] == key:
+            return self._prompt[1]
         text = describe(self.game, seat, self._names_for(seat), list(self._heard[seat]),
-                        memory=not self.options.show_peeks)
-        if self._error and seat == self.to_act:
-            text = f"Your last answer was not played: {self._error}\n\n{text}"
+                        self.options.show_peeks, self._rules)
+        if error:
+            text = f"Your last answer was not played: {error}\n\n{text}"
+        self._prompt = (key, text)
         return text
 
     def answer(self, text: str) -> Reply:
@@ -314,7 +322,7 @@ class TextMatch:
             action = parse_answer(text, legal, self.game.rules.cells)
         except AnswerError as e:
             entry["error"] = str(e)
-            self.counts.invalid[seat] += 1
+            self.invalid[seat] += 1
             self._tries += 1
             if self._tries <= self.options.retries:
                 self._error = str(e)
@@ -323,7 +331,7 @@ class TextMatch:
         return self._play(seat, action, entry, fallback=False)
 
     def _fall_back(self, seat: int, entry: dict[str, Any], message: str) -> Reply:
-        self.counts.fallbacks[seat] += 1
+        self.fallbacks[seat] += 1
         entry["fallback"] = True
         if self.options.fallback == FORFEIT:
             self.forfeited = seat
@@ -343,22 +351,17 @@ class TextMatch:
         entry["action"] = str(action)
         self._tries = 0
         self._error = ""
-        self.table.run()
+        self._run_bots()
         return Reply(True, action, "", fallback=fallback)
 
     def placings(self) -> list[int]:
         """Each seat's place (1 is first; tied seats share a place); a seat that
         forfeited is last, alone."""
-        n = self.game.players
-        key = list(self.game.totals)
-        if self.forfeited is not None:
-            key[self.forfeited] = max(key) + 1 + abs(min(key))
-        elif self.game.is_over:
-            winners = set(self.game.winners)
-            low = min(key)
-            # A playoff settles a tie on totals: only its winners keep first place.
-            key = [low if s in winners else max(k, low + 1) for s, k in enumerate(key)]
-        return [1 + sum(1 for o in range(n) if key[o] < key[s]) for s in range(n)]
+        g = self.game
+        # A playoff settles a tie on totals, so the match's winners come first.
+        winners = set(g.winners) if g.is_over and self.forfeited is None else set()
+        keys = [(s == self.forfeited, s not in winners, g.totals[s]) for s in range(g.players)]
+        return [1 + sum(k < mine for k in keys) for mine in keys]
 
     def rewards(self) -> dict[int, float]:
         """A reward per seat from its place: +1 first, -1 last, evenly between (shared
@@ -376,8 +379,8 @@ class TextMatch:
         and fallbacks per seat, and the forfeit, for audit."""
         out: dict[str, Any] = dict(self.game.record())
         out["transcript"] = [dict(e) for e in self.transcript]
-        out["invalid_answers"] = list(self.counts.invalid)
-        out["fallbacks"] = list(self.counts.fallbacks)
+        out["invalid_answers"] = list(self.invalid)
+        out["fallbacks"] = list(self.fallbacks)
         out["forfeited"] = self.forfeited
         return out
 

@@ -55,6 +55,22 @@ def has_drawn(view: Mapping[str, Any]) -> bool:
     return view["current_player"] == seat and view["phase"] in ("hold", "flip")
 
 
+def memory_mode(rules: Rules, show_peeks: bool = False) -> bool:
+    """Whether players must remember their peeked cards: they peek in secret
+    (``setup = "peek"``) and the table does not keep peeks shown."""
+    return rules.setup == "peek" and not show_peeks
+
+
+def remembered(
+    view: Mapping[str, Any], rules: Rules, show_peeks: bool = False,
+) -> Mapping[str, Any]:
+    """What a player is shown of ``view``: in memory mode, once they have drawn, their
+    peeked cards as backs (the view still holds them: the seat did see them)."""
+    if memory_mode(rules, show_peeks) and has_drawn(view):
+        return masked(view, True, False)
+    return view
+
+
 def known_score(rules: Rules, cards: Sequence[str | None], face_up: Sequence[bool]) -> Score:
     """The engine's score of a grid's face-up cards: what they score now and the
     matches among them (face-down cards count nothing and match nothing).

@@ -110,16 +110,14 @@ class Session:
     # --- what a seat sees ------------------------------------------------------------
     @property
     def memory_mode(self) -> bool:
-        return self.game.rules.setup == "peek" and not self.options.show_peeks
+        return boards.memory_mode(self.game.rules, self.options.show_peeks)
 
     def shown(self, seat: int | None, codes: bool = False) -> Mapping[str, Any]:
         """What the screen shows ``seat`` (None: what everyone may see)."""
         if seat is None:
             return self.game.public_view(codes)
-        v = self.game.view(seat, codes)
-        if self.memory_mode and boards.has_drawn(v):
-            return boards.masked(v, True, False)
-        return v
+        return boards.remembered(self.game.view(seat, codes), self.game.rules,
+                                 self.options.show_peeks)
 
     @property
     def onlooker(self) -> int | None:
