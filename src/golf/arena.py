@@ -173,5 +173,7 @@ def format_summary(s: dict[str, Any]) -> str:
         "95% interval, paired by deal)",
         f"  margin over the best opponent per match {ci(s['margin'], '+.2f')} points",
         f"  wrong answers {s['invalid_answers']}, fallbacks {s['fallbacks']}, "
-        f"forfeits {s['forfeits']}, left out (an opponent's program forfeited) {s['void']}",
+        f"forfeits {s['forfeits']}",
+        *([f"  {s['void']} matches left out: an opponent's program forfeited them"]
+          if s["void"] else []),
     ])

@@ -40,7 +40,7 @@ from ..errors import GolfError
 from ..game import Game
 from ..table import BotSeat, Outside, Seat, Table, Turn, bot_seat
 from ..terminal.board import board, memory_mode, remembered, scorecard
-from ..terminal.entry import Command, EntryError, legal_text, read
+from ..terminal.entry import SHORT, Command, EntryError, legal_text, read
 from ..terminal.narrate import tell
 from ..terminal.style import Style
 from ..terminal.summary import rules_summary
@@ -143,10 +143,13 @@ def describe(game: Game, seat: int, names: Sequence[str],
 
 
 def _how_to_answer(legal: Sequence[Action]) -> str:
-    example = str(legal[-1])
-    return (f"Answer with one legal move in this notation, for example '{example}' "
-            "(short forms: d draw, t take, x discard, k knock, s3 swap 3, f2 flip 2), "
-            "or end your answer with a line 'Answer: <move>'.")
+    # The terminal's short forms, for the kinds of move legal now only.
+    kinds = dict.fromkeys(a.kind for a in legal)
+    short = ", ".join(f"{SHORT[k].replace('N', '3')} for {k}" + (" 3" if "N" in SHORT[k] else "")
+                      for k in kinds if k in SHORT)
+    return (f"Answer with one legal move in this notation, for example '{legal[-1]}' "
+            f"(or its short form: {short}), or end your answer with a line "
+            "'Answer: <move>'.")
 
 
 def parse_answer(text: str, legal: Sequence[Action], cells: int | None = None) -> Action:
