@@ -22,9 +22,10 @@ import threading
 import tomllib
 from collections import OrderedDict
 from collections.abc import Callable, Hashable, Mapping, Sequence
-from dataclasses import dataclass, field, fields
+from dataclasses import asdict, dataclass, field, fields
 from importlib import resources
 from pathlib import Path
+from types import MappingProxyType
 from typing import Any, Literal, TypeVar, cast, get_args
 
 from .cards import JOKER, RANK_NAMES, rank_name
@@ -64,6 +65,8 @@ _CHOICES: dict[str, tuple[str, ...]] = {
     "target_ends": get_args(TargetEnds),
     "tie_break": get_args(TieBreak),
 }
+#: The allowed values of each choice setting (read-only).
+CHOICES: Mapping[str, tuple[str, ...]] = MappingProxyType(_CHOICES)
 _POINT_KEYS = tuple(RANK_NAMES[1:])  # "A" .. "K", "JK"
 MAX_CELLS = 16  # actions encode a cell in four bits
 
@@ -325,6 +328,309 @@ SETTINGS = tuple(f.name for f in fields(Rules))
 assert set(SETTINGS) == set(_PARSERS) | {"points"}, "every setting needs a parser"
 
 
+# --- wording ---------------------------------------------------------------------------
+# What each setting and each of its choices is called, and what it means, in every
+# language a player may read: written once, here beside the settings, and served by
+# setting_schema() to the web lobby; the terminal's summary and 'golf variants show'
+# read the same words. tests/test_rule_wording.py fails when one is missing.
+
+#: The languages every setting and choice is worded in.
+Lang = Literal["en", "de"]
+LANGS: tuple[Lang, ...] = get_args(Lang)
+
+
+@dataclass(frozen=True)
+class Words:
+    """A setting's or a choice's words in one language: a short ``name`` (a form label, a
+    menu entry) and a one-line ``explain``. Explanations of match patterns may name
+    ``{rows}``, ``{cols}`` and ``{block_points}``, filled in from the rules in play."""
+
+    name: str
+    explain: str
+
+
+def _w(en: tuple[str, str], de: tuple[str, str]) -> dict[Lang, Words]:
+    return {"en": Words(*en), "de": Words(*de)}
+
+
+_SETTING_WORDS: dict[str, dict[Lang, Words]] = {
+    "players": _w(
+        ("Players", "How many people may sit at a table of this game (smallest and largest "
+                    "number)."),
+        ("Spieler", "Wie viele Leute an einem Tisch dieses Spiels sitzen dürfen (kleinste und "
+                    "größte Zahl).")),
+    "rows": _w(
+        ("Rows", "How many rows of cards each player has in front of them."),
+        ("Reihen", "Wie viele Reihen Karten jeder vor sich liegen hat.")),
+    "cols": _w(
+        ("Columns", "How many cards are in each row."),
+        ("Spalten", "Wie viele Karten in jeder Reihe liegen.")),
+    "decks": _w(
+        ("Decks", "How many 52-card decks are shuffled together; from a number of players on, "
+                  "tables may use more decks."),
+        ("Kartenspiele", "Wie viele Spiele zu 52 Karten zusammengemischt werden; ab einer "
+                         "Spielerzahl dürfen Tische mehr Spiele nehmen.")),
+    "jokers_per_deck": _w(
+        ("Jokers per deck", "Jokers added to each deck (0 plays without jokers)."),
+        ("Joker pro Kartenspiel", "Joker, die zu jedem Kartenspiel dazukommen (0: ohne "
+                                  "Joker).")),
+    "points": _w(
+        ("Card points", "What each card counts when it does not cancel with others. Low is "
+                        "good."),
+        ("Kartenwerte", "So viel zählt jede Karte, die sich nicht mit anderen aufhebt. Wenig "
+                        "ist gut.")),
+    "match": _w(
+        ("What cancels", "Which groups of equal cards score zero together (a 2×2 block scores "
+                         "the block points)."),
+        ("Was sich aufhebt", "Welche Gruppen gleicher Karten zusammen null zählen (ein "
+                             "2×2-Block zählt die Blockpunkte).")),
+    "match_by": _w(
+        ("Equal means", "When two cards in a line or a pair count as equal: the same rank, or "
+                        "the same points."),
+        ("Gleich heißt", "Wann zwei Karten in einer Linie oder einem Paar gleich sind: bei "
+                         "gleichem Rang oder bei gleichen Punkten.")),
+    "jokers_wild": _w(
+        ("Jokers are wild", "A joker matches any card."),
+        ("Joker sind wild", "Ein Joker passt zu jeder Karte.")),
+    "block_points": _w(
+        ("Block points", "What four equal cards in a 2×2 square score together (only when "
+                         "blocks count)."),
+        ("Blockpunkte", "So viel zählen vier gleiche Karten in einem 2×2-Quadrat zusammen "
+                        "(nur wenn Blöcke zählen).")),
+    "block_match_by": _w(
+        ("Equal in a block means", "When the four cards of a 2×2 block count as equal: the "
+                                   "same points, or only the same rank."),
+        ("Gleich im Block heißt", "Wann die vier Karten eines 2×2-Blocks gleich sind: bei "
+                                  "gleichen Punkten oder nur bei gleichem Rang.")),
+    "setup": _w(
+        ("At the start of a hole", "The chosen cards are turned face up for everyone, or "
+                                   "looked at in secret and kept face down."),
+        ("Zu Beginn einer Runde", "Die gewählten Karten werden für alle aufgedeckt oder "
+                                  "heimlich angeschaut und bleiben verdeckt.")),
+    "setup_count": _w(
+        ("Cards chosen at the start", "How many of their cards each player turns up (or "
+                                      "looks at) before play."),
+        ("Karten zu Beginn", "Wie viele seiner Karten jeder vor dem Spiel aufdeckt (oder "
+                             "anschaut).")),
+    "setup_cells": _w(
+        ("Which cards may be chosen", "Any of your cards, or only those of the bottom row."),
+        ("Welche Karten man wählen darf", "Jede deiner Karten oder nur die der unteren "
+                                          "Reihe.")),
+    "return_taken": _w(
+        ("A taken discard may go back", "A card taken from the discard pile may be thrown "
+                                        "away again instead of being used."),
+        ("Genommene Ablage darf zurück", "Eine von der Ablage genommene Karte darf wieder "
+                                         "abgelegt werden, statt sie einzutauschen.")),
+    "flip_after_discard": _w(
+        ("Turn a card up after discarding", "After throwing away the card in your hand: you "
+                                            "must turn one face-down card up, you may, or "
+                                            "you never do."),
+        ("Aufdecken nach dem Ablegen", "Nach dem Ablegen der Karte in der Hand: Man muss "
+                                       "eine verdeckte Karte aufdecken, darf es oder tut es "
+                                       "nie.")),
+    "replace": _w(
+        ("Which cards may be replaced", "The card in your hand may replace any of your "
+                                        "cards, or only a face-down one."),
+        ("Welche Karten man ersetzen darf", "Die Karte in der Hand darf jede deiner Karten "
+                                            "ersetzen oder nur eine verdeckte.")),
+    "flip_instead_of_draw": _w(
+        ("Turn up instead of drawing", "A turn may be just turning one of your face-down "
+                                       "cards up."),
+        ("Aufdecken statt ziehen", "Ein Zug darf auch nur daraus bestehen, eine verdeckte "
+                                   "Karte aufzudecken.")),
+    "knock": _w(
+        ("Knocking", "Instead of taking a turn, a player may knock: everyone else has one "
+                     "more turn, then the hole ends."),
+        ("Klopfen", "Statt zu ziehen darf man klopfen: Alle anderen haben noch einen Zug, "
+                    "dann endet die Runde.")),
+    "knock_first_turn": _w(
+        ("Knock on the first turn", "Knocking is also allowed on a player's first turn of a "
+                                    "hole."),
+        ("Klopfen im ersten Zug", "Klopfen ist auch im ersten Zug einer Runde erlaubt.")),
+    "end_on_complete": _w(
+        ("The hole ends when", "the first player has every card face up, when every player "
+                               "has, or never that way (then only a knock ends it)."),
+        ("Die Runde endet, wenn", "der Erste alle Karten offen hat, wenn alle sie offen "
+                                  "haben, oder nie auf diese Weise (dann nur durch "
+                                  "Klopfen).")),
+    "final_turns": _w(
+        ("Last turns", "After someone goes out or knocks, everyone else has one more turn. "
+                       "Off: the hole ends at once."),
+        ("Letzte Züge", "Wenn jemand fertig ist oder klopft, haben alle anderen noch einen "
+                        "Zug. Aus: Die Runde endet sofort.")),
+    "reshuffle": _w(
+        ("Reuse the discard pile", "When the stock runs out, the discard pile (except its "
+                                   "top card) is shuffled into a new stock."),
+        ("Ablage neu mischen", "Ist der Stapel leer, wird die Ablage (bis auf die oberste "
+                               "Karte) zu einem neuen Stapel gemischt.")),
+    "holes": _w(
+        ("Holes", "How many holes (rounds) a match has; 0 means no limit (then a points "
+                  "target ends it)."),
+        ("Runden", "Wie viele Runden eine Partie hat; 0 heißt ohne Grenze (dann beendet ein "
+                   "Punkteziel sie).")),
+    "target": _w(
+        ("Points target", "The match ends after the hole in which a total passes this "
+                          "number; 0 means no target."),
+        ("Punkteziel", "Die Partie endet nach der Runde, in der ein Punktestand diese Zahl "
+                       "überschreitet; 0 heißt ohne Ziel.")),
+    "target_ends": _w(
+        ("Target passed when a total", "goes over the target, or already when it reaches "
+                                       "it."),
+        ("Ziel erreicht, wenn ein Punktestand", "das Ziel überschreitet oder schon, wenn er "
+                                                "es erreicht.")),
+    "tie_break": _w(
+        ("A tie for the win", "The tied players share the win, or play extra holes among "
+                              "themselves."),
+        ("Gleichstand an der Spitze", "Die Punktgleichen teilen sich den Sieg oder spielen "
+                                      "Stechrunden unter sich aus.")),
+    "turn_limit": _w(
+        ("Safety limit", "A hole ends and is scored after this many turns, so no hole can go "
+                         "on forever."),
+        ("Sicherheitsgrenze", "Eine Runde endet und wird gewertet, wenn sie so viele Züge "
+                              "dauert – damit keine Runde ewig läuft.")),
+}
+
+_SAME_RANK = _w(("same rank", "cards are equal when they have the same rank (two 7s)"),
+                ("gleicher Rang", "Karten sind gleich, wenn sie denselben Rang haben (zwei "
+                                  "Siebenen)"))
+_SAME_POINTS = _w(("same points", "cards are equal when they score the same points (a 10 and "
+                                  "a jack that both count 10)"),
+                  ("gleiche Punkte", "Karten sind gleich, wenn sie gleich viele Punkte zählen "
+                                     "(eine 10 und ein Bube, die beide 10 zählen)"))
+_CHOICE_WORDS: dict[str, dict[str, dict[Lang, Words]]] = {
+    "match_by": {"rank": _SAME_RANK, "points": _SAME_POINTS},
+    "block_match_by": {
+        "rank": _w(("same rank", "in a 2x2 block, cards are equal only when they have the "
+                                 "same rank"),
+                   ("gleicher Rang", "im 2×2-Block sind Karten nur bei gleichem Rang "
+                                     "gleich")),
+        "points": _w(("same points", "in a 2x2 block, cards are equal when they score the same "
+                                    "points (a 10 and a jack that both count 10)"),
+                     ("gleiche Punkte", "im 2×2-Block sind Karten gleich, wenn sie gleich "
+                                        "viele Punkte zählen (eine 10 und ein Bube, die beide "
+                                        "10 zählen)")),
+    },
+    "setup": {
+        "reveal": _w(("turned face up", "the chosen cards are turned face up for everyone"),
+                     ("aufgedeckt", "die gewählten Karten werden für alle aufgedeckt")),
+        "peek": _w(("looked at in secret", "the chosen cards are looked at in secret and stay "
+                                           "face down: remember them"),
+                   ("heimlich angeschaut", "die gewählten Karten werden heimlich angeschaut "
+                                           "und bleiben verdeckt: merk sie dir")),
+    },
+    "setup_cells": {
+        "any": _w(("any card", "any of your cards may be chosen"),
+                  ("jede Karte", "jede deiner Karten darf gewählt werden")),
+        "bottom-row": _w(("the bottom row", "only cards of your bottom row may be chosen"),
+                         ("die untere Reihe", "nur Karten deiner unteren Reihe dürfen "
+                                              "gewählt werden")),
+    },
+    "flip_after_discard": {
+        "must": _w(("must", "after a discard you must turn one face-down card up"),
+                   ("muss", "nach dem Ablegen musst du eine verdeckte Karte aufdecken")),
+        "may": _w(("may", "after a discard you may turn one face-down card up"),
+                  ("darf", "nach dem Ablegen darfst du eine verdeckte Karte aufdecken")),
+        "never": _w(("never", "after a discard your cards stay as they are"),
+                    ("nie", "nach dem Ablegen bleiben deine Karten, wie sie sind")),
+    },
+    "replace": {
+        "any": _w(("any card", "the card in your hand may replace any of your cards"),
+                  ("jede Karte", "die Karte in der Hand darf jede deiner Karten ersetzen")),
+        "face-down": _w(("face-down cards only", "the card in your hand may replace only a "
+                                                 "face-down card"),
+                        ("nur verdeckte Karten", "die Karte in der Hand darf nur eine "
+                                                 "verdeckte Karte ersetzen")),
+    },
+    "end_on_complete": {
+        "first": _w(("the first grid is face up", "the hole ends once one player has every "
+                                                  "card face up"),
+                    ("das erste Raster offen ist", "die Runde endet, sobald einer alle Karten "
+                                                   "offen hat")),
+        "all": _w(("every grid is face up", "the hole ends when every player has every card "
+                                            "face up"),
+                  ("alle Raster offen sind", "die Runde endet, wenn alle ihre Karten offen "
+                                             "haben")),
+        "never": _w(("never (knock to end)", "face-up cards never end the hole; only a knock "
+                                             "does"),
+                    ("nie (nur Klopfen)", "offene Karten beenden die Runde nie, nur ein "
+                                          "Klopfen")),
+    },
+    "target_ends": {
+        "exceed": _w(("goes over it", "a total must go over the target"),
+                     ("es überschreitet", "ein Punktestand muss über dem Ziel liegen")),
+        "reach": _w(("reaches it", "a total that reaches the target is enough"),
+                    ("es erreicht", "ein Punktestand, der das Ziel erreicht, genügt")),
+    },
+    "tie_break": {
+        "share": _w(("share the win", "tied players share the win"),
+                    ("Sieg teilen", "Punktgleiche teilen sich den Sieg")),
+        "playoff": _w(("play it off", "tied players play extra holes until one is lowest"),
+                      ("Stechen", "Punktgleiche spielen Stechrunden, bis einer allein vorne "
+                                  "liegt")),
+    },
+    "match": {
+        "columns": _w(("columns", "a column of {rows} equal cards scores 0"),
+                      ("Spalten", "eine Spalte aus {rows} gleichen Karten zählt 0")),
+        "rows": _w(("rows", "a row of {cols} equal cards scores 0"),
+                   ("Reihen", "eine Reihe aus {cols} gleichen Karten zählt 0")),
+        "row-pairs": _w(("two side by side in a row", "two equal cards side by side in a row "
+                                                      "score 0"),
+                        ("zwei nebeneinander in einer Reihe", "zwei gleiche Karten "
+                                                              "nebeneinander in einer Reihe "
+                                                              "zählen 0")),
+        "diagonals": _w(("diagonals", "a diagonal of {rows} equal cards scores 0"),
+                        ("Diagonalen", "eine Diagonale aus {rows} gleichen Karten zählt 0")),
+        "adjacent": _w(("neighbours", "two equal cards side by side or one above the other "
+                                      "score 0"),
+                       ("Nachbarn", "zwei gleiche Karten neben- oder übereinander zählen 0")),
+        "pairs": _w(("any pair", "any two equal cards in the grid score 0 (each card in one "
+                                 "pair)"),
+                    ("jedes Paar", "zwei beliebige gleiche Karten im Raster zählen 0 (jede "
+                                   "Karte in einem Paar)")),
+        "blocks": _w(("2×2 blocks", "four equal cards in a 2x2 block score {block_points} "
+                                    "together"),
+                     ("2×2-Blöcke", "vier gleiche Karten in einem 2×2-Block zählen zusammen "
+                                    "{block_points}")),
+    },
+}
+
+
+def setting_words(key: str, lang: Lang = "en") -> Words:
+    """The name and explanation of setting ``key`` in ``lang``.
+
+    >>> setting_words("holes", "de").name
+    'Runden'
+    """
+    return _SETTING_WORDS[key][lang]
+
+
+def choice_words(key: str, value: str, lang: Lang = "en", rules: Rules | None = None) -> Words:
+    """The name and explanation of choice ``value`` of setting ``key`` (``match`` for a
+    pattern) in ``lang``; with ``rules``, the explanation's numbers are filled in.
+
+    >>> choice_words("match", "columns", rules=load_rules("nine-card")).explain
+    'a column of 3 equal cards scores 0'
+    """
+    words = _CHOICE_WORDS[key][value][lang]
+    if rules is None:
+        return words
+    return Words(words.name, words.explain.format(
+        rows=rules.rows, cols=rules.cols, block_points=rules.block_points))
+
+
+def _words(key: str, choices: Sequence[str]) -> dict[str, Any]:
+    """The schema's ``words`` of one setting: per language its name and explanation, and
+    the name and explanation of each choice (explanations of patterns keep their
+    ``{rows}``-style fields for the client to fill)."""
+    out: dict[str, Any] = {}
+    for lang in LANGS:
+        entry: dict[str, Any] = asdict(setting_words(key, lang))
+        if choices:
+            entry["choices"] = {c: asdict(choice_words(key, c, lang)) for c in choices}
+        out[lang] = entry
+    return out
+
+
 #: Settings that name and document a variant rather than change its play.
 _LABELS = ("name", "description", "sources")
 
@@ -343,9 +649,17 @@ def setting_schema() -> dict[str, dict[str, Any]]:
     * ``decks``: a number of decks (``min`` to ``max``), or a table from player counts
       (``players_min`` to ``players_max``) to numbers of decks.
 
+    Every setting also has its ``words``: per language (:data:`LANGS`) its ``name`` and
+    ``explain``, and for ``choice`` and ``patterns`` settings the ``name`` and ``explain`` of
+    each of the ``choices``.
+
     >>> s = setting_schema()
-    >>> s["holes"], s["knock"]["type"], s["setup"]["choices"]
-    ({'type': 'int', 'min': 0, 'max': 1000, 'default': 9}, 'bool', ['reveal', 'peek'])
+    >>> {k: v for k, v in s["holes"].items() if k != "words"}
+    {'type': 'int', 'min': 0, 'max': 1000, 'default': 9}
+    >>> s["knock"]["type"], s["setup"]["choices"], s["holes"]["words"]["de"]["name"]
+    ('bool', ['reveal', 'peek'], 'Runden')
+    >>> s["setup"]["words"]["de"]["choices"]["peek"]["name"]
+    'heimlich angeschaut'
     >>> "name" in s, s["match"]["choices"] == list(PATTERNS)
     (False, True)
     """
@@ -374,7 +688,8 @@ def setting_schema() -> dict[str, dict[str, Any]]:
                     "players_min": _PLAYER_RANGE[0], "players_max": _PLAYER_RANGE[1]}
         else:
             raise AssertionError(f"setting '{key}' has a parser setting_schema does not know")
-        out[key] = {**kind, "default": _copy(defaults[key])}
+        out[key] = {**kind, "default": _copy(defaults[key]),
+                    "words": _words(key, kind.get("choices", ()))}
     return out
 
 

@@ -8,7 +8,16 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from ..rules import SETTINGS, Rules, describe_points, load_rules, preset_names
+from ..rules import (
+    CHOICES,
+    SETTINGS,
+    Rules,
+    choice_words,
+    describe_points,
+    load_rules,
+    preset_names,
+    setting_words,
+)
 from ..terminal.summary import rules_summary
 
 
@@ -70,7 +79,7 @@ _ONLY_IF: dict[str, Callable[[Rules], bool]] = {
     "jokers_wild": lambda r: r.jokers_per_deck > 0,
     "block_points": lambda r: "blocks" in r.match,
     "block_match_by": lambda r: "blocks" in r.match,
-    "match_by": lambda r: bool(r.match),
+    "match_by": lambda r: any(p != "blocks" for p in r.match),  # blocks: block_match_by
     "setup_cells": lambda r: r.setup_count > 0,
     "knock_first_turn": lambda r: r.knock,
     "final_turns": lambda r: r.end_on_complete == "first",
@@ -119,6 +128,24 @@ def _value(r: Rules, key: str, data: dict[str, Any]) -> str:
     return str(value)
 
 
+def meaning(r: Rules, key: str) -> str:
+    """What setting ``key`` is called, and for a choice what its value is called, in the
+    words the web lobby shows too.
+
+    >>> meaning(load_rules("german"), "setup")
+    'At the start of a hole: looked at in secret'
+    >>> meaning(load_rules("six-card"), "holes")
+    'Holes'
+    """
+    name = setting_words(key).name
+    value = getattr(r, key)
+    if key == "match":
+        return f"{name}: " + (", ".join(choice_words(key, p).name for p in value) or "nothing")
+    if key in CHOICES:
+        return f"{name}: {choice_words(key, value).name}"
+    return name
+
+
 def _show(name: str, as_json: bool, sources: bool = False) -> int:
     r = load_rules(name)
     data = r.to_dict()
@@ -133,8 +160,11 @@ def _show(name: str, as_json: bool, sources: bool = False) -> int:
         else relevant(r)
     width = max(len(k) for k in keys)
     print("\nSettings (change one with --rule KEY=VALUE):")
+    values = {key: _value(r, key, data) for key in keys}
+    # Short values line up; a long one (the points table) pushes its own line's words out.
+    value_width = max((len(v) for v in values.values() if len(v) <= 16), default=0)
     for key in keys:
-        print(f"  {key:<{width}}  {_value(r, key, data)}")
+        print(f"  {key:<{width}}  {values[key]:<{value_width}}  ({meaning(r, key)})")
         src = r.source(key)
         if sources and src:
             print(f"  {'':<{width}}    from: {src}")

@@ -13,7 +13,7 @@ import json
 
 from ..cards import JOKER, rank_name
 from ..errors import RulesError
-from ..rules import Rules, describe_points, load_rules, preset_names
+from ..rules import Rules, choice_words, describe_points, load_rules, preset_names
 
 _NUMBERS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine")
 
@@ -42,26 +42,13 @@ def _points(r: Rules) -> str:
 
 
 def _matching(r: Rules) -> list[str]:
-    equal = "equal" if r.match_by == "rank" else "equal-points (10, J and Q alike)"
-    out = []
-    for pattern in r.match:
-        if pattern == "columns":
-            out.append(f"a column of {r.rows} {equal} cards scores 0")
-        elif pattern == "rows":
-            out.append(f"a row of {r.cols} {equal} cards scores 0")
-        elif pattern == "row-pairs":
-            out.append(f"two {equal} cards side by side in a row score 0")
-        elif pattern == "diagonals":
-            out.append(f"a diagonal of {r.rows} {equal} cards scores 0")
-        elif pattern == "adjacent":
-            out.append(f"two {equal} cards side by side or one above the other score 0")
-        elif pattern == "pairs":
-            out.append(f"any two {equal} cards in the grid score 0 (each card in one pair)")
-        elif pattern == "blocks":
-            out.append(f"four {equal} cards in a 2x2 block score {r.block_points} together")
-        else:
-            # A new pattern must get its sentence here, not vanish from the summary.
-            raise AssertionError(f"match pattern '{pattern}' has no sentence")
+    """What scores together: each pattern's explanation, then what "equal" means for
+    the lines and pairs and for blocks (each only where such a pattern counts)."""
+    out = [choice_words("match", pattern, rules=r).explain for pattern in r.match]
+    if any(pattern != "blocks" for pattern in r.match):
+        out.append(choice_words("match_by", r.match_by).explain)
+    if "blocks" in r.match:
+        out.append(choice_words("block_match_by", r.block_match_by).explain)
     if r.jokers_wild:
         out.append("a joker matches any card")
     return out

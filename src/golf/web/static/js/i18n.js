@@ -1,5 +1,6 @@
-// Every string of the page in English and German. The language comes from the browser
-// (navigator.languages) unless the player picked one with the switch.
+// Every string of the page's own in English and German. The language comes from the browser
+// (navigator.languages) unless the player picked one with the switch. The words of the rule
+// settings and their choices are not here: the engine serves them (rulewords.js).
 
 const EN = {
   "app.name": "Golf",
@@ -48,6 +49,12 @@ const EN = {
   "lobby.rules.changed": "{n} changed",
   "lobby.rules.reset": "Reset to the game's rules",
   "lobby.rules.preset": "preset: {value}",
+  "rules.on": "on",
+  "rules.off": "off",
+  "rules.atLeast": "at least",
+  "rules.atMost": "at most",
+  "rules.decksFrom": "from {n} players:",
+  "rules.decksFromOne": "from {n} player:",
   "lobby.createButton": "Create table",
   "lobby.creating": "Creating…",
   "lobby.open": "Open tables",
@@ -348,6 +355,12 @@ const DE = {
   "lobby.rules.changed": "{n} geändert",
   "lobby.rules.reset": "Regeln des Spiels wiederherstellen",
   "lobby.rules.preset": "Vorgabe: {value}",
+  "rules.on": "an",
+  "rules.off": "aus",
+  "rules.atLeast": "mindestens",
+  "rules.atMost": "höchstens",
+  "rules.decksFrom": "ab {n} Spielern:",
+  "rules.decksFromOne": "ab {n} Spieler:",
   "lobby.createButton": "Tisch eröffnen",
   "lobby.creating": "Wird eröffnet …",
   "lobby.open": "Offene Tische",
@@ -630,107 +643,6 @@ const PRESET_NAMES = {
     "nine-card": "Neun-Karten-Golf", "german": "Golf nach deutscher Art" },
 };
 
-// Every rule setting in plain words: a label, what it does, and its choices.
-const SETTINGS = {
-  en: {
-    players: ["Players", "How many people may sit at a table of this game (smallest and largest number)."],
-    rows: ["Rows", "How many rows of cards each player has in front of them."],
-    cols: ["Columns", "How many cards are in each row."],
-    decks: ["Decks", "How many 52-card decks are shuffled together. “From 4 players: 2” means tables of four or more use two decks."],
-    jokers_per_deck: ["Jokers per deck", "Jokers added to each deck (0 plays without jokers)."],
-    points: ["Card points", "What each card counts when it is not part of a match. Low is good."],
-    match: ["What cancels", "Which groups of equal cards score zero together: columns, rows, diagonals (square grids), neighbours side by side or above each other, any pair anywhere, or a 2×2 block (scores the block points)."],
-    match_by: ["Equal means", "Cards are equal when they have the same rank (two 7s), or when they score the same points (a 10 and a jack)."],
-    jokers_wild: ["Jokers are wild", "A joker matches any card."],
-    block_match_by: ["Equal in a block means", "Four cards of a 2×2 block are equal when they score the same points (a 10 and a jack), or only when they have the same rank."],
-    block_points: ["Block points", "What four equal cards in a 2×2 square score together (only when blocks count)."],
-    setup: ["At the start of a hole", "The chosen cards are turned face up for everyone, or looked at in secret and kept face down."],
-    setup_count: ["Cards chosen at the start", "How many of their cards each player turns up (or looks at) before play."],
-    setup_cells: ["Which cards may be chosen", "Any of your cards, or only the bottom row."],
-    return_taken: ["A taken discard may go back", "A card taken from the discard pile may be thrown away again instead of being used."],
-    flip_after_discard: ["Turn a card up after discarding", "After throwing away the card in your hand: you must turn one face-down card up, you may, or you never do."],
-    replace: ["Which cards may be replaced", "The card in your hand may replace any of your cards, or only a face-down one."],
-    flip_instead_of_draw: ["Turn up instead of drawing", "A turn may be just turning one of your face-down cards up."],
-    knock: ["Knocking", "Instead of taking a turn, a player may knock: everyone else has one more turn, then the hole ends."],
-    knock_first_turn: ["Knock on the first turn", "Knocking is also allowed on a player's first turn of a hole."],
-    end_on_complete: ["The hole ends when", "the first player has every card face up, when every player has, or never that way (then only a knock ends it)."],
-    final_turns: ["Last turns", "After someone goes out or knocks, everyone else has one more turn. Off: the hole ends at once."],
-    reshuffle: ["Reuse the discard pile", "When the stock runs out, the discard pile (except its top card) is shuffled into a new stock."],
-    holes: ["Holes", "How many holes (rounds) a match has; 0 means no limit (then a points target ends it)."],
-    target: ["Points target", "The match ends after the hole in which a total passes this number; 0 means no target."],
-    target_ends: ["Target passed when a total", "goes over the target, or reaches it."],
-    tie_break: ["A tie for the win", "The tied players share the win, or play extra holes among themselves."],
-    turn_limit: ["Safety limit", "A hole ends and is scored after this many turns, so no hole can go on forever."],
-  },
-  de: {
-    players: ["Spieler", "Wie viele Leute an einem Tisch dieses Spiels sitzen dürfen (kleinste und größte Zahl)."],
-    rows: ["Reihen", "Wie viele Reihen Karten jeder vor sich liegen hat."],
-    cols: ["Spalten", "Wie viele Karten in jeder Reihe liegen."],
-    decks: ["Kartenspiele", "Wie viele Spiele zu 52 Karten zusammengemischt werden. „Ab 4 Spielern: 2“ heißt: Tische mit vier oder mehr Leuten nehmen zwei Spiele."],
-    jokers_per_deck: ["Joker pro Spiel", "Joker, die zu jedem Kartenspiel dazukommen (0: ohne Joker)."],
-    points: ["Kartenwerte", "So viel zählt jede Karte, die nicht zu einem Treffer gehört. Wenig ist gut."],
-    match: ["Was sich aufhebt", "Welche Gruppen gleicher Karten zusammen null zählen: Spalten, Reihen, Diagonalen (bei quadratischem Raster), Nachbarn neben- oder übereinander, jedes Paar irgendwo oder ein 2×2-Block (zählt die Blockpunkte)."],
-    match_by: ["Gleich heißt", "Karten sind gleich, wenn sie denselben Rang haben (zwei 7en) oder gleich viele Punkte zählen (eine 10 und ein Bube)."],
-    jokers_wild: ["Joker sind wild", "Ein Joker passt zu jeder Karte."],
-    block_match_by: ["Gleich im Block heißt", "Vier Karten eines 2×2-Blocks sind gleich, wenn sie gleich viele Punkte zählen (eine 10 und ein Bube), oder nur bei gleichem Rang."],
-    block_points: ["Blockpunkte", "So viel zählen vier gleiche Karten in einem 2×2-Quadrat zusammen (nur wenn Blöcke zählen)."],
-    setup: ["Zu Beginn einer Runde", "Die gewählten Karten werden für alle aufgedeckt oder heimlich angeschaut und bleiben verdeckt."],
-    setup_count: ["Karten zu Beginn", "Wie viele seiner Karten jeder vor dem Spiel aufdeckt (oder anschaut)."],
-    setup_cells: ["Welche Karten man wählen darf", "Jede deiner Karten oder nur die untere Reihe."],
-    return_taken: ["Genommene Ablage darf zurück", "Eine von der Ablage genommene Karte darf wieder abgelegt werden, statt sie zu verwenden."],
-    flip_after_discard: ["Aufdecken nach dem Ablegen", "Nach dem Ablegen der Karte in der Hand: Man muss eine verdeckte Karte aufdecken, darf es oder tut es nie."],
-    replace: ["Welche Karten man ersetzen darf", "Die Karte in der Hand darf jede deiner Karten ersetzen oder nur eine verdeckte."],
-    flip_instead_of_draw: ["Aufdecken statt ziehen", "Ein Zug darf auch nur daraus bestehen, eine verdeckte Karte aufzudecken."],
-    knock: ["Klopfen", "Statt zu ziehen darf man klopfen: Alle anderen haben noch einen Zug, dann endet die Runde."],
-    knock_first_turn: ["Klopfen im ersten Zug", "Klopfen ist auch im ersten Zug einer Runde erlaubt."],
-    end_on_complete: ["Die Runde endet, wenn", "der Erste alle Karten offen hat, wenn alle sie offen haben, oder nie auf diese Weise (dann nur durch Klopfen)."],
-    final_turns: ["Letzte Züge", "Wenn jemand fertig ist oder klopft, haben alle anderen noch einen Zug. Aus: Die Runde endet sofort."],
-    reshuffle: ["Ablage neu mischen", "Ist der Stapel leer, wird die Ablage (bis auf die oberste Karte) zu einem neuen Stapel gemischt."],
-    holes: ["Runden", "Wie viele Runden eine Partie hat; 0 heißt ohne Grenze (dann beendet ein Punkteziel sie)."],
-    target: ["Punkteziel", "Die Partie endet nach der Runde, in der jemand diese Punktzahl überschreitet; 0 heißt ohne Ziel."],
-    target_ends: ["Ziel erreicht, wenn eine Summe", "über dem Ziel liegt oder es erreicht."],
-    tie_break: ["Gleichstand beim Sieg", "Die Gleichauf-Liegenden teilen sich den Sieg oder spielen Extrarunden unter sich."],
-    turn_limit: ["Sicherheitsgrenze", "Eine Runde endet und wird gewertet, wenn sie so viele Züge dauert – damit keine Runde ewig läuft."],
-  },
-};
-
-const CHOICES = {
-  en: {
-    "match_by.rank": "same rank", "match_by.points": "same points",
-    "block_match_by.rank": "same rank", "block_match_by.points": "same points",
-    "setup.reveal": "turned face up", "setup.peek": "looked at in secret",
-    "setup_cells.any": "any card", "setup_cells.bottom-row": "the bottom row",
-    "flip_after_discard.must": "must", "flip_after_discard.may": "may", "flip_after_discard.never": "never",
-    "replace.any": "any card", "replace.face-down": "face-down cards only",
-    "end_on_complete.first": "the first grid is face up", "end_on_complete.all": "every grid is face up",
-    "end_on_complete.never": "never (knock to end)",
-    "target_ends.exceed": "goes over it", "target_ends.reach": "reaches it",
-    "tie_break.share": "share the win", "tie_break.playoff": "play it off",
-    "match.columns": "columns", "match.rows": "rows", "match.diagonals": "diagonals",
-    "match.adjacent": "neighbours", "match.pairs": "any pair", "match.blocks": "2×2 blocks",
-    "match.row-pairs": "two side by side in a row",
-    "decks.from": "from {n} players:", "players.min": "at least", "players.max": "at most",
-    "bool.true": "on", "bool.false": "off",
-  },
-  de: {
-    "match_by.rank": "gleicher Rang", "match_by.points": "gleiche Punkte",
-    "block_match_by.rank": "gleicher Rang", "block_match_by.points": "gleiche Punkte",
-    "setup.reveal": "aufgedeckt", "setup.peek": "heimlich angeschaut",
-    "setup_cells.any": "jede Karte", "setup_cells.bottom-row": "die untere Reihe",
-    "flip_after_discard.must": "muss", "flip_after_discard.may": "darf", "flip_after_discard.never": "nie",
-    "replace.any": "jede Karte", "replace.face-down": "nur verdeckte Karten",
-    "end_on_complete.first": "das erste Raster offen ist", "end_on_complete.all": "alle Raster offen sind",
-    "end_on_complete.never": "nie (nur Klopfen)",
-    "target_ends.exceed": "darüber liegt", "target_ends.reach": "es erreicht",
-    "tie_break.share": "Sieg teilen", "tie_break.playoff": "ausstechen",
-    "match.columns": "Spalten", "match.rows": "Reihen", "match.diagonals": "Diagonalen",
-    "match.adjacent": "Nachbarn", "match.pairs": "jedes Paar", "match.blocks": "2×2-Blöcke",
-    "match.row-pairs": "zwei nebeneinander in einer Reihe",
-    "decks.from": "ab {n} Spielern:", "players.min": "mindestens", "players.max": "höchstens",
-    "bool.true": "an", "bool.false": "aus",
-  },
-};
-
 const TABLES = { en: EN, de: DE };
 const listeners = new Set();
 let current = pickLanguage();
@@ -762,7 +674,8 @@ export function onLangChange(fn) {
   return () => listeners.delete(fn);
 }
 
-function fill(text, params) {
+/** text with its {placeholders} filled from params (unknown ones are left as they are). */
+export function fill(text, params) {
   if (!params) return text;
   return text.replace(/\{(\w+)\}/g, (m, key) => (key in params ? String(params[key]) : m));
 }
@@ -772,15 +685,6 @@ export function t(key, params) {
   const text = TABLES[current][key] ?? EN[key];
   if (text === undefined) return key;
   return fill(text, params);
-}
-
-export function settingText(key) {
-  return SETTINGS[current][key] || SETTINGS.en[key] || [key.replace(/_/g, " "), ""];
-}
-
-export function choiceText(key, value, params) {
-  const text = CHOICES[current][`${key}.${value}`] ?? CHOICES.en[`${key}.${value}`];
-  return text === undefined ? String(value) : fill(text, params);
 }
 
 /** A preset's display name ("Six-card Golf"); unknown presets keep their own name. */

@@ -1,17 +1,18 @@
-// The lobby: your name, a new table (any game, every rule setting in plain words, checked by
-// the engine through POST /api/rules/check), the open tables, an invite, your tables.
+// The lobby: your name, a new table (any game, every rule setting in the engine's own words
+// from GET /api/presets, checked by the engine through POST /api/rules/check), the open
+// tables, an invite, your tables.
 
 import { h, replace } from "./dom.js";
-import { choiceText, presetName, presetText, settingText, t } from "./i18n.js";
+import { presetName, presetText, t } from "./i18n.js";
 import { ApiError, allTokens, get, post, rememberSeat, saveName, savedName } from "./api.js";
 import { cardBack, cardFace } from "./cards.js";
+import { choiceWords, loadPresets, settingKind, settingWords, valueText } from "./rulewords.js";
 
-const NOT_RULES = new Set(["name", "description", "sources"]);
 const SEAT_CHOICES = ["human", "easy", "medium", "hard"];
 
 export function lobbyScreen(root, _where, { navigate }) {
   const state = {
-    presets: [], schema: null, preset: "six-card", overrides: {},
+    presets: [], preset: "six-card", overrides: {},
     seats: ["human", "medium"], errors: {}, checkSeq: 0, busy: false,
     options: { bot_delay: 0.8, absence: "bot", grace: 60, turn_timer: null, reserve: 30 },
     title: "", public: false,
@@ -54,24 +55,6 @@ export function lobbyScreen(root, _where, { navigate }) {
   }
 
   // --- the rules form --------------------------------------------------------------------
-  function kindOf(key, value) {
-    const s = state.schema && state.schema[key];
-    if (s && s.type) return s;
-    if (key === "players") return { type: "players" };
-    if (key === "points") return { type: "points" };
-    if (key === "decks") return { type: "decks" };
-    if (key === "match") {
-      const seen = new Set();
-      for (const p of state.presets) for (const m of p.settings.match || []) seen.add(m);
-      return { type: "patterns", choices: [...seen] };
-    }
-    if (typeof value === "boolean") return { type: "bool" };
-    if (typeof value === "number") return { type: "int" };
-    const seen = new Set();
-    for (const p of state.presets) if (typeof p.settings[key] === "string") seen.add(p.settings[key]);
-    return { type: "text", suggestions: [...seen] };
-  }
-
   function currentValue(key) {
     return key in state.overrides ? state.overrides[key] : preset().settings[key];
   }
@@ -84,10 +67,17 @@ export function lobbyScreen(root, _where, { navigate }) {
     updateChangedCount();
   }
 
+  // The numbers a choice's explanation names ("a column of {rows} equal cards").
+  function explainParams() {
+    return { rows: currentValue("rows"), cols: currentValue("cols"),
+      block_points: currentValue("block_points") };
+  }
+
   function settingField(key) {
     const value = currentValue(key);
-    const kind = kindOf(key, preset().settings[key]);
-    const [label, help] = settingText(key);
+    const kind = settingKind(key) || { type: "text" };
+    const { name: label, explain: help } = settingWords(key);
+    const choice = (c) => choiceWords(key, c, explainParams());
     const id = `rule-${key}`;
     const described = `${id}-help err-${key}`;
     let control;
@@ -95,70 +85,66 @@ export function lobbyScreen(root, _where, { navigate }) {
       control = h("label.switch", {},
         h("input", { id, type: "checkbox", checked: value, "aria-describedby": described,
           onchange: (e) => setOverride(key, e.target.checked) }),
-        h("span", { text: choiceText("bool", "true") }));
+        h("span", { text: t("rules.on") }));
     } else if (kind.type === "int") {
       control = h("input.num", { id, type: "number", step: 1, value: String(value),
         min: kind.min, max: kind.max, "aria-describedby": described,
         onchange: (e) => setOverride(key, e.target.value === "" ? e.target.value
           : Number(e.target.value)) });
-    } else if (kind.type === "choice" || (kind.type === "text" && kind.suggestions.length > 1
-        && !state.schema)) {
-      const choices = kind.choices || kind.suggestions;
-      const all = choices.includes(value) ? choices : [...choices, value];
+    } else if (kind.type === "choice") {
+      const all = kind.choices.includes(value) ? kind.choices : [...kind.choices, value];
       control = h("select", { id, "aria-describedby": described,
         onchange: (e) => setOverride(key, e.target.value) },
         all.map((c) => h("option", { value: c, selected: c === value,
-          text: choiceText(key, c) })));
+          text: choice(c).name, title: choice(c).explain || null })));
     } else if (kind.type === "patterns") {
       const chosen = new Set(value);
-      const choices = [...new Set([...(kind.choices || []), ...value])];
+      const choices = [...new Set([...kind.choices, ...value])];
       control = h("div.chips", { id, role: "group", "aria-label": label,
         "aria-describedby": described },
-        choices.map((c) => h("label.chip", {},
+        choices.map((c) => h("label.chip", { title: choice(c).explain || null },
           h("input", { type: "checkbox", checked: chosen.has(c), onchange: (e) => {
             const next = new Set(currentValue(key));
             if (e.target.checked) next.add(c); else next.delete(c);
             setOverride(key, choices.filter((x) => next.has(x)));
-          } }), " ", choiceText("match", c))));
+          } }), " ", choice(c).name)));
     } else if (kind.type === "players") {
       const [lo, hi] = value;
       const both = () => [Number(loIn.value), Number(hiIn.value)];
-      const loIn = h("input.num", { type: "number", value: lo, min: 1, max: 64,
-        "aria-label": `${label}: ${choiceText("players", "min")}`,
+      const loIn = h("input.num", { type: "number", value: lo, min: kind.min, max: kind.max,
+        "aria-label": `${label}: ${t("rules.atLeast")}`,
         onchange: () => setOverride(key, both()) });
-      const hiIn = h("input.num", { type: "number", value: hi, min: 1, max: 64,
-        "aria-label": `${label}: ${choiceText("players", "max")}`,
+      const hiIn = h("input.num", { type: "number", value: hi, min: kind.min, max: kind.max,
+        "aria-label": `${label}: ${t("rules.atMost")}`,
         onchange: () => setOverride(key, both()) });
       control = h("div.inline", { id, "aria-describedby": described },
-        choiceText("players", "min"), " ", loIn, " ", choiceText("players", "max"), " ", hiIn);
+        t("rules.atLeast"), " ", loIn, " ", t("rules.atMost"), " ", hiIn);
     } else if (kind.type === "decks") {
       const steps = Object.entries(value);
-      const inputs = steps.map(([from, n]) => h("input.num", { type: "number", value: n,
-        min: 1, max: 16, "aria-label": `${label} ${choiceText("decks", "from", { n: from })}`,
+      const from = (n) => t(Number(n) === 1 ? "rules.decksFromOne" : "rules.decksFrom", { n });
+      const inputs = steps.map(([start, n]) => h("input.num", { type: "number", value: n,
+        min: kind.min, max: kind.max, "aria-label": `${label} ${from(start)}`,
         onchange: () => {
           const out = {};
           steps.forEach(([f], i) => { out[f] = Number(inputs[i].value); });
           setOverride(key, out);
         } }));
       control = h("div.inline", { id, "aria-describedby": described },
-        steps.map(([from], i) => h("span.step", {}, choiceText("decks", "from", { n: from }),
-          " ", inputs[i])));
+        steps.map(([start], i) => h("span.step", {}, from(start), " ", inputs[i])));
     } else if (kind.type === "points") {
       control = h("div.points", { id, role: "group", "aria-label": label,
         "aria-describedby": described },
         Object.entries(value).map(([rank, pts]) => h("label.pt", {},
           h("span", { text: rank === "JK" ? "★" : rank }),
-          h("input.num", { type: "number", value: pts, min: -1000, max: 1000,
+          h("input.num", { type: "number", value: pts, min: kind.min, max: kind.max,
             "aria-label": `${label}: ${rank}`, onchange: (e) => {
               const next = { ...currentValue(key), [rank]: Number(e.target.value) };
               setOverride(key, next);
             } }))));
     } else {
-      const list = `${id}-list`;
-      control = h("span", {},
-        h("input", { id, type: "text", value: String(value), list,
-          "aria-describedby": described, onchange: (e) => setOverride(key, e.target.value) }),
-        h("datalist", { id: list }, (kind.suggestions || []).map((s) => h("option", { value: s }))));
+      // A setting of a kind this page does not know yet: its value as text.
+      control = h("input", { id, type: "text", value: String(value),
+        "aria-describedby": described, onchange: (e) => setOverride(key, e.target.value) });
     }
     const base = preset().settings[key];
     return h("div.setting", { "data-setting": key },
@@ -166,15 +152,8 @@ export function lobbyScreen(root, _where, { navigate }) {
       control,
       h("p.help", { id: `${id}-help` }, help,
         key in state.overrides ? h("span.was", { text: " · " + t("lobby.rules.preset",
-          { value: describeValue(key, base) }) }) : null),
+          { value: valueText(key, base) }) }) : null),
       errorSlot(key));
-  }
-
-  function describeValue(key, value) {
-    if (typeof value === "boolean") return choiceText("bool", String(value));
-    if (Array.isArray(value)) return value.map((v) => choiceText(key, v)).join(", ");
-    if (value && typeof value === "object") return Object.entries(value).map(([a, b]) => `${a}=${b}`).join(" ");
-    return choiceText(key, value);
   }
 
   let changedBadge = h("span.badge");
@@ -252,7 +231,8 @@ export function lobbyScreen(root, _where, { navigate }) {
   function renderForm() {
     const p = preset();
     if (!p) return;
-    const keys = Object.keys(p.settings).filter((k) => !NOT_RULES.has(k));
+    // The playing settings, in the engine's order (not the name or the sources).
+    const keys = Object.keys(p.settings).filter((k) => settingKind(k));
     changedBadge = h("span.badge");
     const form = h("form.create", { "aria-labelledby": "create-title", onsubmit: create },
       h("h2#create-title", { text: t("lobby.create") }),
@@ -338,29 +318,40 @@ export function lobbyScreen(root, _where, { navigate }) {
   }
 
   // --- open tables, invites, your tables ---------------------------------------------------
-  async function loadOpen() {
+  // A list of tables in box, or what kept it empty (no network, or none to show).
+  async function showTables(box, fetchTables, noneKey, itemOf) {
     let data;
     try {
-      data = await get("/api/tables");
-    } catch (err) {
-      replace(openBox, h("p.field-error", { text: t("common.network") }));
+      data = await fetchTables();
+    } catch {
+      replace(box, h("p.field-error", { text: t("common.network") }));
       return;
     }
-    if (!data.tables.length) {
-      replace(openBox, h("p.muted", { text: t("lobby.open.none") }));
-      return;
-    }
-    replace(openBox, h("ul.table-list", {}, data.tables.map((tb) => h("li.table-item", {},
+    replace(box, data.tables.length ? h("ul.table-list", {}, data.tables.map(itemOf))
+      : h("p.muted", { text: t(noneKey) }));
+  }
+
+  function tableItem(table, details, actions) {
+    return h("li.table-item", {},
       h("div.table-info", {},
-        h("strong", { text: tb.title }),
-        h("span.muted", { text: ` · ${presetName(tb.preset)} · ${t(`status.${tb.status}`)}` }),
-        h("div.muted", { text: t("lobby.freeSeats", { free: tb.free, seats: tb.seats })
-          + (tb.spectators ? " · " + t("lobby.watching", { n: tb.spectators }) : "") })),
+        h("strong", { text: table.title }),
+        h("span.muted", { text: ` · ${presetName(table.preset)} · ${t(`status.${table.status}`)}` }),
+        details),
+      actions);
+  }
+
+  function pageLink(tag, path, text) {
+    return h(tag, { href: path, text, onclick: (e) => { e.preventDefault(); navigate(path); } });
+  }
+
+  function loadOpen() {
+    return showTables(openBox, () => get("/api/tables"), "lobby.open.none", (tb) => tableItem(tb,
+      h("div.muted", { text: t("lobby.freeSeats", { free: tb.free, seats: tb.seats })
+        + (tb.spectators ? " · " + t("lobby.watching", { n: tb.spectators }) : "") }),
       h("div.table-actions", {},
         tb.status === "waiting" && tb.free > 0 ? h("button.primary", { type: "button",
           text: t("lobby.join"), onclick: () => joinPublic(tb.id) }) : null,
-        h("a.button.ghost", { href: `/watch/${encodeURIComponent(tb.id)}`, text: t("lobby.watch"),
-          onclick: (e) => { e.preventDefault(); navigate(`/watch/${encodeURIComponent(tb.id)}`); } }))))));
+        pageLink("a.button.ghost", `/watch/${encodeURIComponent(tb.id)}`, t("lobby.watch")))));
   }
 
   async function joinPublic(id) {
@@ -376,29 +367,15 @@ export function lobbyScreen(root, _where, { navigate }) {
     }
   }
 
-  async function loadMine() {
+  function loadMine() {
     const tokens = allTokens();
     if (!tokens.length) {
       replace(mineBox, h("p.muted", { text: t("lobby.mine.none") }));
       return;
     }
-    let data;
-    try {
-      data = await post("/api/my-tables", { tokens });
-    } catch {
-      replace(mineBox, h("p.field-error", { text: t("common.network") }));
-      return;
-    }
-    if (!data.tables.length) {
-      replace(mineBox, h("p.muted", { text: t("lobby.mine.none") }));
-      return;
-    }
-    replace(mineBox, h("ul.table-list", {}, data.tables.map((m) => h("li.table-item", {},
-      h("div.table-info", {},
-        h("strong", { text: m.table.title }),
-        h("span.muted", { text: ` · ${presetName(m.table.preset)} · ${t(`status.${m.table.status}`)}` })),
-      h("a.button.primary", { href: `/t/${encodeURIComponent(m.table.id)}`, text: t("lobby.rejoin"),
-        onclick: (e) => { e.preventDefault(); navigate(`/t/${encodeURIComponent(m.table.id)}`); } })))));
+    showTables(mineBox, () => post("/api/my-tables", { tokens }), "lobby.mine.none",
+      (m) => tableItem(m.table, null,
+        pageLink("a.button.primary", `/t/${encodeURIComponent(m.table.id)}`, t("lobby.rejoin"))));
   }
 
   const inviteInput = h("input#invite", { type: "text", autocomplete: "off",
@@ -454,9 +431,8 @@ export function lobbyScreen(root, _where, { navigate }) {
 
   showError("name", null);
   render();
-  Promise.all([get("/api/presets")]).then(([presets]) => {
+  loadPresets().then((presets) => {
     state.presets = presets.presets;
-    state.schema = presets.settings || null;
     if (!state.presets.some((p) => p.name === state.preset)) state.preset = state.presets[0].name;
     renderForm();
     check();

@@ -1,7 +1,8 @@
 // The waiting room: seats, bots by difficulty, the invite link, host controls, start.
 
-import { h } from "./dom.js";
-import { choiceText, presetName, presetText, settingText, t } from "./i18n.js";
+import { h, replace } from "./dom.js";
+import { presetName, presetText, t } from "./i18n.js";
+import { loadPresets, settingWords, valueText } from "./rulewords.js";
 import { seatName } from "./narrate.js";
 
 function seatBadges(seat, table, mySeat) {
@@ -63,14 +64,14 @@ export function waitingEl(ctx) {
   });
 
   const overrides = Object.entries(table.rules || {});
-  const rules = overrides.length
-    ? h("ul.rule-list", {}, overrides.map(([k, v]) => h("li", {},
-      h("strong", { text: settingText(k)[0] + ": " }),
-      typeof v === "boolean" ? choiceText("bool", String(v))
-        : Array.isArray(v) ? v.map((x) => choiceText(k, x)).join(", ")
-          : typeof v === "object" ? Object.entries(v).map(([a, b]) => `${a} = ${b}`).join(", ")
-            : choiceText(k, v))))
-    : h("p.muted", { text: t("wait.rules.none") });
+  const rules = overrides.length ? h("ul.rule-list") : h("p.muted", { text: t("wait.rules.none") });
+  // The changed settings in the engine's words (shown by key until those have loaded).
+  const listRules = () => replace(rules, overrides.map(([k, v]) => h("li", {},
+    h("strong", { text: settingWords(k).name + ": " }), valueText(k, v))));
+  if (overrides.length) {
+    listRules();
+    loadPresets().then(listRules, () => {});
+  }
 
   const inviteBox = inviteUrl ? h("div.invite", {},
     h("label.setting-label", { for: "invite-link", text: t("wait.invite") }),
