@@ -366,10 +366,10 @@ _SETTING_WORDS: dict[str, dict[Lang, Words]] = {
         ("Columns", "How many cards are in each row."),
         ("Spalten", "Wie viele Karten in jeder Reihe liegen.")),
     "decks": _w(
-        ("Decks", "How many 52-card decks are shuffled together; from a number of players on, "
-                  "tables may use more decks."),
+        ("Decks", "How many 52-card decks are shuffled together; from a given number of "
+                  "players on, a table may use more."),
         ("Kartenspiele", "Wie viele Spiele zu 52 Karten zusammengemischt werden; ab einer "
-                         "Spielerzahl dürfen Tische mehr Spiele nehmen.")),
+                         "bestimmten Spielerzahl dürfen es mehr sein.")),
     "jokers_per_deck": _w(
         ("Jokers per deck", "Jokers added to each deck (0 plays without jokers)."),
         ("Joker pro Kartenspiel", "Joker, die zu jedem Kartenspiel dazukommen (0: ohne "
@@ -448,11 +448,12 @@ _SETTING_WORDS: dict[str, dict[Lang, Words]] = {
                                     "hole."),
         ("Klopfen im ersten Zug", "Klopfen ist auch im ersten Zug einer Runde erlaubt.")),
     "end_on_complete": _w(
-        ("The hole ends when", "the first player has every card face up, when every player "
-                               "has, or never that way (then only a knock ends it)."),
-        ("Die Runde endet, wenn", "der Erste alle Karten offen hat, wenn alle sie offen "
-                                  "haben, oder nie auf diese Weise (dann nur durch "
-                                  "Klopfen).")),
+        ("The hole ends when", "A hole ends once the first player has every card face up, "
+                               "once every player has, or never that way (then only a knock "
+                               "ends it)."),
+        ("Die Runde endet, wenn", "Eine Runde endet, sobald der Erste alle Karten offen hat, "
+                                  "sobald alle sie offen haben, oder nie auf diese Weise "
+                                  "(dann nur durch Klopfen).")),
     "final_turns": _w(
         ("Last turns", "After someone goes out or knocks, everyone else has one more turn. "
                        "Off: the hole ends at once."),
@@ -474,10 +475,11 @@ _SETTING_WORDS: dict[str, dict[Lang, Words]] = {
         ("Punkteziel", "Die Partie endet nach der Runde, in der ein Punktestand diese Zahl "
                        "überschreitet; 0 heißt ohne Ziel.")),
     "target_ends": _w(
-        ("Target passed when a total", "goes over the target, or already when it reaches "
-                                       "it."),
-        ("Ziel erreicht, wenn ein Punktestand", "das Ziel überschreitet oder schon, wenn er "
-                                                "es erreicht.")),
+        ("Target passed when a total", "Whether a total must go over the points target to "
+                                       "end the match, or reaching it is enough."),
+        ("Ziel erreicht, wenn ein Punktestand", "Ob ein Punktestand das Punkteziel "
+                                                "überschreiten muss, damit die Partie endet, "
+                                                "oder ob es genügt, es zu erreichen.")),
     "tie_break": _w(
         ("A tie for the win", "The tied players share the win, or play extra holes among "
                               "themselves."),

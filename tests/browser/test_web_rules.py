@@ -56,6 +56,9 @@ def test_the_lobby_words_every_setting_from_the_served_schema(
     # Six-card's decks from 1 and from 4 players: "ab 1 Spieler", not "ab 1 Spielern".
     expect(page.locator('.setting[data-setting="decks"] .step')).to_have_text(
         [re.compile(r"^ab 1 Spieler:"), re.compile(r"^ab 4 Spielern:")])
+    # The points table names its ranks as German cards are named.
+    points = settings["points"]["words"]["de"]["name"]
+    expect(page.get_by_label(f"{points}: Bube")).to_have_value("10")
     page.select_option("#lang", "en")
     page.locator("details.rules summary").click()
     expect(page.locator('label[for="rule-holes"]')).to_have_text(

@@ -696,14 +696,17 @@ export function presetText(name, fallback) {
   return PRESETS[current][name] || fallback || name;
 }
 
+/** A rank's spoken name: "jack", "Bube", "7"; "JK" is the joker. */
+export function rankName(code) {
+  if (code === "JK") return t("card.joker");
+  return ["A", "J", "Q", "K"].includes(code) ? t(`rank.${code}`) : code;
+}
+
 /** A card's spoken name: "7 of clubs", "Kreuz 7"; null is a face-down card. */
 export function cardName(card) {
   if (card === null || card === undefined) return t("card.back");
-  if (card === "JK") return t("card.joker");
-  const rankCode = card.slice(0, -1);
-  const suit = card.slice(-1);
-  const rank = "AJQK".includes(rankCode) ? t(`rank.${rankCode}`) : rankCode;
-  return t("card.name", { rank, suit: t(`suit.${suit}`) });
+  if (card === "JK") return rankName(card);
+  return t("card.name", { rank: rankName(card.slice(0, -1)), suit: t(`suit.${card.slice(-1)}`) });
 }
 
 /** "Ann", "Ann and Bob", "Ann, Bob and Cy" */

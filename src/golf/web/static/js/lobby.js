@@ -3,7 +3,7 @@
 // tables, an invite, your tables.
 
 import { h, replace } from "./dom.js";
-import { presetName, presetText, t } from "./i18n.js";
+import { presetName, presetText, rankName, t } from "./i18n.js";
 import { ApiError, allTokens, get, post, rememberSeat, saveName, savedName } from "./api.js";
 import { cardBack, cardFace } from "./cards.js";
 import { choiceWords, loadPresets, settingKind, settingWords, valueText } from "./rulewords.js";
@@ -137,7 +137,7 @@ export function lobbyScreen(root, _where, { navigate }) {
         Object.entries(value).map(([rank, pts]) => h("label.pt", {},
           h("span", { text: rank === "JK" ? "★" : rank }),
           h("input.num", { type: "number", value: pts, min: kind.min, max: kind.max,
-            "aria-label": `${label}: ${rank}`, onchange: (e) => {
+            "aria-label": `${label}: ${rankName(rank)}`, onchange: (e) => {
               const next = { ...currentValue(key), [rank]: Number(e.target.value) };
               setOverride(key, next);
             } }))));
