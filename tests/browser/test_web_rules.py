@@ -59,6 +59,9 @@ def test_the_lobby_words_every_setting_from_the_served_schema(
     # The points table names its ranks as German cards are named.
     points = settings["points"]["words"]["de"]["name"]
     expect(page.get_by_label(f"{points}: Bube")).to_have_value("10")
+    ranks = page.locator('.setting[data-setting="points"] .pt span').all_inner_texts()
+    assert ranks == [r if r != "JK" else "★" for r in settings["points"]["ranks"]
+                     if r in six["settings"]["points"]], ranks
     page.select_option("#lang", "en")
     page.locator("details.rules summary").click()
     expect(page.locator('label[for="rule-holes"]')).to_have_text(

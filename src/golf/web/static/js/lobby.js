@@ -134,9 +134,10 @@ export function lobbyScreen(root, _where, { navigate }) {
     } else if (kind.type === "points") {
       control = h("div.points", { id, role: "group", "aria-label": label,
         "aria-describedby": described },
-        Object.entries(value).map(([rank, pts]) => h("label.pt", {},
+        // In the engine's rank order (an object lists "2".."10" before "A").
+        kind.ranks.filter((rank) => rank in value).map((rank) => h("label.pt", {},
           h("span", { text: rank === "JK" ? "★" : rank }),
-          h("input.num", { type: "number", value: pts, min: kind.min, max: kind.max,
+          h("input.num", { type: "number", value: value[rank], min: kind.min, max: kind.max,
             "aria-label": `${label}: ${rankName(rank)}`, onchange: (e) => {
               const next = { ...currentValue(key), [rank]: Number(e.target.value) };
               setOverride(key, next);
