@@ -60,7 +60,7 @@ def test_row_pairs_is_summarised() -> None:
 
 
 @pytest.mark.parametrize("preset", preset_names())
-def test_every_preset_says_its_patterns_and_what_equal_means(preset: str) -> None:
+def test_every_preset_says_its_patterns_what_equal_means_and_its_tie_break(preset: str) -> None:
     r = load_rules(preset)
     line = matches_line(preset, {})
     for pattern in r.match:
@@ -69,6 +69,8 @@ def test_every_preset_says_its_patterns_and_what_equal_means(preset: str) -> Non
     assert (choice_words("match_by", r.match_by).explain in line) == lines_or_pairs
     assert (choice_words("block_match_by", r.block_match_by).explain in line) == \
         ("blocks" in r.match)
+    text = body(preset, {})
+    assert text is not None and choice_words("tie_break", r.tie_break).explain in text
 
 
 @pytest.mark.parametrize("key", ["match_by", "block_match_by"])

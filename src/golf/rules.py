@@ -566,7 +566,8 @@ _CHOICE_WORDS: dict[str, dict[str, dict[Lang, Words]]] = {
     "tie_break": {
         "share": _w(("share the win", "tied players share the win"),
                     ("Sieg teilen", "Punktgleiche teilen sich den Sieg")),
-        "playoff": _w(("play it off", "tied players play extra holes until one is lowest"),
+        "playoff": _w(("play it off", "tied players play extra holes until one of them is "
+                                  "lowest"),
                       ("Stechen", "Punktgleiche spielen Stechrunden, bis einer allein vorne "
                                   "liegt")),
     },

@@ -190,9 +190,5 @@ def _match_end(r: Rules) -> str:
     if r.target:
         verb = "reaches" if r.target_ends == "reach" else "passes"
         parts.append(f"until a total {verb} {r.target}")
-    text = " or ".join(parts) + "; the lowest total wins"
-    if r.tie_break == "playoff":
-        text += ", a tie for the lowest is settled by extra holes between the tied players."
-    else:
-        text += ", tied players share the win."
-    return text
+    return " or ".join(parts) + "; the lowest total wins, " + \
+        choice_words("tie_break", r.tie_break).explain + "."
