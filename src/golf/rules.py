@@ -425,9 +425,9 @@ _SETTING_WORDS: dict[str, dict[Lang, Words]] = {
         ("Turn a card up after discarding", "After throwing away the card in your hand: you "
                                             "must turn one face-down card up, you may, or "
                                             "you never do."),
-        ("Aufdecken nach dem Ablegen", "Nach dem Ablegen der Karte in der Hand: Man muss "
-                                       "eine verdeckte Karte aufdecken, darf es oder tut es "
-                                       "nie.")),
+        ("Aufdecken nach dem Ablegen", "Nach dem Ablegen der Karte in der Hand musst du "
+                                       "eine verdeckte Karte aufdecken, darfst es oder tust "
+                                       "es nie.")),
     "replace": _w(
         ("Which cards may be replaced", "The card in your hand may replace any of your "
                                         "cards, or only a face-down one."),
@@ -587,9 +587,9 @@ _CHOICE_WORDS: dict[str, dict[str, dict[Lang, Words]]] = {
                                       "score 0"),
                        ("Nachbarn", "zwei gleiche Karten neben- oder übereinander zählen 0")),
         "pairs": _w(("any pair", "any two equal cards in the grid score 0 (each card in one "
-                                 "pair)"),
+                                 "pair only)"),
                     ("jedes Paar", "zwei beliebige gleiche Karten im Raster zählen 0 (jede "
-                                   "Karte in einem Paar)")),
+                                   "Karte nur in einem Paar)")),
         "blocks": _w(("2×2 blocks", "four equal cards in a 2x2 block score {block_points} "
                                     "together"),
                      ("2×2-Blöcke", "vier gleiche Karten in einem 2×2-Block zählen zusammen "

@@ -26,7 +26,8 @@ def register(sub: Any) -> None:
         "variants", help="list the rule presets, or show one in full",
         description="List the presets (a table, or JSON with --json). "
         "'golf variants show NAME' explains one preset: its rules in a dozen lines and the "
-        "settings that matter for it (--sources: every setting and where it comes from).",
+        "settings that matter for it, each named in words (--sources: every setting and where "
+        "it comes from).",
     )
     p.add_argument("action", nargs="?", choices=["show"], help="show one preset in full")
     p.add_argument("name", nargs="?", help="preset name or .toml path (with 'show')")
