@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import doctest
 import json
 import math
+import re
 from pathlib import Path
 from typing import Any
 
@@ -16,6 +18,11 @@ from golf import load_rules
 from golf.errors import GolfError
 from golf.ratings import (
     BANDS,
+    CONSERVATIVE_Z,
+    DISPLAY_OFFSET,
+    DISPLAY_SCALE,
+    MODEL,
+    PROVISIONAL_MATCHES,
     Anchors,
     RatedMatch,
     Rating,
@@ -359,5 +366,34 @@ def test_bot_anchors_never_move(ms: list[RatedMatch]) -> None:
     assert book.record(probe) == rate_match({}, probe, ANCHORS)
 
 
-def test_the_bands_cover_every_rated_table_size() -> None:
-    assert [band_for(n) for n in range(2, BANDS["5+"][1] + 1)].count("2") == 1
+@pytest.mark.parametrize("preset", preset_names())
+def test_the_bands_cover_every_table_a_preset_allows(preset: str) -> None:
+    lo, hi = load_rules(preset).players
+    for n in range(max(lo, 2), hi + 1):
+        assert variant_of(load_rules(preset), n).band == band_for(n)
+
+
+# --- docs/ratings.md stays true ----------------------------------------------------------
+
+DOC = Path(__file__).resolve().parents[1] / "docs" / "ratings.md"
+
+
+def test_the_docs_worked_example_holds() -> None:
+    result = doctest.testfile(str(DOC), module_relative=False, verbose=False)
+    assert result.attempted >= 15 and result.failed == 0
+
+
+def test_the_docs_parameters_are_the_codes() -> None:
+    text = DOC.read_text(encoding="utf-8")
+    rows = dict(re.findall(r"^\| `(\w+)`\s*\| ([^|]+?)\s*\|", text, flags=re.M))
+    assert {k: rows[k] for k in MODEL} == {
+        "mu": "25", "sigma": "25/3", "beta": "25/6", "tau": "25/300", "kappa": "0.0001",
+        "limit_sigma": "true"}
+    assert MODEL == {"mu": 25.0, "sigma": 25 / 3, "beta": 25 / 6, "tau": 25 / 300,
+                     "kappa": 0.0001, "limit_sigma": True}
+    formula = f"max(0, round({DISPLAY_OFFSET:g} + {DISPLAY_SCALE:g} × (mu − 3 × sigma)))"
+    assert formula in text and CONSERVATIVE_Z == 3
+    assert f"until **{PROVISIONAL_MATCHES}** rated matches" in text
+    for band, (lo, hi) in BANDS.items():
+        players = f"{lo}" if lo == hi else f"{lo} or {hi}" if hi == lo + 1 else f"{lo} to {hi}"
+        assert re.search(rf"\| `{re.escape(band)}`\s*\| {players}\s*\|", text), band

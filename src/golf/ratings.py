@@ -103,7 +103,7 @@ DISPLAY_OFFSET = 900.0
 #: Rated matches before a rating stops being provisional.
 PROVISIONAL_MATCHES = 10
 #: Player-count bands, each with its smallest and largest player count.
-BANDS: Mapping[str, tuple[int, int]] = {"2": (2, 2), "3-4": (3, 4), "5+": (5, 99)}
+BANDS: Mapping[str, tuple[int, int]] = {"2": (2, 2), "3-4": (3, 4), "5+": (5, 8)}
 
 
 def _model() -> Any:
