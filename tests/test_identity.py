@@ -23,6 +23,7 @@ from golf.identity.errors import (
     TokenRejected,
     UsernameRejected,
 )
+from golf.identity.origin import allowed_origins, normalise_origin, same_origin
 from golf.identity.passwords import (
     DEFAULT_PARAMS,
     MAX_LENGTH,
@@ -409,3 +410,36 @@ def test_waits_stay_within_the_caps(events: list[tuple[str, str, float]]) -> Non
         if before == 0.0:  # only an attempt that may be checked can fail
             limiter.failed(user, address)
             assert limiter.wait(user, address) >= before
+
+
+# --- cross-site requests ---------------------------------------------------------------
+
+SITE = allowed_origins(["https://golf.example", "http://127.0.0.1:8000", "http://[::1]:8000"])
+
+
+@pytest.mark.parametrize(("origin", "referer", "ok"), [
+    ("https://golf.example", None, True),
+    ("HTTPS://GOLF.EXAMPLE:443", None, True),
+    ("http://[::1]:8000", None, True),
+    (None, "https://golf.example/tables/7?seat=1", True),
+    ("https://evil.example", "https://golf.example/", False),  # Origin decides
+    ("null", "https://golf.example/", False),
+    (None, None, False),
+    ("http://golf.example", None, False),  # another scheme is another origin
+    ("https://golf.example:8443", None, False),
+    ("https://golf.example.evil.example", None, False),
+    ("https://golf.example@evil.example", None, False),
+    (None, "https://evil.example/?next=https://golf.example", False),
+    ("https://golf.example:99999", None, False),
+    ("javascript:alert(1)", None, False),
+])
+def test_state_changing_requests_must_come_from_the_site(origin: str | None,
+                                                         referer: str | None,
+                                                         ok: bool) -> None:
+    assert same_origin(origin, referer, SITE) is ok
+
+
+def test_configured_origins_must_be_origins() -> None:
+    with pytest.raises(ValueError, match="not an http"):
+        allowed_origins(["golf.example"])
+    assert normalise_origin("http://127.0.0.1:80/") == "http://127.0.0.1"

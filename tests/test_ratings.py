@@ -209,10 +209,23 @@ def test_abandoning_is_last_place_whatever_the_score() -> None:
     ((Seat("ann", 0),), "2 to 2 seats"),
     ((Seat("ann", 0), Seat("bob", -1)), "whole numbers"),
     ((Seat("ann", 0), Seat("bob", True)), "whole numbers"),
+    ((Seat("easy", 0, bot=True), Seat("medium", 1, bot=True)), "at least one person"),
 ])
 def test_bad_matches_are_refused(seats: tuple[Seat, ...], message: str) -> None:
     with pytest.raises(RatingError, match=message):
         RatedMatch(SIX2, seats)
+
+
+def test_stored_matches_round_trip() -> None:
+    for m in _recorded():
+        match = _as_match(m)
+        assert RatedMatch.from_json(json.loads(json.dumps(match.to_json()))) == match
+    with pytest.raises(RatingError, match="'variant' and 'seats'"):
+        RatedMatch.from_json({"variant": "six-card/2"})
+    with pytest.raises(RatingError, match="whole numbers"):
+        RatedMatch.from_json({"variant": "six-card/2", "seats": [
+            {"player": "a", "place": "1", "bot": False, "abandoned": False},
+            {"player": "b", "place": 0, "bot": False, "abandoned": False}]})
 
 
 def test_a_bot_without_an_anchor_cannot_be_rated() -> None:

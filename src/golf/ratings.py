@@ -393,6 +393,9 @@ class RatedMatch:
             raise RatingError(f"a {self.variant.key} match has {lo} to {hi} seats, "
                               f"not {len(self.seats)}")
         people = [s.player for s in self.seats if not s.bot]
+        if not people:
+            raise RatingError("a rated match has at least one person (bots' ratings "
+                              "are fixed)")
         if len(set(people)) != len(people):
             raise RatingError("a person sits at most once in a rated match")
         if any(isinstance(s.place, bool) or not isinstance(s.place, int) or s.place < 0
@@ -403,6 +406,29 @@ class RatedMatch:
     def people(self) -> tuple[str, ...]:
         """The people seated, in seat order."""
         return tuple(s.player for s in self.seats if not s.bot)
+
+    def to_json(self) -> dict[str, Any]:
+        """The match as JSON data (what a store keeps for :func:`rebuild`)."""
+        return {"variant": self.variant.key, "seats": [
+            {"player": s.player, "place": s.place, "bot": s.bot, "abandoned": s.abandoned}
+            for s in self.seats]}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> RatedMatch:
+        """A match from :meth:`to_json`'s data; RatingError naming what is wrong.
+
+        >>> m = RatedMatch(Variant("six-card", "2"), (Seat("ann", 1), Seat("easy", 0, True)))
+        >>> RatedMatch.from_json(m.to_json()) == m
+        True
+        """
+        try:
+            seats = tuple(Seat(str(s["player"]), s["place"], bool(s["bot"]),
+                               bool(s["abandoned"])) for s in data["seats"])
+            variant = Variant.parse(str(data["variant"]))
+        except (KeyError, TypeError):
+            raise RatingError("a stored match has 'variant' and 'seats' of 'player', "
+                              "'place', 'bot' and 'abandoned'") from None
+        return cls(variant, seats)
 
 
 def placings(winners: Sequence[int], totals: Sequence[int]) -> list[int]:

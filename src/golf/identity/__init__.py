@@ -8,7 +8,9 @@
 * :mod:`~golf.identity.ratelimit`: sign-in limits per account and address with
   growing delays;
 * :mod:`~golf.identity.usernames`: which usernames are allowed and what makes them
-  unique.
+  unique;
+* :mod:`~golf.identity.origin`: whether a state-changing request comes from the site
+  itself (``Origin``, else ``Referer``).
 
 Every refusal is an :class:`~golf.identity.errors.IdentityError` with a stable code,
 the form field and a sentence saying what is allowed. Hashing needs the ``accounts``
@@ -22,6 +24,7 @@ from .errors import (
     TokenRejected,
     UsernameRejected,
 )
+from .origin import allowed_origins, same_origin
 from .passwords import Passwords, check_password
 from .ratelimit import SignInLimiter
 from .recovery import RecoveryCodes, issue_recovery_codes
@@ -41,12 +44,14 @@ __all__ = [
     "SignInLimiter",
     "TokenRejected",
     "UsernameRejected",
+    "allowed_origins",
     "check_password",
     "check_username",
     "issue_recovery_codes",
     "issue_token",
     "lookup_key",
     "parse_token",
+    "same_origin",
     "secret_matches",
     "token_matches",
     "username_key",
