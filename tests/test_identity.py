@@ -443,3 +443,39 @@ def test_configured_origins_must_be_origins() -> None:
     with pytest.raises(ValueError, match="not an http"):
         allowed_origins(["golf.example"])
     assert normalise_origin("http://127.0.0.1:80/") == "http://127.0.0.1"
+
+
+# --- docs/identity.md states the code's figures --------------------------------------------
+
+def test_the_docs_figures_are_the_codes() -> None:
+    from pathlib import Path
+
+    from golf.identity import passwords, ratelimit, recovery, tokens, usernames
+
+    text = (Path(__file__).resolve().parents[1] / "docs" / "identity.md").read_text()
+    text = " ".join(text.split())  # lines wrap anywhere
+    p = DEFAULT_PARAMS
+    for phrase in [
+        f"at least **{passwords.MIN_LENGTH}** and at most **{passwords.MAX_LENGTH}** "
+        "characters",
+        f"at least **{passwords.MIN_DISTINCT}** different characters",
+        f"usernames of {passwords.MIN_USERNAME_IN_PASSWORD} characters or more",
+        f"**{p.memory_cost // 1024} MiB** of memory, **{p.time_cost}** passes, "
+        f"**{p.parallelism}** lane, a **{p.salt_len}**-byte random salt and a "
+        f"**{p.hash_len}**-byte hash",
+        f"a public random id of **{tokens.SELECTOR_BYTES}** bytes",
+        f"the secret **{tokens.SECRET_BYTES}** random bytes",
+        f"**{recovery.RECOVERY_CODE_COUNT}** one-time codes of **{recovery.CODE_LENGTH}** "
+        f"symbols of Crockford's base32 ({recovery.CODE_LENGTH * 5} random bits",
+        f"at most {ratelimit.MAX_KEYS:,} keys".replace(",", " "),
+        f"{usernames.MIN_LENGTH} to {usernames.MAX_LENGTH} characters",
+        f'"{SIGN_IN_FAILED}"',
+    ]:
+        assert phrase in text, phrase
+    assert p.memory_cost % 1024 == 0
+    for name, policy in (("username", ACCOUNT_POLICY), ("address", ADDRESS_POLICY)):
+        longest = (f"{policy.max_delay / 60:g} min" if policy.max_delay < 3600
+                   else f"{policy.max_delay / 3600:g} h")
+        row = (f"| {name} | {policy.free_failures} | {policy.base_delay:g} s | "
+               f"{policy.factor:g} | {longest} | {policy.forget_after / 3600:g} h quiet |")
+        assert row in re.sub(r" +", " ", text), row

@@ -10,7 +10,7 @@ never the address's (else an attacker with one account of their own could reset
 their address between guesses on others).
 
 The limiter is pure: it reads time from an injected clock and keeps its state in
-memory, bounded to :attr:`SignInLimiter.max_keys` keys (the least recently failed go
+memory, bounded to :data:`MAX_KEYS` keys (the least recently failed go
 first). One server process keeps one limiter.
 
 >>> now = [0.0]
@@ -33,7 +33,11 @@ from dataclasses import dataclass
 
 from .usernames import lookup_key
 
-__all__ = ["ACCOUNT_POLICY", "ADDRESS_POLICY", "LimitPolicy", "SignInLimiter", "address_key"]
+__all__ = ["ACCOUNT_POLICY", "ADDRESS_POLICY", "MAX_KEYS", "LimitPolicy", "SignInLimiter",
+           "address_key"]
+
+#: Keys (usernames and addresses) a limiter remembers at most.
+MAX_KEYS = 100_000
 
 
 @dataclass(frozen=True)
@@ -103,7 +107,7 @@ class SignInLimiter:
     attempt must wait."""
 
     def __init__(self, clock: Callable[[], float], account: LimitPolicy = ACCOUNT_POLICY,
-                 address: LimitPolicy = ADDRESS_POLICY, max_keys: int = 100_000) -> None:
+                 address: LimitPolicy = ADDRESS_POLICY, max_keys: int = MAX_KEYS) -> None:
         self.clock = clock
         self.account = account
         self.address = address
