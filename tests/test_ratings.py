@@ -263,6 +263,10 @@ def test_anchor_file_round_trip_and_aliases() -> None:
     assert ANCHORS.fixed(SIX2, "hard") == ANCHORS.fixed(SIX2, "expert") == Rating(29.0, 0.8)
     assert ANCHORS.fixed(SIX2, "expert:memory=0.8,noise=1.5") == Rating(24.5, 0.8)
     assert ANCHORS.fixed(Variant("nine-card", "2"), "medium") is None
+    with pytest.raises(RatingError, match="six-card/2: hard given twice"):
+        Anchors({SIX2: {"hard": Rating(), "expert": Rating()}})
+    with pytest.raises(TypeError):
+        ANCHORS.by_variant[SIX2]["easy"] = Rating()  # type: ignore[index]
 
 
 def test_anchors_from_tournament_boards() -> None:

@@ -36,6 +36,7 @@ import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from types import MappingProxyType
 from typing import Any
 
 from .bots.base import LEVELS
@@ -44,6 +45,7 @@ from .rules import Rules, load_rules, preset_names
 
 __all__ = [
     "BANDS",
+    "CONSERVATIVE_Z",
     "DISPLAY_OFFSET",
     "DISPLAY_SCALE",
     "MODEL",
@@ -197,22 +199,22 @@ def casual_reason(rules: Rules, players: int, bots: Iterable[str] = (),
     >>> casual_reason(load_rules("six-card"), 3) is None
     True
     """
-    if not rules_rateable(rules):
-        return "house rules make a table casual: rated tables play a preset unchanged"
     try:
         variant = variant_of(rules, players)
-    except GolfError as e:  # a player count the rules or the bands do not allow
+    except GolfError as e:  # house rules, or a player count no band or rule allows
         return str(e)
+    fixed = anchors or Anchors()
     for bot in bots:
-        if (anchors or Anchors({})).fixed(variant, bot) is None:
+        if fixed.fixed(variant, bot) is None:
             return (f"{bot} has no measured rating for {variant.key}, "
                     "so a table with it is casual")
     return None
 
 
 def variant_of(rules: Rules, players: int) -> Variant:
-    """The rated variant of a table with these rules and players; RatingError when
-    the rules are not a preset's unchanged or the count fits no band."""
+    """The rated variant of a table with these rules and players: RatingError when
+    the rules are not a preset's unchanged or the count fits no band, RulesError
+    when the rules do not allow that many players."""
     if not rules_rateable(rules):
         raise RatingError("house rules make a table casual: rated tables play a preset "
                           "unchanged")
@@ -284,9 +286,16 @@ class Anchors:
     by_variant: Mapping[Variant, Mapping[str, Rating]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
-        canon = {v: {_bot_key(b): r for b, r in bots.items()}
-                 for v, bots in self.by_variant.items()}
-        object.__setattr__(self, "by_variant", canon)
+        canon: dict[Variant, Mapping[str, Rating]] = {}
+        for v, bots in self.by_variant.items():
+            keys = [_bot_key(b) for b in bots]
+            twice = sorted({k for k in keys if keys.count(k) > 1})
+            if twice:
+                raise RatingError(f"{v.key}: {', '.join(twice)} given twice (a difficulty "
+                                  "and its spec are one bot)")
+            canon[v] = MappingProxyType(dict(zip(keys, bots.values(), strict=True)))
+        # Read-only all the way down: an anchor never moves, not even by mistake.
+        object.__setattr__(self, "by_variant", MappingProxyType(canon))
 
     def fixed(self, variant: Variant, bot: str) -> Rating | None:
         """The bot's fixed rating in ``variant``, or None if it was not measured there."""
