@@ -414,3 +414,38 @@ def test_the_docs_parameters_are_the_codes() -> None:
     for band, (lo, hi) in BANDS.items():
         players = f"{lo}" if lo == hi else f"{lo} or {hi}" if hi == lo + 1 else f"{lo} to {hi}"
         assert re.search(rf"\| `{re.escape(band)}`\s*\| {players}\s*\|", text), band
+
+
+@PROPS
+@given(matches(), st.dictionaries(st.sampled_from(PEOPLE), RATINGS))
+def test_any_match_rates_as_openskill_does(m: RatedMatch, current: dict[str, Rating]) -> None:
+    model = PlackettLuce(mu=25.0, sigma=25 / 3, beta=25 / 6, tau=25 / 300, kappa=0.0001,
+                         limit_sigma=True)
+    teams = []
+    for s in m.seats:
+        r = ANCHORS.fixed(m.variant, s.player) if s.bot else current.get(s.player, Rating())
+        assert r is not None
+        teams.append([model.rating(mu=r.mu, sigma=r.sigma)])
+    # Abandoners after everyone else: rank by (abandoned, place).
+    ranks = [float(s.abandoned) * 100 + (0 if s.abandoned else s.place) for s in m.seats]
+    want = {s.player: t[0] for s, t in zip(m.seats, model.rate(teams, ranks=ranks),
+                                           strict=True) if not s.bot}
+    got = rate_match(current, m, ANCHORS)
+    assert got.keys() == want.keys()
+    for p, change in got.items():
+        assert (change.after.mu, change.after.sigma) == (want[p].mu, want[p].sigma)
+        assert change.after.matches == current.get(p, Rating()).matches + 1
+
+
+@PROPS
+@given(matches())
+def test_abandoners_come_after_everyone_and_the_rest_keep_their_order(m: RatedMatch) -> None:
+    eff = effective_places(m.seats)
+    for a, ea in zip(m.seats, eff, strict=True):
+        for b, eb in zip(m.seats, eff, strict=True):
+            if a.abandoned and not b.abandoned:
+                assert ea > eb
+            if not a.abandoned and not b.abandoned:
+                assert (a.place < b.place) == (ea < eb) and (a.place == b.place) == (ea == eb)
+            if a.abandoned and b.abandoned:
+                assert ea == eb
