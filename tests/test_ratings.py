@@ -21,6 +21,7 @@ from golf.ratings import (
     CONSERVATIVE_Z,
     DISPLAY_OFFSET,
     DISPLAY_SCALE,
+    MAX_ANCHOR_SIGMA,
     MODEL,
     PROVISIONAL_MATCHES,
     Anchors,
@@ -271,7 +272,7 @@ def test_anchor_file_round_trip_and_aliases() -> None:
 
 def test_anchors_from_tournament_boards() -> None:
     board = {"variant": "six-card", "players": 3, "leaderboard": [
-        {"entrant": "medium", "mu": 26.5, "sigma": 0.7},
+        {"entrant": "medium", "mu": 26.5, "sigma": 0.7, "matches": 400},
         {"entrant": "easy", "mu": 20.0, "sigma": 0.9}]}
     a = Anchors.from_boards([board])
     assert a.fixed(Variant("six-card", "3-4"), "medium") == Rating(26.5, 0.7)
@@ -288,6 +289,8 @@ def test_anchors_from_tournament_boards() -> None:
      '{"easy": {"mu": 1}}}}', "six-card/2 easy: needs numbers"),
     ('{"format": "golf-bot-anchors", "version": 1, "variants": {"six-card/2": '
      '{"easy": {"mu": 1, "sigma": 0}}}}', "sigma positive"),
+    ('{"format": "golf-bot-anchors", "version": 1, "variants": {"six-card/2": '
+     '{"easy": {"mu": 1, "sigma": 6.8}}}}', "sigma 6.80 is above 2.5: measure the bot"),
     ('{"format": "golf-bot-anchors", "version": 1, "variants": {"six/2": {}}}',
      "unknown preset"),
 ])
@@ -411,6 +414,7 @@ def test_the_docs_parameters_are_the_codes() -> None:
     formula = f"max(0, round({DISPLAY_OFFSET:g} + {DISPLAY_SCALE:g} × (mu − 3 × sigma)))"
     assert formula in text and CONSERVATIVE_Z == 3
     assert f"until **{PROVISIONAL_MATCHES}** rated matches" in text
+    assert f"a `sigma` above **{MAX_ANCHOR_SIGMA}** (`MAX_ANCHOR_SIGMA`)" in " ".join(text.split())
     for band, (lo, hi) in BANDS.items():
         players = f"{lo}" if lo == hi else f"{lo} or {hi}" if hi == lo + 1 else f"{lo} to {hi}"
         assert re.search(rf"\| `{re.escape(band)}`\s*\| {players}\s*\|", text), band

@@ -48,6 +48,7 @@ __all__ = [
     "CONSERVATIVE_Z",
     "DISPLAY_OFFSET",
     "DISPLAY_SCALE",
+    "MAX_ANCHOR_SIGMA",
     "MODEL",
     "PROVISIONAL_MATCHES",
     "Anchors",
@@ -104,6 +105,10 @@ DISPLAY_SCALE = 30.0
 DISPLAY_OFFSET = 900.0
 #: Rated matches before a rating stops being provisional.
 PROVISIONAL_MATCHES = 10
+#: The largest sigma a bot's fixed rating may have: an anchor must be well measured
+#: (OpenSkill's tau keeps sigma above about 1.5 in two-player play; 2.5 takes a few
+#: hundred matches).
+MAX_ANCHOR_SIGMA = 2.5
 #: Player-count bands, each with its smallest and largest player count.
 BANDS: Mapping[str, tuple[int, int]] = {"2": (2, 2), "3-4": (3, 4), "5+": (5, 8)}
 
@@ -345,6 +350,9 @@ def _anchor_rating(data: Any, where: str) -> Rating:
         raise RatingError(f"{where}: needs numbers 'mu' and 'sigma'") from None
     if not (math.isfinite(mu) and math.isfinite(sigma) and sigma > 0):
         raise RatingError(f"{where}: mu must be finite and sigma positive")
+    if sigma > MAX_ANCHOR_SIGMA:
+        raise RatingError(f"{where}: sigma {sigma:.2f} is above {MAX_ANCHOR_SIGMA}: "
+                          "measure the bot with more matches")
     return Rating(mu, sigma)
 
 
