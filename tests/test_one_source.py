@@ -78,3 +78,53 @@ def test_the_scan_sees_a_literal() -> None:
     assert _BARE.search("r = card & 15")
     assert _BARE.search("k = a >> 4")
     assert not _BARE.search("r = card & RANK_MASK")
+
+
+# --- a game's deck: Rules.deck, built by golf.cards.build_deck and nowhere else ---------
+
+def _src_lines(pattern: re.Pattern[str]) -> list[str]:
+    """``file:line`` of every code line (comments left out) under src/golf matching."""
+    src = Path(golf.__file__).parent
+    hits = []
+    for path in sorted(src.rglob("*.py")):
+        rel = path.relative_to(src).as_posix()
+        for k, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+            if pattern.search(line.split("#", 1)[0]):
+                hits.append(f"{rel}:{k}")
+    return hits
+
+
+def test_one_deck_builder() -> None:
+    # build_deck is defined in cards.py and called by Rules.deck's cache alone.
+    uses = [h for h in _src_lines(re.compile(r"\bbuild_deck\(")) if not h.startswith("cards.py")]
+    assert len(uses) == 1 and uses[0].startswith("rules.py"), uses
+    spelled = [h for h in _src_lines(re.compile(r"decks_for\(.*jokers_per_deck"))
+               if not h.startswith("rules.py")]
+    assert not spelled, f"a deck spelled out from decks_for and jokers_per_deck: {spelled}"
+
+
+@pytest.mark.parametrize("preset", preset_names())
+def test_every_deck_reader_agrees_with_rules_deck(preset: str) -> None:
+    from collections import Counter
+
+    from golf import Game
+    from golf.bots.counting import deck_counts
+    from golf.cards import RANK_MASK
+    from golf.envs.encoding import Encoding
+    from golf.knowledge import deck_codes, deck_ranks
+
+    rules = load_rules(preset)
+    for players in range(rules.players[0], rules.players[1] + 1):
+        deck = rules.deck(players)
+        assert len(deck) == rules.deck_size(players)
+        g = Game(rules, players=players, seed=players)
+        assert sorted(g.census()) == sorted(deck)
+        codes = Counter(deck)
+        assert deck_codes(rules, players) == tuple(codes[c] for c in range(len(deck_codes(
+            rules, players))))
+        ranks = Counter(c & RANK_MASK for c in deck)
+        assert deck_ranks(rules, players) == tuple(ranks[r] for r in range(15))
+        assert deck_counts(rules, players) == tuple(ranks[r] for r in range(15))
+        enc = Encoding(rules, players)
+        assert enc.deck_size == len(deck)
+        assert enc.deck_counts == tuple(ranks[r] for r in range(1, len(enc.deck_counts) + 1))

@@ -46,7 +46,7 @@ from .actions import (
     TAKE,
     Action,
 )
-from .cards import RANK_MASK, build_deck
+from .cards import RANK_MASK
 from .errors import GolfError, IllegalAction, NotationError
 from .events import (
     DISCARDED,
@@ -86,9 +86,9 @@ MAX_PLAYOFFS = 20
 class _Tables:
     """What the engine derives from one Rules, built once and kept on it: the legal
     actions per phase and face-down mask, the rule flags the hot path reads, the seat
-    order per set of seats dealt in, the decks per deck count."""
+    order per set of seats dealt in."""
 
-    __slots__ = ("decks", "end_on_complete", "final_turns", "flip_after", "flip_after_discard",
+    __slots__ = ("end_on_complete", "final_turns", "flip_after", "flip_after_discard",
                  "flips", "full", "hold_discard", "hold_stock", "knock", "nexts", "reshuffle",
                  "setup", "skip_complete", "turn", "turn_limit")
 
@@ -124,15 +124,7 @@ class _Tables:
         self.reshuffle = rules.reshuffle
         self.final_turns = rules.final_turns
         self.end_on_complete = rules.end_on_complete
-        self.decks: dict[int, tuple[int, ...]] = {}
         self.nexts: dict[tuple[int, tuple[int, ...]], tuple[int, ...]] = {}
-
-    def deck(self, rules: Rules, players: int) -> tuple[int, ...]:
-        decks = rules.decks_for(players)
-        d = self.decks.get(decks)
-        if d is None:
-            d = self.decks[decks] = tuple(build_deck(decks, rules.jokers_per_deck))
-        return d
 
     def next_seats(self, players: int, active: tuple[int, ...]) -> tuple[int, ...]:
         """For each seat, the next seat in play after it (clockwise)."""
@@ -152,8 +144,7 @@ def _shared_tables(rules: Rules) -> _Tables:
     anew for each game (a preset with overrides) does not rebuild them."""
     key = (rules.cells, rules.setup_positions(), rules.flip_instead_of_draw, rules.replace,
            rules.return_taken, rules.flip_after_discard, rules.setup, rules.knock,
-           rules.turn_limit, rules.reshuffle, rules.final_turns, rules.end_on_complete,
-           rules.jokers_per_deck)
+           rules.turn_limit, rules.reshuffle, rules.final_turns, rules.end_on_complete)
     t = _SHARED.get(key)
     if t is None:
         t = _SHARED[key] = _Tables(rules)
@@ -218,7 +209,7 @@ class Game:
         self._scorer: Scorer = scorer(r)
         self._legal: tuple[Action, ...] | None = None
         self._notes: list[Fact] = []
-        deck = t.deck(r, players)
+        deck = r.deck(players)
         active = tuple(range(players))
         self.state = MatchState(r, players, seed, deck, self._deal(r, players, seed, 0, deck,
                                                                     active))

@@ -40,7 +40,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ..actions import KINDS, POSITIONAL, Action
-from ..cards import JOKER, RANK_MASK, build_deck, card_str
+from ..cards import JOKER, RANK_MASK, card_str
 from ..errors import GolfError
 from ..game import Game
 from ..knowledge import unseen_counts
@@ -90,7 +90,7 @@ class Encoding:
         self._ids = [-1] * (len(KINDS) * 16)
         for i, a in enumerate(acts):
             self._ids[a] = i
-        deck = build_deck(rules.decks_for(players), rules.jokers_per_deck)
+        deck = rules.deck(players)
         counts = [0] * RANKS
         for c in deck:
             counts[(c & RANK_MASK) - 1] += 1

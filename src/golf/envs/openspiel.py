@@ -57,7 +57,7 @@ import numpy as np
 import pyspiel  # type: ignore[import-not-found]
 
 from ..actions import DRAW
-from ..cards import JOKER, build_deck, card_str, make_card, rank, suit
+from ..cards import JOKER, card_str, make_card, rank, suit
 from ..errors import GolfError
 from ..game import MAX_PLAYOFFS, Game
 from ..knowledge import Sampler
@@ -186,8 +186,7 @@ class GolfGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel ships no type hin
             max_game_length=length,
         )
         super().__init__(GAME_TYPE, info, {k: p[k] for k in DEFAULTS})
-        self.deck_counts = Counter(build_deck(self.golf_rules.decks_for(players),
-                                              self.golf_rules.jokers_per_deck))
+        self.deck_counts = Counter(self.golf_rules.deck(players))
         self.template = Game(self.golf_rules, players=players, seed=0)
 
     def new_initial_state(self) -> GolfState:
