@@ -128,3 +128,55 @@ def test_every_deck_reader_agrees_with_rules_deck(preset: str) -> None:
         enc = Encoding(rules, players)
         assert enc.deck_size == len(deck)
         assert enc.deck_counts == tuple(ranks[r] for r in range(1, len(enc.deck_counts) + 1))
+
+
+# --- when a hole ended: Game.ended_hole (and the event's copy of it) -------------------
+
+#: The idioms that worked it out again: a hole number compared before and after an
+#: action, finished holes counted before and after, views compared.
+_HOLE_END_IDIOMS = re.compile(
+    r"\w\.hole\s*!=\s*hole\b|(?<![.\w])hole\s*!=\s*\w+\.hole\b"
+    r"|len\([^)]*hole_results\)\s*(?:[<>]=?|[!=]=)|(?:[<>]=?|[!=]=)\s*len\([^)]*hole_results\)"
+    r"|def hole_ended\b")
+#: Lines in files this change does not own, told to their owners (issue 24).
+_HOLE_END_KNOWN = {"server/bridge.py"}
+
+
+def test_hole_end_asked_one_way() -> None:
+    found = [h for h in _src_lines(_HOLE_END_IDIOMS)
+             if h.split(":")[0] not in _HOLE_END_KNOWN]
+    assert not found, f"a hole's end worked out again (use Game.ended_hole): {found}"
+
+
+def test_the_hole_end_scan_sees_the_idioms() -> None:
+    for line in ("if g.hole != hole or g.is_over:", "if not g.is_over and g.hole != hole:",
+                 "if len(g.hole_results) > holes:", "if hole != g.hole:",
+                 "holes == len(game.hole_results)", "def hole_ended(before, after):"):
+        assert _HOLE_END_IDIOMS.search(line), line
+    for line in ("if g.ended_hole:", "self.steps[k - 1].hole != step.hole",
+                 "holes += len(g.hole_results)"):
+        assert not _HOLE_END_IDIOMS.search(line), line
+
+
+@pytest.mark.parametrize("preset", preset_names())
+def test_ended_hole_is_the_event_and_the_results(preset: str) -> None:
+    import random
+
+    from golf import Game
+
+    rules = load_rules(preset, {"holes": 3})
+    for players in sorted({rules.players[0], min(rules.players[1], 4)}):
+        for seed in range(4):
+            g = Game(rules, players=players, seed=seed)
+            rng = random.Random(seed)
+            assert not g.ended_hole
+            while not g.is_over:
+                before = len(g.hole_results)
+                event = g.step(rng.choice(g.legal_actions()))
+                assert g.ended_hole == event.ended_hole == (len(g.hole_results) == before + 1)
+                if g.ended_hole:
+                    assert event.result is g.hole_results[-1]
+                assert g.clone().ended_hole == g.ended_hole
+            assert g.ended_hole  # the match's last action ended its last hole
+            replayed = Game.from_record(g.record())
+            assert replayed.ended_hole

@@ -190,7 +190,7 @@ class Game:
     on a state you built or changed, make a game over it with :meth:`from_state`.
     """
 
-    __slots__ = ("_legal", "_next", "_notes", "_scorer", "_t", "state")
+    __slots__ = ("_ended_at", "_legal", "_next", "_notes", "_scorer", "_t", "state")
 
     def __init__(
         self,
@@ -209,6 +209,7 @@ class Game:
         self._scorer: Scorer = scorer(r)
         self._legal: tuple[Action, ...] | None = None
         self._notes: list[Fact] = []
+        self._ended_at = -1
         deck = r.deck(players)
         active = tuple(range(players))
         self.state = MatchState(r, players, seed, deck, self._deal(r, players, seed, 0, deck,
@@ -249,6 +250,7 @@ class Game:
         g._next = t.next_seats(state.players, state.hole.active)
         g._legal = None
         g._notes = []
+        g._ended_at = -1
         g.state = state
         return g
 
@@ -307,6 +309,20 @@ class Game:
     def hole(self) -> int:
         """The number of the hole being played (1-based; playoff holes count on)."""
         return self.state.hole_index + 1
+
+    @property
+    def ended_hole(self) -> bool:
+        """Whether the last action played ended a hole (a playoff hole too; the last
+        of the match too): the one way to ask. Its result is ``hole_results[-1]``; the
+        action's :class:`~golf.events.Event` says the same (``Event.ended_hole``).
+
+        >>> g = Game("six-card", players=2, seed=7, rules={"holes": 1})
+        >>> while not g.ended_hole:
+        ...     g.apply(g.legal_actions()[0])
+        >>> g.is_over, g.hole_results[-1].number
+        (True, 1)
+        """
+        return self._ended_at == len(self.state.history)
 
     @property
     def is_playoff(self) -> bool:
@@ -449,6 +465,7 @@ class Game:
         )]
         self._notes.append((HOLE_ENDED, st.hole_index + 1, int(st.playoff),
                             len(st.hole_results) - 1))
+        self._ended_at = len(st.history)  # the action just appended ended it
         h.held = -1
         self._legal = None
         if st.playoff:
@@ -743,6 +760,7 @@ class Game:
         g._legal = self._legal
         g._next = self._next
         g._notes = []
+        g._ended_at = self._ended_at
         g.state = self.state.copy()
         return g
 

@@ -98,7 +98,6 @@ def _play_out(
     hole_turns: list[tuple[int, ...]] = []
     firsts: list[int] = []
     turns = [0] * players
-    hole = g.hole
     first = -1
     playoff = False
     while not g.is_over:
@@ -113,12 +112,11 @@ def _play_out(
             first = turn.seat
         if turn.phase == "turn":
             turns[turn.seat] += 1
-        if g.hole != hole or g.is_over:
+        if g.ended_hole:
             if not playoff:
                 hole_turns.append(tuple(turns))
                 firsts.append(first)
             playoff = g.is_playoff
-            hole = g.hole
             turns = [0] * players
             first = -1
     return hole_turns, firsts

@@ -266,13 +266,12 @@ class _Core:
             self.drawing = False
             return
         a = game.encoding.action(action)
-        hole = g.hole
         self.public.append(str(a))
         g.apply(a)
         if a == DRAW:
             self.drawing = True  # the engine drew a stand-in; the chance node picks the card
             return
-        if not g.is_over and g.hole != hole:
+        if g.ended_hole and not g.is_over:  # the next hole's deal is chance's
             self.dealing = []
             self.public = []
 
