@@ -180,3 +180,40 @@ def test_ended_hole_is_the_event_and_the_results(preset: str) -> None:
             assert g.ended_hole  # the match's last action ended its last hole
             replayed = Game.from_record(g.record())
             assert replayed.ended_hole
+
+
+# --- a record's replay loop: Game.replay, used by Game.from_record and table.restore ----
+
+def test_one_record_replay_loop() -> None:
+    loops = _src_lines(re.compile(r"f\"game record action .* cannot be played"))
+    assert len(loops) == 1 and loops[0].startswith("game.py"), loops
+
+
+def test_from_record_and_restore_fail_alike() -> None:
+    from golf import Game, GolfError
+    from golf.table import Saved, SeatSpec, restore
+
+    g = Game("six-card", players=2, seed=4)
+    for a in ("reveal 1", "reveal 2", "reveal 3", "reveal 4", "draw"):
+        g.apply(a)
+    bad = {**g.record(), "actions": [*g.record()["actions"], "take"]}
+    with pytest.raises(GolfError) as direct:
+        Game.from_record(bad)
+    seats = [SeatSpec("Ann", None), SeatSpec("greedy", "greedy")]
+    with pytest.raises(GolfError) as restored:
+        restore(Saved(bad, seats, {}))
+    assert str(direct.value) == str(restored.value)
+    assert "game record action 6 ('take') cannot be played" in str(direct.value)
+    game, _ = restore(Saved(g.record(), seats, {}))
+    assert game.state == Game.from_record(g.record()).state
+
+
+# --- the Gymnasium and PettingZoo envs: rewards, results and render in golf.envs.episode -
+
+def test_envs_share_episode_code() -> None:
+    envs = Path(golf.__file__).parent / "envs"
+    for name in ("gymnasium_env.py", "pettingzoo_env.py"):
+        text = envs.joinpath(name).read_text(encoding="utf-8")
+        for copy in ("hole_results", ".scores", "table_image(", "describe(", "json.dumps",
+                     "logger.warn"):
+            assert copy not in text, f"{name} repeats golf.envs.episode ({copy})"

@@ -22,7 +22,7 @@ golf.errors.IllegalAction: draw: you hold a card: swap it into your grid or disc
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -816,16 +816,32 @@ class Game:
             g = cls.from_position(rules, record["position"])
         else:
             g = cls(rules, players=record["players"], seed=record["seed"])
-        actions = record["actions"]
+        g.replay(record["actions"])
+        return g
+
+    def replay(self, actions: object, play: Callable[[Any], object] | None = None) -> None:
+        """Play a record's ``actions`` in order: the one replay loop of a record.
+
+        ``play`` plays one action on this game (default :meth:`apply`; a table's
+        :meth:`~golf.table.Table.replay` shows its bots each decision first). Something
+        not a list, or an action that cannot be played, raises :class:`golf.GolfError`
+        naming it (the actions before it stay played).
+
+        >>> g = Game("six-card", players=2, seed=1)
+        >>> g.replay(["reveal 1", "reveal 1"])
+        Traceback (most recent call last):
+        ...
+        golf.errors.GolfError: game record action 2 ('reveal 1') cannot be played: ...
+        """
         if not isinstance(actions, Sequence) or isinstance(actions, str):
             raise GolfError("game record 'actions' must be a list of action notations")
+        step = self.apply if play is None else play
         for i, a in enumerate(actions):
             try:
-                g.apply(a)
+                step(a)
             except GolfError as e:
                 raise GolfError(f"game record action {i + 1} ({a!r}) cannot be played: {e}") \
                     from None
-        return g
 
     def view(self, player: int | None, codes: bool = False) -> ViewDict:
         """What ``player`` may know, as JSON-ready data (see :func:`golf.view.view`);
