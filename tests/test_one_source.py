@@ -217,3 +217,12 @@ def test_envs_share_episode_code() -> None:
         for copy in ("hole_results", ".scores", "table_image(", "describe(", "json.dumps",
                      "logger.warn"):
             assert copy not in text, f"{name} repeats golf.envs.episode ({copy})"
+
+
+def test_mean_interval_is_the_clustered_one_with_clusters_of_one() -> None:
+    from golf.simulate import mean_ci, ratio_ci
+
+    values = [3.0, 7.5, 1.0, 4.25, 9.0]
+    assert mean_ci(values) == ratio_ci(values, [1] * len(values))
+    m, lo, hi = mean_ci(values)
+    assert m == sum(values) / 5 and lo < m < hi

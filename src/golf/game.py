@@ -602,28 +602,26 @@ class Game:
         self._legal = None
         kind, cell = a >> KIND_SHIFT, a & CELL_MASK
         seat = h.current
-        if kind == K_DRAW:
-            if not h.stock:
+        if kind in (K_DRAW, K_TAKE):
+            shuffled = kind == K_DRAW and not h.stock
+            if shuffled:
                 self._reshuffle()
                 h = st.hole
-                card = h.held = h.stock.pop()
-                h.held_from = FROM_STOCK
-                h.phase = HOLD
-                return ((RESHUFFLED, len(h.stock) + 1, h.reshuffles), (DREW, seat, 0, card))
-            card = h.held = h.stock.pop()
-            h.held_from = FROM_STOCK
-            h.phase = HOLD
+            t = self._t
             # The next legal actions are known here: set them, saving the lookup.
-            t = self._t
-            self._legal = t.hold_stock[t.full ^ h.up[seat]]
-            return ((DREW, seat, 0, card),)
-        if kind == K_TAKE:
-            card = h.held = h.discard.pop()
-            h.held_from = FROM_DISCARD
+            if kind == K_DRAW:
+                card = h.held = h.stock.pop()
+                h.held_from = pile = FROM_STOCK
+                self._legal = t.hold_stock[t.full ^ h.up[seat]]
+            else:
+                card = h.held = h.discard.pop()
+                h.held_from = pile = FROM_DISCARD
+                self._legal = t.hold_discard[t.full ^ h.up[seat]]
             h.phase = HOLD
-            t = self._t
-            self._legal = t.hold_discard[t.full ^ h.up[seat]]
-            return ((DREW, seat, 1, card),)
+            drew: Fact = (DREW, seat, pile, card)  # the pile: 0 stock, 1 discard
+            if shuffled:
+                return ((RESHUFFLED, len(h.stock) + 1, h.reshuffles), drew)
+            return (drew,)
         if kind == K_SWAP:
             grid = h.grids[seat]
             out = grid[cell]

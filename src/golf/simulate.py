@@ -232,16 +232,9 @@ def run_matches(
 # --- statistics ------------------------------------------------------------------------
 
 def mean_ci(values: Sequence[float]) -> tuple[float, float, float]:
-    """Mean and 95% normal interval of independent values."""
-    n = len(values)
-    if n == 0:
-        return math.nan, math.nan, math.nan
-    m = sum(values) / n
-    if n < 2:
-        return m, math.nan, math.nan
-    var = sum((v - m) ** 2 for v in values) / (n - 1)
-    half = Z95 * math.sqrt(var / n)
-    return m, m - half, m + half
+    """Mean and 95% normal interval of independent values: :func:`ratio_ci` with
+    clusters of one."""
+    return ratio_ci(values, [1] * len(values))
 
 
 def ratio_ci(sums: Sequence[float], sizes: Sequence[float]) -> tuple[float, float, float]:

@@ -562,8 +562,9 @@ class GolfObserver:
     """OpenSpiel's Python observer: the encoding's vector and a text of the view.
 
     Supports the information state (perfect recall: the view plus the hole's public
-    actions, in the string and in the tensor) and the observation (the view), for one seat (``SINGLE_PLAYER``) or for
-    the public (``NONE``: without the seat's peeked cards and the card it drew).
+    actions, in the string and in the tensor) and the observation (the view), for one
+    seat (``SINGLE_PLAYER``) or for the public (``NONE``: without the seat's peeked
+    cards and the card it drew).
     """
 
     def __init__(self, game: GolfGame, iig_obs_type: Any, params: Mapping[str, Any] | None):
