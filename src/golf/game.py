@@ -569,12 +569,7 @@ class Game:
             raise IllegalAction(self._why_illegal(action))
         seat = self.state.hole.current
         facts = self._step(action)
-        result = None
-        if len(facts) > 1:
-            for f in facts:
-                if f[0] == HOLE_ENDED:
-                    result = self.state.hole_results[f[3]]
-        return Event(seat, action, facts, result)
+        return Event(seat, action, facts, self.state.hole_results[-1] if self.ended_hole else None)
 
     def _coerce(self, action: object) -> Action:
         if isinstance(action, Action):
