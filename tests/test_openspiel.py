@@ -4,6 +4,7 @@ preset, explicit chance, observations, the resampler and IS-MCTS."""
 from __future__ import annotations
 
 import random
+import re
 from collections import Counter
 
 import numpy as np
@@ -127,7 +128,16 @@ def test_information_state_is_the_view_plus_the_public_actions() -> None:
         assert info.startswith(obs) and "\nactions: " in info
         tensor = np.array(state.information_state_tensor(p))
         assert tensor.shape == (game.information_state_tensor_size(),)
-        np.testing.assert_array_equal(tensor, np.array(state.observation_tensor(p)))
+        # The view's vector, then the hole's public actions in order (id + 1, scaled).
+        view = np.array(state.observation_tensor(p))
+        np.testing.assert_array_equal(tensor[:view.size], view)
+        enc = game.encoding
+        played = re.findall(r"[a-z]+(?: \d+)?", info.split("\nactions: ")[1])
+        assert len(played) == 12
+        slots = tensor[view.size:] * enc.num_actions
+        np.testing.assert_allclose(slots[:12], [enc.action_id(a) + 1 for a in played],
+                                   rtol=1e-6)
+        assert not slots[12:].any()
     # Peeked cards are private: seat 0 sees two of its cards, seat 1 none of them.
     own = state.observation_string(0).splitlines()[1]
     theirs = state.observation_string(1).splitlines()[1]

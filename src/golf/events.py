@@ -95,6 +95,8 @@ class Event:
 
     @property
     def ended_hole(self) -> bool:
+        """Whether this action ended a hole: :attr:`golf.Game.ended_hole` as it was
+        right after the action (``result`` is that hole's)."""
         return self.result is not None
 
     @property

@@ -22,7 +22,7 @@ golf.errors.IllegalAction: draw: you hold a card: swap it into your grid or disc
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -46,7 +46,7 @@ from .actions import (
     TAKE,
     Action,
 )
-from .cards import RANK_MASK, build_deck
+from .cards import RANK_MASK
 from .errors import GolfError, IllegalAction, NotationError
 from .events import (
     DISCARDED,
@@ -86,9 +86,9 @@ MAX_PLAYOFFS = 20
 class _Tables:
     """What the engine derives from one Rules, built once and kept on it: the legal
     actions per phase and face-down mask, the rule flags the hot path reads, the seat
-    order per set of seats dealt in, the decks per deck count."""
+    order per set of seats dealt in."""
 
-    __slots__ = ("decks", "end_on_complete", "final_turns", "flip_after", "flip_after_discard",
+    __slots__ = ("end_on_complete", "final_turns", "flip_after", "flip_after_discard",
                  "flips", "full", "hold_discard", "hold_stock", "knock", "nexts", "reshuffle",
                  "setup", "skip_complete", "turn", "turn_limit")
 
@@ -124,15 +124,7 @@ class _Tables:
         self.reshuffle = rules.reshuffle
         self.final_turns = rules.final_turns
         self.end_on_complete = rules.end_on_complete
-        self.decks: dict[int, tuple[int, ...]] = {}
         self.nexts: dict[tuple[int, tuple[int, ...]], tuple[int, ...]] = {}
-
-    def deck(self, rules: Rules, players: int) -> tuple[int, ...]:
-        decks = rules.decks_for(players)
-        d = self.decks.get(decks)
-        if d is None:
-            d = self.decks[decks] = tuple(build_deck(decks, rules.jokers_per_deck))
-        return d
 
     def next_seats(self, players: int, active: tuple[int, ...]) -> tuple[int, ...]:
         """For each seat, the next seat in play after it (clockwise)."""
@@ -152,8 +144,7 @@ def _shared_tables(rules: Rules) -> _Tables:
     anew for each game (a preset with overrides) does not rebuild them."""
     key = (rules.cells, rules.setup_positions(), rules.flip_instead_of_draw, rules.replace,
            rules.return_taken, rules.flip_after_discard, rules.setup, rules.knock,
-           rules.turn_limit, rules.reshuffle, rules.final_turns, rules.end_on_complete,
-           rules.jokers_per_deck)
+           rules.turn_limit, rules.reshuffle, rules.final_turns, rules.end_on_complete)
     t = _SHARED.get(key)
     if t is None:
         t = _SHARED[key] = _Tables(rules)
@@ -199,7 +190,7 @@ class Game:
     on a state you built or changed, make a game over it with :meth:`from_state`.
     """
 
-    __slots__ = ("_legal", "_next", "_notes", "_scorer", "_t", "state")
+    __slots__ = ("_ended_at", "_legal", "_next", "_notes", "_scorer", "_t", "state")
 
     def __init__(
         self,
@@ -218,7 +209,8 @@ class Game:
         self._scorer: Scorer = scorer(r)
         self._legal: tuple[Action, ...] | None = None
         self._notes: list[Fact] = []
-        deck = t.deck(r, players)
+        self._ended_at = -1
+        deck = r.deck(players)
         active = tuple(range(players))
         self.state = MatchState(r, players, seed, deck, self._deal(r, players, seed, 0, deck,
                                                                     active))
@@ -258,6 +250,7 @@ class Game:
         g._next = t.next_seats(state.players, state.hole.active)
         g._legal = None
         g._notes = []
+        g._ended_at = -1
         g.state = state
         return g
 
@@ -316,6 +309,20 @@ class Game:
     def hole(self) -> int:
         """The number of the hole being played (1-based; playoff holes count on)."""
         return self.state.hole_index + 1
+
+    @property
+    def ended_hole(self) -> bool:
+        """Whether the last action played ended a hole (a playoff hole too; the last
+        of the match too): the one way to ask. Its result is ``hole_results[-1]``; the
+        action's :class:`~golf.events.Event` says the same (``Event.ended_hole``).
+
+        >>> g = Game("six-card", players=2, seed=7, rules={"holes": 1})
+        >>> while not g.ended_hole:
+        ...     g.apply(g.legal_actions()[0])
+        >>> g.is_over, g.hole_results[-1].number
+        (True, 1)
+        """
+        return self._ended_at == len(self.state.history)
 
     @property
     def is_playoff(self) -> bool:
@@ -458,6 +465,7 @@ class Game:
         )]
         self._notes.append((HOLE_ENDED, st.hole_index + 1, int(st.playoff),
                             len(st.hole_results) - 1))
+        self._ended_at = len(st.history)  # the action just appended ended it
         h.held = -1
         self._legal = None
         if st.playoff:
@@ -561,12 +569,7 @@ class Game:
             raise IllegalAction(self._why_illegal(action))
         seat = self.state.hole.current
         facts = self._step(action)
-        result = None
-        if len(facts) > 1:
-            for f in facts:
-                if f[0] == HOLE_ENDED:
-                    result = self.state.hole_results[f[3]]
-        return Event(seat, action, facts, result)
+        return Event(seat, action, facts, self.state.hole_results[-1] if self.ended_hole else None)
 
     def _coerce(self, action: object) -> Action:
         if isinstance(action, Action):
@@ -594,28 +597,26 @@ class Game:
         self._legal = None
         kind, cell = a >> KIND_SHIFT, a & CELL_MASK
         seat = h.current
-        if kind == K_DRAW:
-            if not h.stock:
+        if kind in (K_DRAW, K_TAKE):
+            shuffled = kind == K_DRAW and not h.stock
+            if shuffled:
                 self._reshuffle()
                 h = st.hole
-                card = h.held = h.stock.pop()
-                h.held_from = FROM_STOCK
-                h.phase = HOLD
-                return ((RESHUFFLED, len(h.stock) + 1, h.reshuffles), (DREW, seat, 0, card))
-            card = h.held = h.stock.pop()
-            h.held_from = FROM_STOCK
-            h.phase = HOLD
+            t = self._t
             # The next legal actions are known here: set them, saving the lookup.
-            t = self._t
-            self._legal = t.hold_stock[t.full ^ h.up[seat]]
-            return ((DREW, seat, 0, card),)
-        if kind == K_TAKE:
-            card = h.held = h.discard.pop()
-            h.held_from = FROM_DISCARD
+            if kind == K_DRAW:
+                card = h.held = h.stock.pop()
+                h.held_from = pile = FROM_STOCK
+                self._legal = t.hold_stock[t.full ^ h.up[seat]]
+            else:
+                card = h.held = h.discard.pop()
+                h.held_from = pile = FROM_DISCARD
+                self._legal = t.hold_discard[t.full ^ h.up[seat]]
             h.phase = HOLD
-            t = self._t
-            self._legal = t.hold_discard[t.full ^ h.up[seat]]
-            return ((DREW, seat, 1, card),)
+            drew: Fact = (DREW, seat, pile, card)  # the pile: 0 stock, 1 discard
+            if shuffled:
+                return ((RESHUFFLED, len(h.stock) + 1, h.reshuffles), drew)
+            return (drew,)
         if kind == K_SWAP:
             grid = h.grids[seat]
             out = grid[cell]
@@ -752,6 +753,7 @@ class Game:
         g._legal = self._legal
         g._next = self._next
         g._notes = []
+        g._ended_at = self._ended_at
         g.state = self.state.copy()
         return g
 
@@ -807,16 +809,32 @@ class Game:
             g = cls.from_position(rules, record["position"])
         else:
             g = cls(rules, players=record["players"], seed=record["seed"])
-        actions = record["actions"]
+        g.replay(record["actions"])
+        return g
+
+    def replay(self, actions: object, play: Callable[[Any], object] | None = None) -> None:
+        """Play a record's ``actions`` in order: the one replay loop of a record.
+
+        ``play`` plays one action on this game (default :meth:`apply`; a table's
+        :meth:`~golf.table.Table.replay` shows its bots each decision first). Something
+        not a list, or an action that cannot be played, raises :class:`golf.GolfError`
+        naming it (the actions before it stay played).
+
+        >>> g = Game("six-card", players=2, seed=1)
+        >>> g.replay(["reveal 1", "reveal 1"])
+        Traceback (most recent call last):
+        ...
+        golf.errors.GolfError: game record action 2 ('reveal 1') cannot be played: ...
+        """
         if not isinstance(actions, Sequence) or isinstance(actions, str):
             raise GolfError("game record 'actions' must be a list of action notations")
+        step = self.apply if play is None else play
         for i, a in enumerate(actions):
             try:
-                g.apply(a)
+                step(a)
             except GolfError as e:
                 raise GolfError(f"game record action {i + 1} ({a!r}) cannot be played: {e}") \
                     from None
-        return g
 
     def view(self, player: int | None, codes: bool = False) -> ViewDict:
         """What ``player`` may know, as JSON-ready data (see :func:`golf.view.view`);

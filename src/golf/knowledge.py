@@ -40,7 +40,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from .cards import N_CODES, RANK_MASK, build_deck, card_str
+from .cards import N_CODES, RANK_MASK, card_str
 from .errors import GolfError
 from .game import Game
 from .rules import Rules
@@ -51,8 +51,8 @@ if TYPE_CHECKING:
     from .state import MatchState
 
 __all__ = ["GRID", "HELD", "STOCK", "Group", "Knowledge", "Sampler", "Slot", "World",
-           "deck_codes", "draw_counts", "sample_game", "sample_world", "stock_counts",
-           "unseen_counts"]
+           "deck_codes", "deck_ranks", "draw_counts", "sample_game", "sample_world",
+           "stock_counts", "unseen_counts"]
 
 STOCK, GRID, HELD = "stock", "grid", "held"
 _RANKS = 15  # counts by rank: index 0 unused, 1-13 ace to king, 14 joker
@@ -96,20 +96,17 @@ def _rank_counts(cards: Sequence[int]) -> tuple[int, ...]:
     return tuple(counts)
 
 
-_DECKS: dict[tuple[int, int], tuple[int, ...]] = {}
-
-
 def deck_codes(rules: Rules, players: int) -> tuple[int, ...]:
-    """How many cards of each code (0-63) the game's deck holds (from the engine's
-    :func:`golf.cards.build_deck`)."""
-    key = (rules.decks_for(players), rules.jokers_per_deck)
-    hit = _DECKS.get(key)
-    if hit is None:
-        counts = [0] * N_CODES
-        for c in build_deck(*key):
-            counts[c] += 1
-        hit = _DECKS[key] = tuple(counts)
-    return hit
+    """How many cards of each code (0-63) the game's deck (:meth:`golf.Rules.deck`)
+    holds."""
+    return rules.cached(f"_deck_codes_{players}", lambda r: _code_counts(r.deck(players)))
+
+
+def _code_counts(deck: tuple[int, ...]) -> tuple[int, ...]:
+    counts = [0] * N_CODES
+    for c in deck:
+        counts[c] += 1
+    return tuple(counts)
 
 
 @dataclass(frozen=True)
@@ -213,7 +210,7 @@ def _tally(view: Mapping[str, Any], rules: Rules, key: int) -> tuple[list[int], 
     the seat holds (None before a reshuffle). A kind is ``card & key``: the card code
     with ``key`` 63, its rank with 15."""
     left = list(deck_codes(rules, view["players"]) if key == N_CODES - 1
-                else _deck_ranks(rules, view["players"]))
+                else deck_ranks(rules, view["players"]))
     for grid in view["grids"]:
         if grid is not None:
             for c in grid:
@@ -246,18 +243,10 @@ def _split(view: Mapping[str, Any], rules: Rules) -> tuple[tuple[int, ...], tupl
     return _elements(left), None if public is None else tuple(sorted(public))
 
 
-_RANK_DECKS: dict[tuple[int, int], tuple[int, ...]] = {}
-
-
-def _deck_ranks(rules: Rules, players: int) -> tuple[int, ...]:
-    key = (rules.decks_for(players), rules.jokers_per_deck)
-    hit = _RANK_DECKS.get(key)
-    if hit is None:
-        counts = [0] * 16  # card & RANK_MASK for every code 0-63; rank 15 never occurs
-        for code, n in enumerate(deck_codes(rules, players)):
-            counts[code & RANK_MASK] += n
-        hit = _RANK_DECKS[key] = tuple(counts)
-    return hit
+def deck_ranks(rules: Rules, players: int) -> tuple[int, ...]:
+    """How many cards of each rank the game's deck holds (index 0 unused, 14 the
+    joker)."""
+    return rules.cached(f"_deck_ranks_{players}", lambda r: _rank_counts(r.deck(players)))
 
 
 def _check_left(left: list[int], key: int, what: str) -> None:

@@ -34,7 +34,7 @@ from dataclasses import fields
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
-from .cards import JOKER, RANK_MASK, build_deck, card_str
+from .cards import JOKER, RANK_MASK, card_str
 from .errors import GolfError
 from .phases import FLIP, FROM_DISCARD, FROM_STOCK, HOLD, OVER, PHASES, SETUP, TURN
 from .rules import Rules, load_rules
@@ -151,15 +151,8 @@ def _result_data(h: HoleResult) -> dict[str, Any]:
     return out
 
 
-def _deck(r: Rules, players: int) -> tuple[int, ...]:
-    """The game's cards in their fixed order (kept on the rules, one per deck count)."""
-    decks = r.decks_for(players)
-    return r.cached(f"_deck_{decks}", lambda r: tuple(build_deck(decks, r.jokers_per_deck)))
-
-
 def _sorted_deck(r: Rules, players: int) -> list[int]:
-    decks = r.decks_for(players)
-    return r.cached(f"_sorted_deck_{decks}", lambda r: sorted(_deck(r, players)))
+    return r.cached(f"_sorted_deck_{players}", lambda r: sorted(r.deck(players)))
 
 
 def state_from_position(
@@ -320,7 +313,7 @@ def state_from_position(
         reshuffles=_int(pos, "reshuffles", 0, 10**9, 0),
     )
     state = MatchState(
-        r, players, seed, _deck(r, players), hole, totals=totals, hole_scores=regular,
+        r, players, seed, r.deck(players), hole, totals=totals, hole_scores=regular,
         playoff_scores=[list(s) for s in playoff_scores], hole_results=results,
         winners=list(winners), hole_index=_int(pos, "hole", 1, 10**6, 1) - 1,
         playoff=bool(pos.get("playoff", False)),

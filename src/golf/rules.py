@@ -28,7 +28,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any, Literal, TypeVar, cast, get_args
 
-from .cards import JOKER, RANK_NAMES, rank_name
+from .cards import JOKER, RANK_NAMES, build_deck, rank_name
 from .errors import RulesError
 
 _T = TypeVar("_T")
@@ -129,6 +129,17 @@ class Rules:
     def deck_size(self, players: int) -> int:
         return self.decks_for(players) * (52 + self.jokers_per_deck)
 
+    def deck(self, players: int) -> tuple[int, ...]:
+        """Every card of a game of ``players`` players, in the fixed order the deal
+        shuffles: the one definition of a game's deck (shared by every Rules with the
+        same decks and jokers; see :func:`golf.cards.build_deck`).
+
+        >>> r = load_rules("six-card")
+        >>> len(r.deck(2)), len(r.deck(8)), r.deck(2) is load_rules("six-card").deck(3)
+        (52, 104, True)
+        """
+        return _deck(self.decks_for(players), self.jokers_per_deck)
+
     def check_players(self, players: int) -> None:
         lo, hi = self.players
         if not isinstance(players, int) or isinstance(players, bool) or not lo <= players <= hi:
@@ -186,6 +197,12 @@ class Rules:
 
 
 # --- validation of raw settings --------------------------------------------------------
+
+@functools.cache
+def _deck(decks: int, jokers_per_deck: int) -> tuple[int, ...]:
+    """One shared tuple per deck count and jokers (a game's deck is read, never changed)."""
+    return tuple(build_deck(decks, jokers_per_deck))
+
 
 def _int(key: str, v: Any, lo: int = -(10**9), hi: int = 10**9) -> int:
     if not isinstance(v, int) or isinstance(v, bool):

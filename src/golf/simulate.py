@@ -98,7 +98,6 @@ def _play_out(
     hole_turns: list[tuple[int, ...]] = []
     firsts: list[int] = []
     turns = [0] * players
-    hole = g.hole
     first = -1
     playoff = False
     while not g.is_over:
@@ -113,12 +112,11 @@ def _play_out(
             first = turn.seat
         if turn.phase == "turn":
             turns[turn.seat] += 1
-        if g.hole != hole or g.is_over:
+        if g.ended_hole:
             if not playoff:
                 hole_turns.append(tuple(turns))
                 firsts.append(first)
             playoff = g.is_playoff
-            hole = g.hole
             turns = [0] * players
             first = -1
     return hole_turns, firsts
@@ -234,16 +232,9 @@ def run_matches(
 # --- statistics ------------------------------------------------------------------------
 
 def mean_ci(values: Sequence[float]) -> tuple[float, float, float]:
-    """Mean and 95% normal interval of independent values."""
-    n = len(values)
-    if n == 0:
-        return math.nan, math.nan, math.nan
-    m = sum(values) / n
-    if n < 2:
-        return m, math.nan, math.nan
-    var = sum((v - m) ** 2 for v in values) / (n - 1)
-    half = Z95 * math.sqrt(var / n)
-    return m, m - half, m + half
+    """Mean and 95% normal interval of independent values: :func:`ratio_ci` with
+    clusters of one."""
+    return ratio_ci(values, [1] * len(values))
 
 
 def ratio_ci(sums: Sequence[float], sizes: Sequence[float]) -> tuple[float, float, float]:

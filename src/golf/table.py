@@ -389,13 +389,5 @@ def restore(saved: Saved) -> tuple[Game, dict[int, Bot]]:
     bots = build_bots(saved.seats, start.rules)
     table = Table(start, [BotSeat(bots[i]) if i in bots else Outside()
                           for i in range(start.players)])
-    actions = record["actions"]
-    if not isinstance(actions, list):
-        raise GolfError("game record 'actions' must be a list of action notations")
-    for i, text in enumerate(actions):
-        try:
-            table.replay(text)
-        except GolfError as e:
-            raise GolfError(f"game record action {i + 1} ({text!r}) cannot be played: {e}") \
-                from None
+    start.replay(record["actions"], table.replay)
     return start, bots

@@ -22,27 +22,19 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from ..cards import RANK_MASK, build_deck
-from ..knowledge import draw_counts, unseen_counts
+from ..cards import RANK_MASK
+from ..knowledge import deck_ranks, draw_counts, unseen_counts
 from ..rules import Rules
 
-_DECKS: dict[tuple[int, int, int], tuple[int, ...]] = {}
 _MASK = (1 << 64) - 1
 #: Kinds of remembered card, so that a peek and a discard never share a draw.
 PEEK, PILE = 1, 2
 
 
 def deck_counts(rules: Rules, players: int) -> tuple[int, ...]:
-    """How many cards of each rank (index 1-14) the game's deck holds."""
-    decks = rules.decks_for(players)
-    key = (decks, rules.jokers_per_deck, 0)
-    hit = _DECKS.get(key)
-    if hit is None:
-        counts = [0] * 15
-        for c in build_deck(decks, rules.jokers_per_deck):
-            counts[c & RANK_MASK] += 1
-        hit = _DECKS[key] = tuple(counts)
-    return hit
+    """How many cards of each rank (index 1-14) the game's deck holds
+    (:func:`golf.knowledge.deck_ranks`)."""
+    return deck_ranks(rules, players)
 
 
 def mix(*values: int) -> int:

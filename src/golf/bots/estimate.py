@@ -452,17 +452,8 @@ class Evaluation:
     def value(self, ranks: Sequence[int], cell: int, rank: int, pooled: bool) -> float:
         """Expected total after a card of ``rank`` goes to ``cell`` (one entry of
         :meth:`placements`, cheaper for two-cell components)."""
-        pair = self.est.pair[cell]
-        if pair is not None:
-            comp, other_cell, beside, key = pair
-            other = ranks[other_cell]
-            base = self.total - self.cur[comp]
-            if other:
-                return base + beside[other][rank]
-            if pooled or not self.n:
-                return base + self.unit(key, pooled)[rank]
-            return base + self.row_sums(key)[rank] / self.n
-        return self.placements(ranks, cell, pooled)[rank]
+        vector, base = self.parts(ranks, cell, pooled)
+        return base + vector[rank]
 
     def pair_parts(
         self, ranks: Sequence[int],

@@ -309,10 +309,7 @@ class ExternalBot(Bot):
         allowed = ", ".join(str(a) for a in legal)
         text = answer
         if answer.startswith('"'):
-            try:
-                decoded = json.loads(answer)
-            except json.JSONDecodeError:
-                decoded = None
+            decoded = _json_or_none(answer)
             if isinstance(decoded, str):
                 text = decoded
         if not text:
@@ -370,6 +367,14 @@ class ExternalBot(Bot):
         self.close()
 
 
+def _json_or_none(text: str) -> object:
+    """The JSON value ``text`` holds, or None if it is not JSON."""
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError:
+        return None
+
+
 def _handshake(line: str) -> str:
     """The program's name from its handshake answer: ``{"protocol": "golf-bot/1",
     "name": "..."}`` or the plain line ``golf-bot/1 NAME``."""
@@ -378,10 +383,7 @@ def _handshake(line: str) -> str:
     protocol: object = None
     name: object = ""
     if line.startswith("{"):
-        try:
-            data = json.loads(line)
-        except json.JSONDecodeError:
-            data = None
+        data = _json_or_none(line)
         if isinstance(data, dict):
             protocol, name = data.get("protocol"), data.get("name", "")
     elif line:

@@ -42,12 +42,10 @@ def run(args: argparse.Namespace) -> int:
     table = Table(g, [PersonSeat(lambda view, legal: rng.choice(legal))] * g.players)
     noun = "random player" if g.players == 1 else "random players"
     print(f"{rules.name}, {g.players} {noun}, seed {g.seed}")
-    hole = 0
     while not g.is_over:
-        if g.hole != hole:
-            hole = g.hole
+        if not g.history or g.ended_hole:  # a hole was just dealt
             tag = " (playoff)" if g.is_playoff else ""
-            print(f"\n== hole {hole}{tag}: dealer is player {g.dealer + 1} ==")
+            print(f"\n== hole {g.hole}{tag}: dealer is player {g.dealer + 1} ==")
         seat = g.current_player
         assert seat is not None
         top = g.view(seat)["discard_top"]
@@ -56,7 +54,7 @@ def run(args: argparse.Namespace) -> int:
         if action.kind in ("take",):
             line += f" ({top})"
         print(line)
-        if g.hole != hole or g.is_over:
+        if g.ended_hole:
             last = g.hole_results[-1]
             for s, grid in enumerate(last.grids):
                 if grid:

@@ -109,7 +109,11 @@ def _card_key(token: str) -> str:
 def _check_copies(counted: Counter[str], rules: Rules, players: int | None) -> None:
     """No more copies of a card than the decks of ``players`` (default: the most the
     variant allows) hold."""
-    decks = rules.decks_for(players or rules.players[1])
+    players = players or rules.players[1]
+    deck = rules.deck(players)
+    copies = Counter(card_str(c) for c in deck)  # "QS": how many; "JK": every joker
+    per_rank = Counter(card_str(c, suits=False) for c in deck)
+    decks = rules.decks_for(players)
     deck_text = "one deck" if decks == 1 else f"{decks} decks"
     ranks: Counter[str] = Counter()
     for key, n in counted.items():
@@ -121,11 +125,11 @@ def _check_copies(counted: Counter[str], rules: Rules, players: int | None) -> N
         suited = key[-1] in SUITS and key[:-1] in _RANKS
         rank = key[:-1] if suited else key
         ranks[rank] += n
-        if suited and n > decks:
+        if suited and n > copies[key]:
             raise GolfError(f"{key} appears {n} times, but {rules.name} is played with at "
-                            f"most {deck_text}: there are only {decks} of it")
+                            f"most {deck_text}: there are only {copies[key]} of it")
     for rank, n in ranks.items():
-        most = rules.jokers_per_deck * decks if rank == "JK" else 4 * decks
+        most = per_rank[rank]
         if n > most and (rank != "JK" or most):
             what = "jokers" if rank == "JK" else f"cards of rank {rank}"
             raise GolfError(f"{n} {what}, but {rules.name}'s cards ({deck_text} at most) "

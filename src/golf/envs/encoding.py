@@ -40,10 +40,10 @@ import numpy as np
 import numpy.typing as npt
 
 from ..actions import KINDS, POSITIONAL, Action
-from ..cards import JOKER, RANK_MASK, build_deck, card_str
+from ..cards import JOKER, RANK_MASK, card_str
 from ..errors import GolfError
 from ..game import Game
-from ..knowledge import unseen_counts
+from ..knowledge import deck_ranks, unseen_counts
 from ..phases import PHASES
 from ..rules import Rules, load_rules
 
@@ -90,16 +90,14 @@ class Encoding:
         self._ids = [-1] * (len(KINDS) * 16)
         for i, a in enumerate(acts):
             self._ids[a] = i
-        deck = build_deck(rules.decks_for(players), rules.jokers_per_deck)
-        counts = [0] * RANKS
-        for c in deck:
-            counts[(c & RANK_MASK) - 1] += 1
-        self.deck_counts: tuple[int, ...] = tuple(counts)
-        self.deck_size = len(deck)
+        # By rank, ace first (slot rank - 1), from golf.knowledge's count of the deck.
+        self.deck_counts: tuple[int, ...] = deck_ranks(rules, players)[1:RANKS + 1]
+        self.deck_size = len(rules.deck(players))
         self.scaled = scaled
         # Raw numbers: counts up to the deck's, turns, match totals; scaled: every
         # number in [0, 1] (totals in (-1, 1)), see _scales and docs/rl.md.
-        dmax, tmax = (1.0, 1.0) if scaled else (float(max(counts)), float(rules.turn_limit))
+        dmax = 1.0 if scaled else float(max(self.deck_counts))
+        tmax = 1.0 if scaled else float(rules.turn_limit)
         smax, big_lo, big_hi = (1.0, -1.0, 1.0) if scaled else (float(self.deck_size), -BIG, BIG)
         p = players
         spec: list[tuple[str, int, float, float, str]] = [

@@ -38,7 +38,6 @@ They play at a :class:`golf.table.Table` where the learner's seat is
 
 from __future__ import annotations
 
-import json
 import random
 from collections.abc import Mapping
 from pathlib import Path
@@ -51,10 +50,12 @@ from ..bots import Bot
 from ..errors import GolfError
 from ..game import Game
 from ..rules import Rules
+from ..state import HoleResult
 from ..table import BotSeat, Outside, Seat, Table, bot_seed
-from .encoding import Encoding, Mask, Obs, describe, env_rules
+from .encoding import Encoding, Mask, Obs, env_rules
+from .episode import HoleWatch, render_view, results, rewards
 from .opponents import make_opponent, opponent_specs
-from .picture import Image, table_image
+from .picture import Image
 
 
 class GolfEnv(gymnasium.Env[Obs, np.int64]):
@@ -94,7 +95,8 @@ class GolfEnv(gymnasium.Env[Obs, np.int64]):
         self._seeds = random.Random()
         self.game = Game(self.golf_rules, players=players, seed=0)
         self.table = Table(self.game, [Outside() for _ in range(players)])
-        self._holes_seen = 0
+        self._holes = HoleWatch(self.game)
+        self.table.watch(self._holes)
 
     # --- the Gymnasium API --------------------------------------------------------
     def reset(
@@ -113,11 +115,10 @@ class GolfEnv(gymnasium.Env[Obs, np.int64]):
                                        seed=bot_seed(g.seed, s)))
             for s in range(self.players)]
         self.table = Table(g, seats)
-        self._holes_seen = 0
+        self._holes = HoleWatch(g)
+        self.table.watch(self._holes)
         self._play_bots()
-        holes = self._holes_seen
-        self._rewards()  # a hole cannot end before anyone acts, but keep the count right
-        return self._observe(), self._info(holes)
+        return self._observe(), self._info(self._holes.take())
 
     def step(self, action: Any) -> tuple[Obs, SupportsFloat, bool, bool, dict[str, Any]]:
         """Play the learner's action, then the bots until the learner must act again."""
@@ -125,16 +126,16 @@ class GolfEnv(gymnasium.Env[Obs, np.int64]):
         if g.is_over:
             raise GolfError("the match is over: call reset() to deal a new one")
         a = self.encoding.action(action)
-        holes = self._holes_seen
         if a not in g.legal_actions():
-            info = self._info(holes, illegal=True)
+            info = self._info([], illegal=True)
             return self._observe(), self.illegal_reward, False, False, info
         self.table.play(a, self.seat)
         self._play_bots()
-        reward = self._rewards()
+        ended = self._holes.take()
+        reward = rewards(g, ended, self.reward_mode)[self.seat]
         if self.render_mode == "human":
             self.render()
-        return self._observe(), reward, g.is_over, False, self._info(holes)
+        return self._observe(), reward, g.is_over, False, self._info(ended)
 
     def action_masks(self) -> Mask:
         """1 for each legal action id of the learner now; all ones once the match is
@@ -149,18 +150,7 @@ class GolfEnv(gymnasium.Env[Obs, np.int64]):
     def render(self) -> str | Image | None:
         """The learner's view: ``ansi`` returns it as text, ``human`` prints it,
         ``rgb_array`` returns a picture (:func:`golf.envs.picture.table_image`)."""
-        if self.render_mode is None:
-            gymnasium.logger.warn("render() called without a render_mode; make the env "
-                                  "with render_mode='ansi', 'human' or 'rgb_array'")
-            return None
-        view = self.game.view(self.seat, codes=True)
-        if self.render_mode == "rgb_array":
-            return table_image(view)
-        text = describe(view)
-        if self.render_mode == "human":
-            print(text)
-            return None
-        return text
+        return render_view(self.game, self.seat, self.render_mode)
 
     @property
     def bots(self) -> dict[int, Bot]:
@@ -172,46 +162,13 @@ class GolfEnv(gymnasium.Env[Obs, np.int64]):
     def _play_bots(self) -> None:
         self.table.run()  # the bots play until the learner's turn or the match's end
 
-    def _rewards(self) -> float:
-        g, reward = self.game, 0.0
-        results = g.hole_results
-        while self._holes_seen < len(results):
-            score = results[self._holes_seen].scores[self.seat]
-            self._holes_seen += 1
-            if self.reward_mode == "hole" and score is not None:
-                reward -= float(score)
-        if self.reward_mode == "match" and g.is_over:
-            reward = 1.0 if self.seat in g.winners else -1.0
-        return reward
-
     def _observe(self) -> Obs:
         view = self.game.view(self.seat, codes=True)
         return self.encoding.encode(view)
 
-    def _info(self, holes_before: int, illegal: bool = False) -> dict[str, Any]:
+    def _info(self, ended: list[HoleResult], illegal: bool = False) -> dict[str, Any]:
         info: dict[str, Any] = {"action_mask": self.action_masks()}
         if illegal:
             info["illegal_action"] = True
-        info.update(results(self.game, holes_before))
+        info.update(results(self.game, ended))
         return info
-
-
-def results(game: Game, holes_before: int) -> dict[str, Any]:
-    """What ``info`` reports about holes ended since ``holes_before`` holes had ended:
-    ``hole_scores`` (the last one's, every seat, 0 for a seat sitting it out),
-    ``dealt_in`` (False for those) and ``totals``; at the end of the match ``won`` and
-    ``record`` too. Empty if nothing ended."""
-    ended = game.hole_results
-    if len(ended) == holes_before:
-        return {}
-    scores = ended[-1].scores
-    out: dict[str, Any] = {
-        "hole_scores": np.array([s or 0 for s in scores], np.float64),
-        "dealt_in": np.array([s is not None for s in scores]),
-        "totals": np.array(game.totals, np.float64),
-    }
-    if game.is_over:
-        winners = game.winners
-        out["won"] = np.array([s in winners for s in range(game.players)])
-        out["record"] = json.dumps(game.record(), separators=(",", ":"))
-    return out

@@ -19,10 +19,12 @@ Player actions are the ids of :class:`golf.envs.Encoding`.
 A seat's information state is its view (:func:`golf.view.view`: its own peeked cards,
 every face-up card, the whole discard pile, the scores, and the stock's cards once a
 reshuffle has shown them, where every other seat has peeked) plus the public
-actions of the hole so far; its observation is the view alone. Both tensors are the
-encoding's observation vector: every card and fact of the view, not the order of the
-hole's actions (the information-state string keeps that). The strings write ranks
-without suits, which never matter to the rules. :func:`resample` (also
+actions of the hole so far; its observation is the view alone. The observation tensor
+is the encoding's vector of the view; the information-state tensor is that vector
+followed by one slot per action a hole can take (:func:`hole_actions`), holding the
+hole's public actions in order (id + 1, 0 for none yet; divided by the number of ids
+when scaled): perfect recall, one tensor per information state. The strings write
+ranks without suits, which never matter to the rules. :func:`resample` (also
 ``state.resample_from_infostate``) deals a world consistent with everything a seat
 has seen, for OpenSpiel's IS-MCTS; :class:`Restartable` lets ``ISMCTSBot`` play in
 ``evaluate_bots``. OpenSpiel's Python ``MCTSBot`` searches the true state, so it
@@ -57,7 +59,7 @@ import numpy as np
 import pyspiel  # type: ignore[import-not-found]
 
 from ..actions import DRAW
-from ..cards import JOKER, build_deck, card_str, make_card, rank, suit
+from ..cards import JOKER, card_str, make_card, rank, suit
 from ..errors import GolfError
 from ..game import MAX_PLAYOFFS, Game
 from ..knowledge import Sampler
@@ -146,9 +148,15 @@ def _bounds(rules: Rules, players: int) -> tuple[int, float, float]:
     hole_min = cells * min(0, *pts) + blocks * min(0, rules.block_points)
     hole_max = cells * max(0, *pts) + blocks * max(0, rules.block_points)
     holes = rules.holes or max(1, rules.target * TARGET_HOLES_PER_POINT)
-    per_hole = players * rules.setup_count + 3 * rules.turn_limit
     # Returns are minus the totals.
-    return (holes + MAX_PLAYOFFS) * per_hole, float(-holes * hole_max), float(-holes * hole_min)
+    return ((holes + MAX_PLAYOFFS) * hole_actions(rules, players), float(-holes * hole_max),
+            float(-holes * hole_min))
+
+
+def hole_actions(rules: Rules, players: int) -> int:
+    """The most player actions one hole can take: every seat's setup choices, then at
+    most three actions (draw, discard, flip) per turn up to the turn limit."""
+    return players * rules.setup_count + 3 * rules.turn_limit
 
 
 class GolfGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel ships no type hints
@@ -186,8 +194,7 @@ class GolfGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel ships no type hin
             max_game_length=length,
         )
         super().__init__(GAME_TYPE, info, {k: p[k] for k in DEFAULTS})
-        self.deck_counts = Counter(build_deck(self.golf_rules.decks_for(players),
-                                              self.golf_rules.jokers_per_deck))
+        self.deck_counts = Counter(self.golf_rules.deck(players))
         self.template = Game(self.golf_rules, players=players, seed=0)
 
     def new_initial_state(self) -> GolfState:
@@ -267,13 +274,12 @@ class _Core:
             self.drawing = False
             return
         a = game.encoding.action(action)
-        hole = g.hole
         self.public.append(str(a))
         g.apply(a)
         if a == DRAW:
             self.drawing = True  # the engine drew a stand-in; the chance node picks the card
             return
-        if not g.is_over and g.hole != hole:
+        if g.ended_hole and not g.is_over:  # the next hole's deal is chance's
             self.dealing = []
             self.public = []
 
@@ -556,8 +562,9 @@ class GolfObserver:
     """OpenSpiel's Python observer: the encoding's vector and a text of the view.
 
     Supports the information state (perfect recall: the view plus the hole's public
-    actions) and the observation (the view), for one seat (``SINGLE_PLAYER``) or for
-    the public (``NONE``: without the seat's peeked cards and the card it drew).
+    actions, in the string and in the tensor) and the observation (the view), for one
+    seat (``SINGLE_PLAYER``) or for the public (``NONE``: without the seat's peeked
+    cards and the card it drew).
     """
 
     def __init__(self, game: GolfGame, iig_obs_type: Any, params: Mapping[str, Any] | None):
@@ -574,9 +581,18 @@ class GolfObserver:
             raise ValueError("python_golf has no observer for every seat's private cards")
         self.public_only = private == pyspiel.PrivateInfoType.NONE
         self.perfect_recall = recall
-        self.encoding = game.encoding
-        self.tensor = np.zeros(game.encoding.size, np.float32)
-        self.dict = {"observation": self.tensor}
+        self.encoding = enc = game.encoding
+        # Perfect recall: after the view, one slot per action the hole can take, holding
+        # the id + 1 of the hole's public actions in order (0: none yet; divided by the
+        # number of ids when scaled), as the information-state string lists them.
+        self._view_size = n = enc.size
+        slots = hole_actions(game.golf_rules, game.num_players()) if recall else 0
+        self.tensor = np.zeros(n + slots, np.float32)
+        self.dict = {"observation": self.tensor[:n]}
+        if recall:
+            self.dict["actions"] = self.tensor[n:]
+        self._slot = {str(a): i + 1 for i, a in enumerate(enc.actions)}
+        self._scale = 1.0 / enc.num_actions if enc.scaled else 1.0
         # pyspiel asks for the tensor's shape on every observation_tensor() call, by
         # writing the tensor of a new initial state: those are all alike, so keep them.
         self._fresh: dict[int, np.ndarray] = {}
@@ -590,13 +606,29 @@ class GolfObserver:
         return v
 
     def set_from(self, state: GolfState, player: int) -> None:
+        n = self._view_size
         if state._core.shared:  # a new state, as pyspiel's shape query makes
             fresh = self._fresh.get(player)
             if fresh is None:
                 fresh = self._fresh[player] = self.encoding.encode(self._view(state, player))
-            self.tensor[:] = fresh
+            self.tensor[:n] = fresh
+            self.tensor[n:] = 0.0  # no action yet
             return
-        self.encoding.encode(self._view(state, player), out=self.tensor)
+        self.encoding.encode(self._view(state, player), out=self.tensor[:n])
+        if self.perfect_recall:
+            self._write_actions(state._core.public)
+
+    def _write_actions(self, public: list[str]) -> None:
+        """The hole's public actions into the tensor's slots after the view."""
+        slots = self.tensor[self._view_size:]
+        if len(public) > len(slots):  # pragma: no cover - hole_actions bounds every hole
+            raise GolfError(f"{len(public)} actions in one hole; the tensor holds "
+                            f"{len(slots)}")
+        slots.fill(0.0)
+        slot = self._slot
+        slots[:len(public)] = [slot[a] for a in public]
+        if self._scale != 1.0:
+            slots[:len(public)] *= self._scale
 
     def string_from(self, state: GolfState, player: int) -> str:
         v = self._view(state, player)

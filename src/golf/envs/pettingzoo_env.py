@@ -41,9 +41,9 @@ from pettingzoo.utils import wrappers  # type: ignore[import-untyped]
 from ..errors import GolfError
 from ..game import Game
 from ..rules import Rules
-from .encoding import Encoding, Mask, Obs, describe, env_rules
-from .gymnasium_env import results
-from .picture import Image, table_image
+from .encoding import Encoding, Mask, Obs, env_rules
+from .episode import ended_holes, render_view, results, rewards
+from .picture import Image
 
 ObsDict = dict[str, Obs | Mask]
 
@@ -81,7 +81,6 @@ class GolfAECEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type hint
                               for a in self.possible_agents}
         self._seeds = random.Random()
         self.game = Game(self.golf_rules, players=players, seed=0)
-        self._holes_seen = 0
         self._stale_infos = False
         self.rewards: dict[str, float] = {}
         self._cumulative_rewards: dict[str, float] = {}
@@ -102,7 +101,6 @@ class GolfAECEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type hint
             self._seeds = random.Random(seed)
         self.game = Game(self.golf_rules, players=len(self.possible_agents),
                          seed=self._seeds.randrange(2**32))
-        self._holes_seen = 0
         self.agents = self.possible_agents[:]
         self.rewards = {a: 0.0 for a in self.agents}
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
@@ -144,27 +142,16 @@ class GolfAECEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type hint
         a = self.encoding.action(action)
         g.apply(a)  # an illegal action raises IllegalAction saying why; nothing changes
         self._cumulative_rewards[agent] = 0.0
-        self.rewards = dict.fromkeys(self.agents, 0.0)
-        ended = g.hole_results
-        holes_before = self._holes_seen
-        while self._holes_seen < len(ended):
-            scores = ended[self._holes_seen].scores
-            self._holes_seen += 1
-            if self.reward_mode == "hole":
-                for seat, s in enumerate(scores):
-                    if s is not None:
-                        self.rewards[self.possible_agents[seat]] -= float(s)
-        if self._holes_seen != holes_before:
-            news = results(g, holes_before)
+        ended = ended_holes(g)
+        self.rewards = dict(zip(self.possible_agents, rewards(g, ended, self.reward_mode),
+                                strict=True))
+        if ended:
+            news = results(g, ended)
             self.infos = {name: dict(news) for name in self.agents}
         elif self._stale_infos:  # last step's results are not this step's
             self.infos = {name: {} for name in self.agents}
-        self._stale_infos = self._holes_seen != holes_before
+        self._stale_infos = bool(ended)
         if g.is_over:
-            if self.reward_mode == "match":
-                winners = g.winners
-                for seat, name in enumerate(self.possible_agents):
-                    self.rewards[name] = 1.0 if seat in winners else -1.0
             for name in self.agents:
                 self.terminations[name] = True
         self.agent_selection = self._agent_to_act()
@@ -175,18 +162,7 @@ class GolfAECEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type hint
     def render(self) -> str | Image | None:
         """The view of the agent to act: ``ansi`` returns it as text, ``human`` prints
         it, ``rgb_array`` returns a picture."""
-        if self.render_mode is None:
-            gymnasium.logger.warn("render() called without a render_mode; make the env "
-                                  "with render_mode='ansi', 'human' or 'rgb_array'")
-            return None
-        view = self.game.view(self._seats[self.agent_selection], codes=True)
-        if self.render_mode == "rgb_array":
-            return table_image(view)
-        text = describe(view)
-        if self.render_mode == "human":
-            print(text)
-            return None
-        return text
+        return render_view(self.game, self._seats[self.agent_selection], self.render_mode)
 
     def close(self) -> None:
         pass

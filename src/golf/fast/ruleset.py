@@ -20,7 +20,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from ..cards import JOKER, build_deck
+from ..cards import JOKER
 from ..errors import RulesError
 from ..game import MAX_PLAYOFFS
 from ..rules import Rules
@@ -162,7 +162,7 @@ def _build(r: Rules, players: int) -> Config:
     pats = patterns(r)
     lines = [p for p in pats if not p.exclusive]
     sets = [p for p in pats if p.exclusive]
-    deck = build_deck(r.decks_for(players), r.jokers_per_deck)
+    deck = r.deck(players)
     cells, n_deck = r.cells, len(deck)
     o_lines = C_FIXED
     o_sets = o_lines + len(lines)

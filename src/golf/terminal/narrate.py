@@ -22,12 +22,6 @@ from ..events import Event
 from .style import Style
 
 
-def hole_ended(before: Mapping[str, Any], after: Mapping[str, Any]) -> bool:
-    """Whether a hole finished between two views."""
-    done = len(before["hole_scores"]) + len(before["playoff_scores"])
-    return len(after["hole_scores"]) + len(after["playoff_scores"]) > done
-
-
 def verb(name: str, third: str, second: str) -> str:
     """``name`` and a verb agreeing with it.
 

@@ -58,12 +58,13 @@ def steps(record: Mapping[str, Any]) -> list[Step]:
     actions = list(record["actions"])
     i = 0
     while i < len(actions):
-        actor, holes, start = game.current_player, len(game.hole_results), i
-        while i < len(actions) and game.current_player == actor and \
-                len(game.hole_results) == holes:
+        actor, hole, start = game.current_player, game.hole, i
+        game.apply(actions[i])
+        i += 1
+        while i < len(actions) and game.current_player == actor and not game.ended_hole:
             game.apply(actions[i])
             i += 1
-        out.append(Step(start, i, holes + 1))
+        out.append(Step(start, i, hole))
     return out
 
 
@@ -109,8 +110,7 @@ class _Viewer:
             c.board(boards.board(self.shown(game), self.names, game.rules, style, c.width,
                                  self.bots, {actor: {a.cell for a in game.history[
                                      step.start:step.end] if a.cell is not None}}))
-        last_of_hole = k + 1 == len(self.steps) or self.steps[k + 1].hole != step.hole
-        if last_of_hole and len(game.hole_results) >= step.hole:
+        if game.ended_hole:  # a step ends where its hole does
             c.say(hole_end(game, self.names, style, c.width))
 
     def finish(self, source: str | None) -> None:

@@ -105,7 +105,6 @@ class Session:
         self._hidden: set[tuple[int, int, int]] = set()
         #: How many holes had ended before the last action (a move of a finished hole
         #: is not highlighted on the next one's board).
-        self._holes_at_last = -1
 
     # --- what a seat sees ------------------------------------------------------------
     @property
@@ -142,7 +141,7 @@ class Session:
         if not self.table.turns:
             return {}
         turn = self.table.turns[-1]
-        if turn.action.cell is None or self._holes_at_last != len(g.hole_results):
+        if turn.action.cell is None or g.ended_hole:  # a new hole: nothing changed yet
             return {}
         return {turn.seat: {turn.action.cell}}
 
@@ -175,7 +174,6 @@ class Session:
         while not g.is_over:
             seat = g.current_player
             assert seat is not None
-            holes = len(g.hole_results)
             person = self.seats[seat].is_human
             if not person:
                 self.before_bot(seat)
@@ -190,7 +188,7 @@ class Session:
                 why = str(e).split("; legal now: ")[0]
                 self.console.error(f"Not allowed: {why}; {legal_now(g.legal_actions())}")
                 continue
-            if len(g.hole_results) > holes:
+            if g.ended_hole:
                 if self.end_of_hole() == _QUIT:
                     return 0
                 if not g.is_over:
@@ -247,17 +245,13 @@ class Session:
     def on_event(self, turn: Turn) -> None:
         """After every action at the table: save, and tell it."""
         g, seat = self.game, turn.seat
-        event = turn.event
-        assert isinstance(event, Event), "the session's table plays with events"
-        holes = len(g.hole_results) - (1 if event.ended_hole else 0)
-        self._holes_at_last = holes
         self.save()
         person = self.seats[seat].is_human
         eyes = seat if person else self.onlooker
         if self.hot_seat:  # the public account, for the next person's "meanwhile"
             self.recent.extend(self.sentences(turn, None))
         if not person:
-            if self.console.fixed and len(g.hole_results) == holes:
+            if self.console.fixed and not g.ended_hole:
                 self.draw_board(self.onlooker)
                 self.console.status("")
             for line in self.sentences(turn, eyes):
@@ -267,7 +261,7 @@ class Session:
         self.hide_peeks_if_due(seat)
         for line in self.sentences(turn, eyes):
             self.console.say(line)
-        if len(g.hole_results) > holes or g.current_player != seat:
+        if g.ended_hole or g.current_player != seat:
             self._prompting = None
             if self.hot_seat:
                 # Hide this person's cards at once: the next one may already be looking.
