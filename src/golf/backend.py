@@ -21,6 +21,7 @@ from __future__ import annotations
 import logging
 import multiprocessing
 import os
+import socket
 import sys
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterator, Sequence
@@ -145,6 +146,8 @@ class RayBackend(Backend):
 
     def run(self, fn: Callable[[J], R], jobs: Sequence[tuple[int, J]],
             ) -> Iterator[tuple[int, R]]:
+        if not jobs:
+            return
         ray = _import_ray()
         started = self._connect(ray)
         try:
@@ -169,6 +172,8 @@ class RayBackend(Backend):
 
     def _connect(self, ray: Any) -> bool:
         """Connect unless connected already; True when this run started the connection."""
+        if self.address != LOCAL:
+            _check_reachable(self.address)
         if ray.is_initialized():
             return False
         options: dict[str, Any] = {"logging_level": logging.WARNING,
@@ -202,6 +207,18 @@ def _result(ray: Any, ref: Any, retries: int) -> list[tuple[int, Any]]:
         raise GolfError(f"a Ray task's worker died {retries + 1} times; giving up: "
                         f"{type(e).__name__}") from None
     return out
+
+
+def _check_reachable(address: str, timeout: float = 5.0) -> None:
+    """Fail fast on a ``host:port`` nobody answers at (Ray itself retries for minutes)."""
+    host, sep, port = address.removeprefix("ray://").rpartition(":")
+    if not sep or not port.isdigit():
+        return  # "auto" and the like: Ray finds the cluster itself
+    try:
+        socket.create_connection((host, int(port)), timeout=timeout).close()
+    except OSError as e:
+        raise GolfError(f"cannot reach the Ray cluster at {address!r}: {e.strerror or e}; "
+                        "is 'ray start --head' running there?") from None
 
 
 def _import_ray() -> Any:
