@@ -92,7 +92,7 @@ class LocalCluster:
         for proc in self.procs:
             with contextlib.suppress(ProcessLookupError, PermissionError):
                 os.killpg(proc.pid, signal.SIGTERM)
-        end = time.monotonic() + 20
+        end = time.monotonic() + 8
         for proc in self.procs:
             with contextlib.suppress(subprocess.TimeoutExpired):
                 proc.wait(max(0.1, end - time.monotonic()))
@@ -119,12 +119,18 @@ class LocalCluster:
                 continue
 
 
+def _exit(*_: object) -> None:
+    raise SystemExit(0)
+
+
 if __name__ == "__main__":
+    # Stop on Ctrl-C or a TERM (a background job of a shell may ignore SIGINT).
+    signal.signal(signal.SIGINT, _exit)
+    signal.signal(signal.SIGTERM, _exit)
     cluster = LocalCluster(int(sys.argv[1]) if len(sys.argv) > 1 else 2).start()
     print(cluster.address, flush=True)
     try:
-        signal.pause()
-    except KeyboardInterrupt:
-        pass
+        while True:
+            signal.pause()
     finally:
         cluster.stop()

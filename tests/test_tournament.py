@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from golf.backend import LocalPool
@@ -261,6 +261,7 @@ def test_names_are_escaped_in_the_page() -> None:
     assert "<b>x</b>" not in page and "&lt;b&gt;x&lt;/b&gt;" in page
 
 
+@settings(deadline=None)  # a shared machine's pauses are not this function's
 @given(st.floats(-1000, 1000), st.floats(0.5, 500))
 def test_axis_ticks_are_round_and_inside(lo: float, span: float) -> None:
     ticks = _ticks(lo, lo + span)

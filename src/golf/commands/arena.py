@@ -41,7 +41,7 @@ def register(sub: Any) -> None:
     p = sub.add_parser(
         "arena", help="evaluate an agent (a bot, a program or a chat model) against bots",
         description="Play an agent against bots over duplicate deals and report its win "
-        "share and margin with 95%% intervals.",
+        "share and margin with 95% intervals.",
         epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     add_rule_options(p)
