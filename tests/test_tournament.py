@@ -106,6 +106,17 @@ def test_an_interrupted_tournament_resumes_to_the_same_result(tmp_path: Path) ->
     assert seen == [24] and again == whole
 
 
+def test_a_swiss_tournament_resumes_mid_round_to_the_same_result(tmp_path: Path) -> None:
+    t = Tournament(("random", "greedy", "easy", "medium"), ONE, deals=2, rounds=3,
+                   format="swiss", seed=6)
+    whole = run_tournament(t)
+    state = tmp_path / "swiss.jsonl"
+    for cut in (5, 13):  # inside round 1, then inside round 2 (8 matches a round)
+        with pytest.raises(KeyboardInterrupt):
+            run_tournament(t, state=state, progress=_interrupt_after(cut))
+    assert run_tournament(t, state=state) == whole
+
+
 def test_a_state_file_of_another_tournament_is_refused(tmp_path: Path) -> None:
     state = tmp_path / "s.jsonl"
     run_tournament(Tournament(("random", "greedy"), ONE, deals=1), state=state)

@@ -359,9 +359,13 @@ def run_tournament(
                     for j in round_jobs(t, r, round_tables(t, r, {}, {}, {}))]
             _play_missing(backend, jobs, done, writer, tick)
         else:
+            per_round = t.tables_per_round * t.deals * t.players
             for r in range(t.rounds):
-                ratings = rate(t.entrants, list(done.values()))
-                tables = round_tables(t, r, ratings, _meetings(done), _byes(t, done, r))
+                # Only the rounds before decide the pairing, even when a resumed run
+                # holds some of this round's matches already.
+                before = {i: res for i, res in done.items() if i < r * per_round}
+                ratings = rate(t.entrants, list(before.values()))
+                tables = round_tables(t, r, ratings, _meetings(before), _byes(t, before, r))
                 _play_missing(backend, round_jobs(t, r, tables), done, writer, tick)
                 start = len(done)
     finally:

@@ -7,6 +7,7 @@ import json
 import logging
 import math
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -118,7 +119,11 @@ def run(args: argparse.Namespace) -> int:
               "resumes)", file=sys.stderr)
     logging.getLogger(external.__name__).setLevel(logging.ERROR)
     progress = None if args.quiet else Progress(sys.stderr)
+    start = time.monotonic()
     board = run_tournament(t, backend, state, fresh=args.fresh, progress=progress)
+    if not args.quiet:
+        print(f"done in {time.monotonic() - start:.1f}s on {backend.describe()}",
+              file=sys.stderr)
     text = format_markdown(board)
     _write(args.markdown, text + "\n")
     _write(args.html, format_html(board))
