@@ -279,3 +279,28 @@ def test_axis_ticks_are_round_and_inside(lo: float, span: float) -> None:
     assert len(ticks) >= 2
     assert all(lo - 1e-9 <= v <= lo + span + 1e-9 for v in ticks)
     assert ticks == sorted(ticks)
+
+
+def test_the_published_bot_ratings_match_their_data_file() -> None:
+    """docs/bots.md's table is scripts/bot_ratings.py's rendering of ratings.json, and
+    every preset has every bot rated, the expert above random."""
+    import importlib.util
+
+    from golf.bots.ratings import bot_ratings, rating_data
+    from golf.rules import preset_names
+
+    root = Path(__file__).resolve().parents[1]
+    spec = importlib.util.spec_from_file_location("bot_ratings", root / "scripts" /
+                                                  "bot_ratings.py")
+    assert spec is not None and spec.loader is not None
+    script = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(script)
+    data = rating_data()
+    doc = (root / "docs" / "bots.md").read_text(encoding="utf-8")
+    assert f"{script.BEGIN}\n{script.markdown(data)}\n{script.END}" in doc
+    for variant in preset_names():
+        bots = bot_ratings(variant)
+        assert set(bots) == set(script.BOTS)
+        assert bots["hard"]["mu"] > bots["greedy"]["mu"] > bots["random"]["mu"]
+    with pytest.raises(GolfError, match="no measured bot ratings"):
+        bot_ratings("nosuch")
