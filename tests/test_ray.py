@@ -20,6 +20,7 @@ import pytest
 from golf.arena import run_arena
 from golf.backend import LocalPool, RayBackend, gather
 from golf.cli import main
+from golf.errors import GolfError
 from golf.rules import load_rules
 from golf.simulate import play_match, run_matches
 from golf.tournament import Tournament, run_tournament
@@ -118,6 +119,22 @@ def test_a_worker_killed_mid_run_is_retried_and_counted_once(
     assert ran[4] == 2 and ran[5] == 2  # the lost task (matches 4 and 5) ran again
     assert [r.index for r in results] == list(range(10))
     assert results == [play_match(ONE, 2, ("greedy", "random"), 1000 + i, i) for i in range(10)]
+
+
+def test_an_error_in_a_task_is_raised_as_itself(cluster: str) -> None:
+    def bad(job: int) -> int:
+        raise GolfError(f"job {job} is bad")
+
+    with pytest.raises(GolfError, match=r"job \d is bad"):
+        gather(RayBackend(cluster), bad, [1, 2])
+
+
+def test_a_task_that_always_kills_its_worker_ends_in_a_clear_error(cluster: str) -> None:
+    def die(job: int) -> int:
+        os._exit(1)
+
+    with pytest.raises(GolfError, match="worker died 2 times"):
+        gather(RayBackend(cluster, max_retries=1), die, [1])
 
 
 def test_simulate_with_a_local_ray_instance_equals_one_process(tmp_path: Path) -> None:
