@@ -88,6 +88,23 @@ def test_a_tournament_on_the_cluster_equals_a_local_one(cluster: str) -> None:
     assert seen == sorted(seen) and seen[-1] == t.matches and len(seen) >= t.matches // 2
 
 
+def test_the_commands_take_ray_and_print_what_a_local_run_prints(
+        cluster: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    commands = [
+        ["tournament", "-e", "random,greedy,easy", "--rule", "holes=1", "--deals", "2",
+         "--json", "-", "--quiet", "--fresh"],
+        ["arena", "--agent", "greedy", "--opponents", "easy", "--rule", "holes=1",
+         "--deals", "3", "--json", "--no-progress"],
+    ]
+    for k, args in enumerate(commands):
+        outs = []
+        for backend in (["--ray", cluster], ["--workers", "1"]):
+            extra = ["--state", str(tmp_path / f"{k}.jsonl")] if k == 0 else []
+            assert main([*args, *backend, *extra]) == 0
+            outs.append(json.loads(capsys.readouterr().out))
+        assert outs[0] == outs[1]
+
+
 def test_an_arena_on_the_cluster_equals_a_local_one(cluster: str) -> None:
     runs = []
     for backend in (RayBackend(cluster, chunk=1), LocalPool(1)):
