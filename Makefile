@@ -20,7 +20,7 @@ $(WEB_STAMP): pyproject.toml | $(VENV)/bin/python
 	@touch $(WEB_STAMP)
 
 $(STAMP): pyproject.toml | $(VENV)/bin/python
-	$(PY) -m pip install --quiet -e '.[dev,sim,rl,openspiel,web,postgres,fast,learn,text,accounts]'
+	$(PY) -m pip install --quiet -e '.[dev,sim,rl,openspiel,web,postgres,fast,learn,text,accounts,ray]'
 	@touch $(STAMP) $(WEB_STAMP)
 
 venv: $(STAMP)

@@ -176,3 +176,19 @@ def test_a_program_that_fails_forfeits_its_match() -> None:
     s = summarise(res)
     assert all(m.void for m in res.matches) and s["void"] == 4 and s["matches"] == 4
     assert s["win_share"][0] != s["win_share"][0]  # NaN: nothing was left to measure
+
+
+def test_a_worker_pool_plays_the_same_arena_and_transcript_in_order() -> None:
+    from golf.backend import LocalPool
+
+    rules = load_rules("six-card", {"holes": 1})
+    runs = []
+    for workers in (1, 2):
+        out = io.StringIO()
+        res = run_arena("greedy", ["easy", "random"], rules, players=3, deals=3, seed=4,
+                        transcript=out, backend=LocalPool(workers))
+        runs.append((res.matches, out.getvalue()))
+    assert runs[0] == runs[1]
+    lines = [json.loads(x) for x in runs[1][1].splitlines()]
+    assert [(x["deal"], x["seat"]) for x in lines] == [(d, s) for d in range(3)
+                                                       for s in range(3)]

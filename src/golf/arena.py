@@ -18,17 +18,19 @@ True
 
 from __future__ import annotations
 
+import functools
 import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import IO, Any
 
+from .backend import Backend, LocalPool, gather
 from .envs.agents import ChatAgent, is_chat_spec
 from .envs.text import TextMatch, TextOptions
 from .errors import GolfError
 from .game import Game
 from .results import match_seed
-from .rules import Rules
+from .rules import Rules, rules_from_dict
 from .simulate import mean_ci
 
 __all__ = ["ArenaMatch", "ArenaResult", "format_summary", "run_arena", "summarise"]
@@ -78,13 +80,15 @@ def run_arena(
     seed: int = 0, text: TextOptions | None = None, chat: dict[str, Any] | None = None,
     transcript: IO[str] | None = None,
     progress: Callable[[int, int], None] | None = None,
-    ask: Agent | None = None,
+    ask: Agent | None = None, backend: Backend | None = None,
 ) -> ArenaResult:
     """Play ``deals`` deals, each once per agent seat (``players`` matches a deal).
     ``opponents`` fill the other seats in order (repeated if shorter). ``ask``: a
     callable text agent to use instead of the one ``agent`` names (for tests and
-    embedding). ``transcript``: a stream that gets one JSON line per match (its game
-    record with every prompt and answer)."""
+    embedding; its matches run in this process). ``transcript``: a stream that gets one
+    JSON line per match, in match order (its game record with every prompt and
+    answer). ``backend``: where the matches run (:mod:`golf.backend`; default here, one
+    after another); the results are the same on any."""
     if deals < 1:
         raise GolfError(f"deals must be at least 1, got {deals}")
     if not opponents and players > 1:
@@ -92,32 +96,87 @@ def run_arena(
     lo, hi = rules.players
     if not lo <= players <= hi:
         raise GolfError(f"{rules.name} is for {lo} to {hi} players, not {players}")
-    speaker = ask if ask is not None else _agent(agent, chat or {})
+    if ask is None:
+        _agent(agent, chat or {})  # a bad agent spec fails here, before any match
     others = [opponents[k % len(opponents)] for k in range(players - 1)] if opponents else []
     result = ArenaResult(agent, list(others), rules.name, players, deals, seed)
-    total = deals * players
-    for d in range(deals):
-        deal_seed = match_seed(seed, d)
-        for seat in range(players):
-            bots = {s: others[(s - seat - 1) % players] for s in range(players) if s != seat}
-            if speaker is None:
-                bots[seat] = agent
-            names = [f"{bots[s]} (seat {s + 1})" if s != seat else f"agent (seat {s + 1})"
-                     for s in range(players)]
-            match = TextMatch(Game(rules, players=players, seed=deal_seed), bots, text, names)
-            try:
-                while match.to_act is not None:
-                    match.answer(speaker(match.observation()) if speaker else "")
-            finally:
-                match.close()
-            result.matches.append(_scored(match, d, deal_seed, seat))
-            if transcript is not None:
-                transcript.write(json.dumps({"deal": d, "seat": seat,
-                                             "record": match.record()}) + "\n")
-                transcript.flush()
-            if progress is not None:
-                progress(len(result.matches), total)
+    raw = json.dumps(rules.to_dict(), sort_keys=True)
+    jobs = [_ArenaJob(agent, tuple(others), raw, players, d, match_seed(seed, d), seat,
+                      text, dict(chat or {}), transcript is not None)
+            for d in range(deals) for seat in range(players)]
+    writer = _InOrder(transcript)
+    if ask is not None:
+        backend = LocalPool(1)  # a callable agent answers in this process
+        played = gather(backend, functools.partial(_play_job, ask=ask), jobs, progress,
+                        writer)
+    else:
+        played = gather(backend or LocalPool(1), _play_job, jobs, progress, writer)
+    result.matches.extend(m for m, _ in played)
     return result
+
+
+@dataclass(frozen=True)
+class _ArenaJob:
+    """One arena match as plain data, to be played wherever the backend runs it."""
+
+    agent: str
+    others: tuple[str, ...]
+    rules: str  # the rules' settings as JSON (a Rules object carries caches)
+    players: int
+    deal: int
+    seed: int
+    seat: int
+    text: TextOptions | None
+    chat: dict[str, Any]
+    record: bool
+
+
+@functools.lru_cache(maxsize=8)
+def _rules(raw: str) -> Rules:
+    return rules_from_dict(json.loads(raw))
+
+
+def _play_job(job: _ArenaJob, ask: Agent | None = None) -> tuple[ArenaMatch, str | None]:
+    """Play one match of the arena: the agent at ``job.seat``, the opponents after it
+    in order. Returns its figures and, when asked for, its transcript line."""
+    rules = _rules(job.rules)
+    players, seat = job.players, job.seat
+    speaker = ask if ask is not None else _agent(job.agent, job.chat)
+    bots = {s: job.others[(s - seat - 1) % players] for s in range(players) if s != seat}
+    if speaker is None:
+        bots[seat] = job.agent
+    names = [f"{bots[s]} (seat {s + 1})" if s != seat else f"agent (seat {s + 1})"
+             for s in range(players)]
+    match = TextMatch(Game(rules, players=players, seed=job.seed), bots, job.text, names)
+    try:
+        while match.to_act is not None:
+            match.answer(speaker(match.observation()) if speaker else "")
+    finally:
+        match.close()
+    line = (json.dumps({"deal": job.deal, "seat": seat, "record": match.record()})
+            if job.record else None)
+    return _scored(match, job.deal, job.seed, seat), line
+
+
+class _InOrder:
+    """Writes the matches' transcript lines in match order, whatever order they finish
+    in (a line waits for the ones before it)."""
+
+    def __init__(self, stream: IO[str] | None) -> None:
+        self.stream = stream
+        self.waiting: dict[int, str | None] = {}
+        self.next = 0
+
+    def __call__(self, index: int, played: tuple[ArenaMatch, str | None]) -> None:
+        if self.stream is None:
+            return
+        self.waiting[index] = played[1]
+        while self.next in self.waiting:
+            line = self.waiting.pop(self.next)
+            self.next += 1
+            if line is not None:
+                self.stream.write(line + "\n")
+        self.stream.flush()
 
 
 def _scored(match: TextMatch, deal: int, seed: int, seat: int) -> ArenaMatch:

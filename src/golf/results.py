@@ -49,6 +49,21 @@ class MatchResult:
             "fallbacks": list(self.fallbacks),
         }
 
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> MatchResult:
+        """The result :meth:`to_dict` wrote (a tournament's state file keeps them).
+
+        >>> r = MatchResult(3, 7, ("a", "b"), ((1, 2),), ((3, 3),), (0,), (1, 2), (0,))
+        >>> MatchResult.from_dict(r.to_dict()) == r
+        True
+        """
+        return cls(
+            int(data["index"]), int(data["seed"]), tuple(data["bots"]),
+            tuple(tuple(h) for h in data["hole_scores"]), tuple(tuple(t) for t in data["turns"]),
+            tuple(data["first"]), tuple(data["totals"]), tuple(data["winners"]),
+            data.get("forfeit"), data.get("forfeit_seat"), tuple(data.get("fallbacks", ())),
+        )
+
 
 def match_seed(seed: int, index: int) -> int:
     """The seed of match ``index`` of a run with base ``seed``."""

@@ -29,12 +29,12 @@ Conventions (also in ``golf simulate --help``):
 from __future__ import annotations
 
 import math
-import multiprocessing
 import sys
 import time
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+from .backend import Backend, LocalPool, gather
 from .bots.base import make_bot
 from .bots.external import BotFailure, ExternalBot
 from .errors import GolfError, IllegalAction
@@ -183,9 +183,10 @@ def pick_engine(
 def run_matches(
     rules: Rules, players: int, bots: Sequence[str], games: int, seed: int, workers: int = 1,
     progress: Callable[[int, int], None] | None = None, duplicate: bool = False,
-    engine: str = "python",
+    engine: str = "python", backend: Backend | None = None,
 ) -> list[MatchResult]:
-    """Play ``games`` matches, in ``workers`` processes, in match order.
+    """Play ``games`` matches, in ``workers`` processes (or on ``backend``: a
+    :class:`golf.backend.Backend`, e.g. a Ray cluster), in match order.
 
     With ``duplicate`` each of ``games`` deals (a match seed: the same cards) is played
     ``players`` times, the bots rotated one seat on each time (:func:`rotated`), so every
@@ -210,23 +211,8 @@ def run_matches(
                 for d in range(games) for k in range(players)]
     else:
         jobs = [(raw, players, seats, match_seed(seed, i), i) for i in range(games)]
-    games = len(jobs)
-    results: list[MatchResult] = []
-    if workers == 1 or games == 1:
-        for job in jobs:
-            results.append(_work(job))
-            if progress:
-                progress(len(results), games)
-        return results
-    chunk = max(1, min(16, games // (workers * 8)))
-    ctx = multiprocessing.get_context("spawn" if sys.platform == "win32" else "fork")
-    with ctx.Pool(min(workers, games)) as pool:
-        it: Iterator[MatchResult] = pool.imap(_work, jobs, chunksize=chunk)
-        for res in it:
-            results.append(res)
-            if progress:
-                progress(len(results), games)
-    return results
+    # The execution backend (a local pool by default, or Ray) keys results by index.
+    return gather(backend or LocalPool(workers), _work, jobs, progress)
 
 
 # --- statistics ------------------------------------------------------------------------

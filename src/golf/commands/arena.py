@@ -12,6 +12,7 @@ from ..arena import format_summary, run_arena, summarise
 from ..bots.base import split_specs
 from ..envs.text import FORFEIT, TextOptions
 from ..simulate import Progress
+from ._backend import add_backend_options, backend_from_args
 from ._common import add_rule_options, default_players, rules_from_args
 
 EPILOG = """\
@@ -24,8 +25,10 @@ key, if the server needs one, is read from the environment variable --api-key-en
 --fallback decides: 'forfeit' (the match is lost) or a bot's move played for it.
 
 Each deal is played once per seat, the opponents keeping their order, and the figures
-are paired by deal. --transcript writes one JSON line per match: its game record
-(replayable with golf.Game.from_record) with every prompt and answer.
+are paired by deal; --workers N plays N matches at once, --ray [ADDRESS] spreads them
+over a Ray cluster, with the same results. --transcript writes one JSON line per match,
+in match order: its game record (replayable with golf.Game.from_record) with every
+prompt and answer.
 
 examples:
   golf arena --agent greedy --opponents expert --deals 50
@@ -38,7 +41,7 @@ def register(sub: Any) -> None:
     p = sub.add_parser(
         "arena", help="evaluate an agent (a bot, a program or a chat model) against bots",
         description="Play an agent against bots over duplicate deals and report its win "
-        "share and margin with 95%% intervals.",
+        "share and margin with 95% intervals.",
         epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     add_rule_options(p)
@@ -63,6 +66,7 @@ def register(sub: Any) -> None:
                    help="environment variable holding the endpoint's key")
     p.add_argument("--transcript", type=Path, default=None, metavar="FILE.jsonl",
                    help="write every match's record and conversation here")
+    add_backend_options(p, "worker processes playing matches at once (default 1)")
     p.add_argument("--json", action="store_true", help="print the summary as JSON")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     p.set_defaults(func=run)
@@ -81,7 +85,7 @@ def run(args: argparse.Namespace) -> int:
         progress = None if args.no_progress else Progress(label="matches")
         result = run_arena(args.agent, split_specs(args.opponents), rules, players,
                            args.deals, args.seed, text=text, chat=chat, transcript=out,
-                           progress=progress)
+                           progress=progress, backend=backend_from_args(args, 1))
     finally:
         if out is not None:
             out.close()

@@ -7,7 +7,6 @@ import csv
 import json
 import logging
 import math
-import os
 import random
 import sys
 import time
@@ -29,6 +28,7 @@ from ..simulate import (
     seat_bots,
     summarise,
 )
+from ._backend import add_backend_options, backend_from_args
 from ._common import add_rule_options, default_players, rules_from_args
 
 EPILOG = """\
@@ -36,9 +36,10 @@ Bots are given as a comma-separated list, one per seat in seat order; options fo
 colon, e.g. 'expert:memory=0.6,noise=1'. With fewer bots than players the list repeats
 (--players 4 --bots expert,greedy seats expert, greedy, expert, greedy); more bots than
 players is an error. Each match's seed is derived from --seed and the match's number, so
-the results are the same for any --workers. A shared match win counts 1/k for each of the
-k joint winners. Intervals are 95%. With --duplicate each of GAMES deals is played once
-per seat rotation (players x GAMES matches) and the paired figures follow the table.
+the results are the same for any --workers and on a Ray cluster (--ray [ADDRESS]). A
+shared match win counts 1/k for each of the k joint winners. Intervals are 95%. With
+--duplicate each of GAMES deals is played once per seat rotation (players x GAMES
+matches) and the paired figures follow the table.
 --engine auto (the default) plays in the compiled core (golf.fast, one process) when
 every seat's bot has a compiled policy that plays exactly like it (random, fast-expert) and
 the core plays the rules, else at Python tables; the header says which and why. The
@@ -56,6 +57,7 @@ the CSV and listed after the table; the figures count every fallback.
 examples:
   golf simulate --variant six-card --players 2 --bots expert,greedy --games 200
   golf simulate --bots 'cmd:python mybot.py,expert' --games 50
+  golf simulate --bots expert,greedy --games 100000 --ray 10.0.0.5:6379
   golf simulate --bots 'cmd[timeout=1,fallback=greedy]:node examples/bots/minstd.js,expert'
 """
 
@@ -79,8 +81,7 @@ def register(sub: Any) -> None:
                    help="holes per match (default: the variant's)")
     p.add_argument("--seed", "-s", type=int, default=None,
                    help="base seed (default: random, printed so a run can be repeated)")
-    p.add_argument("--workers", "-w", type=int, default=None,
-                   help="worker processes (default: the number of CPUs)")
+    add_backend_options(p, "worker processes (default: the number of CPUs)")
     out = p.add_mutually_exclusive_group()
     out.add_argument("--json", action="store_true",
                      help="print the figures as JSON (seats numbered from 0, as in the engine)")
@@ -122,9 +123,9 @@ def run(args: argparse.Namespace) -> int:
         make_bot(spec, rules, programs=True)
     if args.games < 1:
         raise GolfError(f"--games must be at least 1, got {args.games}")
-    workers = args.workers if args.workers is not None else (os.cpu_count() or 1)
-    if workers < 1:
-        raise GolfError(f"--workers must be at least 1, got {workers}")
+    if args.workers is not None and args.workers < 1:
+        raise GolfError(f"--workers must be at least 1, got {args.workers}")
+    backend = backend_from_args(args)
     if args.plot:
         _check_matplotlib()
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**31)
@@ -138,8 +139,8 @@ def run(args: argparse.Namespace) -> int:
     # External bots' fallbacks are counted in the summary, not logged line by line.
     logging.getLogger(external.__name__).setLevel(logging.ERROR)
     start = time.monotonic()
-    results = run_matches(rules, args.players, bots, args.games, seed, workers, progress,
-                          duplicate=args.duplicate, engine=engine[0])
+    results = run_matches(rules, args.players, bots, args.games, seed, progress=progress,
+                          duplicate=args.duplicate, engine=engine[0], backend=backend)
     elapsed = time.monotonic() - start
     if all(r.forfeit is not None for r in results):
         raise GolfError(f"every one of the {len(results)} matches was forfeited; the first: "
@@ -159,8 +160,9 @@ def run(args: argparse.Namespace) -> int:
             print(format_duplicate(summary["duplicate"]))
         holes = sum(len(r.hole_scores) for r in results)
         where = ("in one process (compiled core)" if engine[0] == "compiled"
-                 else f"on {workers} worker(s)")
-        rate = f", {holes / elapsed:,.0f} holes/s," if elapsed > 0 else ""
+                 else f"on {backend.describe()}")
+        rate = (f", {holes / elapsed:,.0f} holes/s, {len(results) / elapsed:,.1f} matches/s,"
+                if elapsed > 0 else "")
         print(f"{holes} holes in {elapsed:.1f}s{rate} {where}")
     if args.plot:
         _plot(args.plot, results, summary)
