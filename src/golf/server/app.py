@@ -12,7 +12,9 @@ import contextlib
 import logging
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
+from html import escape
 from pathlib import Path
+from typing import Any
 
 from fastapi import FastAPI, Request, WebSocket
 from fastapi.exceptions import RequestValidationError
@@ -20,9 +22,10 @@ from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 
 from . import db
+from .guard import Guard
 from .hub import Hub
 from .lobby import error_response, router
-from .protocol import ProtocolError
+from .protocol import FIELD_CODES, ProtocolError
 from .sockets import endpoint
 from .store import Store
 
@@ -47,6 +50,8 @@ class Config:
     static: Path = STATIC
     #: Seconds a finished table nobody asks for stays in memory (it stays in the database).
     keep_finished: float = 600.0
+    #: Origins (``https://host[:port]``) besides the server's own whose pages may write.
+    allow_origins: tuple[str, ...] = ()
 
     def database_url(self) -> str:
         if self.db:
@@ -60,6 +65,38 @@ async def sweep_forever(hub: Hub) -> None:
         await asyncio.sleep(min(60.0, max(0.2, hub.keep_finished / 2)))
         if n := hub.sweep():
             log.info("golf server: %d finished tables left memory", n)
+
+
+OPENAPI_URL = "/api/openapi.json"
+DOCS_URL = "/api/docs"
+
+
+def validation_refusal(errors: Any) -> ProtocolError:
+    """A request the route's model refused, as a protocol error: a field with a code of its
+    own (FIELD_CODES) keeps that code, anything else is ``bad_message`` naming the field."""
+    first = errors[0] if errors else {"loc": ("request",), "msg": "not valid"}
+    loc = [str(p) for p in first["loc"]]
+    path = loc[1:] if loc[:1] == ["body"] and len(loc) > 1 else loc
+    code = FIELD_CODES.get(path[0], "bad_message") if loc[:1] == ["body"] else "bad_message"
+    return ProtocolError(code, f"{'.'.join(path)}: {first['msg']}", field=path[0])
+
+
+def docs_page(spec: dict[str, Any]) -> str:
+    """A self-contained page listing the REST calls (no scripts from elsewhere: the server
+    works offline); the machine-readable document is at OPENAPI_URL."""
+    rows = []
+    for path, ops in sorted(spec.get("paths", {}).items()):
+        for method, op in ops.items():
+            summary = op.get("summary") or op.get("operationId", "")
+            rows.append(f"<tr><td><code>{escape(method.upper())}</code></td>"
+                        f"<td><code>{escape(path)}</code></td><td>{escape(summary)}</td></tr>")
+    return (f"<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\">"
+            f"<title>{escape(spec['info']['title'])} API</title></head><body>"
+            f"<h1>{escape(spec['info']['title'])}: REST calls</h1>"
+            f"<p>{escape(spec['info'].get('description', ''))}</p>"
+            f"<p>The OpenAPI document: <a href=\"{OPENAPI_URL}\">{OPENAPI_URL}</a>.</p>"
+            "<table><tr><th>method</th><th>path</th><th>what</th></tr>"
+            + "".join(rows) + "</table></body></html>")
 
 
 def create_app(config: Config) -> FastAPI:
@@ -86,7 +123,10 @@ def create_app(config: Config) -> FastAPI:
             await store.close()
 
     app = FastAPI(title="Golf server", lifespan=lifespan, docs_url=None, redoc_url=None,
-                  openapi_url=None)
+                  openapi_url=OPENAPI_URL,
+                  description="The REST half of the Golf server protocol (the lobby); the "
+                  "WebSocket half and every error code are in docs/protocol.md.")
+    app.add_middleware(Guard, allow_origins=config.allow_origins)
 
     @app.exception_handler(ProtocolError)
     async def protocol_error(request: Request, e: ProtocolError) -> JSONResponse:
@@ -94,9 +134,11 @@ def create_app(config: Config) -> FastAPI:
 
     @app.exception_handler(RequestValidationError)
     async def validation_error(request: Request, e: RequestValidationError) -> JSONResponse:
-        where = ".".join(str(p) for p in e.errors()[0]["loc"]) if e.errors() else "request"
-        return error_response(ProtocolError("bad_message", f"{where}: "
-                                            f"{e.errors()[0]['msg'] if e.errors() else ''}"))
+        return error_response(validation_refusal(e.errors()))
+
+    @app.get(DOCS_URL, include_in_schema=False)
+    async def api_docs() -> HTMLResponse:
+        return HTMLResponse(docs_page(app.openapi()))
 
     class LazyHub:
         """The router is built before the hub exists (the lifespan makes it)."""
