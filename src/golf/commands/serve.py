@@ -36,6 +36,13 @@ def register(sub: Any) -> None:
                    help="also accept writes and WebSockets from pages of this origin, e.g. "
                    "https://golf.example.org (repeatable; the server's own pages are always "
                    "accepted, other sites' pages never)")
+    p.add_argument("--gc", default="steady", choices=("python", "steady"),
+                   help="garbage collection policy: steady (default) freezes what start-up "
+                   "made, collects young objects rarely and never runs a full collection, so "
+                   "the event loop never stops for long; python keeps Python's defaults")
+    p.add_argument("--metrics", action="store_true",
+                   help="serve /api/debug/metrics: event-loop lag, collection pauses and CPU "
+                   "per thread kind (for benchmarks; off by default)")
     p.set_defaults(func=run)
 
 
@@ -58,5 +65,6 @@ def run(args: argparse.Namespace) -> int:
         raise GolfError(str(e)) from None
     print(f"Golf server on http://{args.host}:{args.port}/ (Ctrl-C stops it)", flush=True)
     serve(Config(host=args.host, port=args.port, db=args.db, data_dir=args.data_dir,
-                 keep_finished=args.keep_finished, allow_origins=origins))
+                 keep_finished=args.keep_finished, allow_origins=origins,
+                 metrics=args.metrics, gc=args.gc))
     return 0

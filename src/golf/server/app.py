@@ -25,6 +25,7 @@ from . import db
 from .guard import Guard
 from .hub import Hub
 from .lobby import error_response, router
+from .metrics import Metrics, apply_gc_policy
 from .protocol import FIELD_CODES, ProtocolError
 from .sockets import endpoint
 from .store import Store
@@ -52,6 +53,10 @@ class Config:
     keep_finished: float = 600.0
     #: Origins (``https://host[:port]``) besides the server's own whose pages may write.
     allow_origins: tuple[str, ...] = ()
+    #: Serve ``/api/debug/metrics`` (loop lag, collections, CPU per thread kind).
+    metrics: bool = False
+    #: The garbage collection policy (metrics.GC_POLICIES).
+    gc: str = "steady"
 
     def database_url(self) -> str:
         if self.db:
@@ -101,6 +106,7 @@ def docs_page(spec: dict[str, Any]) -> str:
 
 def create_app(config: Config) -> FastAPI:
     state: dict[str, Hub] = {}
+    watch = Metrics() if config.metrics else None
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -115,10 +121,17 @@ def create_app(config: Config) -> FastAPI:
         n = await hub.load_unfinished()
         log.info("golf server: %d unfinished tables loaded", n)
         sweeper = asyncio.create_task(sweep_forever(hub))
+        if watch is not None:
+            watch.start()
+        freezer = apply_gc_policy(config.gc)
         try:
             yield
         finally:
             sweeper.cancel()
+            if freezer is not None:
+                freezer.cancel()
+            if watch is not None:
+                watch.stop()
             await hub.drain()
             await store.close()
 
@@ -135,6 +148,15 @@ def create_app(config: Config) -> FastAPI:
     @app.exception_handler(RequestValidationError)
     async def validation_error(request: Request, e: RequestValidationError) -> JSONResponse:
         return error_response(validation_refusal(e.errors()))
+
+    if watch is not None:
+        @app.get("/api/debug/metrics", include_in_schema=False)
+        async def metrics(reset: bool = False) -> dict[str, Any]:
+            assert watch is not None
+            out = watch.snapshot()
+            if reset:
+                watch.reset()
+            return out
 
     @app.get(DOCS_URL, include_in_schema=False)
     async def api_docs() -> HTMLResponse:
