@@ -400,6 +400,7 @@ class Bench:
                 sum(v for k, v in per.items() if k != "bots"), 3)
             res["loop_pause_max_ms"] = m1["loop_lag_max_ms"]
             res["gc_max_ms"] = {g: d["max_ms"] for g, d in m1["gc"].items()}
+            res["gc_max_cpu_ms"] = {g: d.get("max_cpu_ms") for g, d in m1["gc"].items()}
             res["gc_count"] = {g: d["count"] for g, d in m1["gc"].items()}
             res["rss_mb"] = m1["rss_mb"]
         return res
