@@ -300,8 +300,11 @@ class Bench:
     def start_server(self) -> None:
         port = free_port()
         self.url = f"http://127.0.0.1:{port}"
-        cmd = [sys.executable, "-m", "golf", "serve", "--port", str(port), "--data-dir",
-               str(self.tmp), "--metrics", "--gc", self.args.gc]
+        cmd = [sys.executable]
+        if self.args.profile:
+            cmd += ["-m", "cProfile", "-o", str(self.tmp / "server.prof")]
+        cmd += ["-m", "golf", "serve", "--port", str(port), "--data-dir",
+                str(self.tmp), "--metrics", "--gc", self.args.gc]
         if self.args.db:
             cmd += ["--db", self.args.db]
         self.log = (self.tmp / "server.log").open("wb")
@@ -317,7 +320,8 @@ class Bench:
 
     def stop_server(self) -> None:
         if self.proc and self.proc.poll() is None:
-            self.proc.send_signal(signal.SIGTERM)
+            # SIGINT lets cProfile write its file; SIGTERM is the server's drain.
+            self.proc.send_signal(signal.SIGINT if self.args.profile else signal.SIGTERM)
             try:
                 self.proc.wait(60)
             except subprocess.TimeoutExpired:
@@ -402,6 +406,8 @@ class Bench:
             res["gc_max_ms"] = {g: d["max_ms"] for g, d in m1["gc"].items()}
             res["gc_max_cpu_ms"] = {g: d.get("max_cpu_ms") for g, d in m1["gc"].items()}
             res["gc_count"] = {g: d["count"] for g, d in m1["gc"].items()}
+            res["gc_collected"] = {g: d["collected"] for g, d in m1["gc"].items()}
+            res["gc_frozen"] = m1["gc_frozen"]
             res["rss_mb"] = m1["rss_mb"]
         return res
 
@@ -448,13 +454,22 @@ def main() -> None:
     p.add_argument("--pid", type=int, default=None, help="its process id (CPU figures)")
     p.add_argument("--workers", type=int, default=1, help="load generator processes")
     p.add_argument("--limit", type=float, default=900, help="total seconds at most")
+    p.add_argument("--profile", action="store_true",
+                   help="run the started server under cProfile and print where its time went")
     p.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     args = p.parse_args()
     if args.worker:
         run_worker(args)
         return
-    results = Bench(args).run()
+    bench = Bench(args)
+    results = bench.run()
     report(results, args)
+    prof = bench.tmp / "server.prof"
+    if args.profile and prof.exists():
+        import pstats
+
+        print("\nwhere the server's time went (cProfile, by own time):")
+        pstats.Stats(str(prof)).sort_stats("tottime").print_stats(25)
 
 
 if __name__ == "__main__":

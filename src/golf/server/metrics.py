@@ -33,9 +33,10 @@ TICK = 0.01
 #: The ``steady`` policy: young collections after this many net allocations (Python: 700),
 #: so they come ~70 times less often and each still scans only the young objects.
 STEADY_GEN0 = 50_000
-#: The ``steady`` policy moves the surviving objects to the permanent generation this often
-#: (seconds), so the old generations that a full collection would scan stay small.
-STEADY_FREEZE_EVERY = 60.0
+#: The ``steady`` policy moves every tracked object to the permanent generation this often
+#: (seconds; ``gc.freeze`` only joins lists, it scans nothing), so a young collection
+#: never scans more than what was made since.
+STEADY_FREEZE_EVERY = 5.0
 #: ... and this often (seconds) everything is unfrozen and collected in full, so reference
 #: cycles that became garbage after they were frozen (a table that left memory) are freed:
 #: one pause per period, as long as a full collection of the heap takes.
@@ -148,10 +149,11 @@ def apply_gc_policy(policy: str) -> asyncio.Task[None] | None:
 
     ``steady``: everything alive after start-up is frozen (modules, the app: never scanned
     again), young collections run after STEADY_GEN0 allocations instead of 700, automatic
-    full collections are off, and every STEADY_FREEZE_EVERY seconds a middle collection
-    (young and middle generations only: short) runs and the survivors are frozen. The cost:
-    reference cycles that become garbage once frozen wait for the full collection that
-    runs every STEADY_FULL_EVERY seconds (everything unfrozen, collected, frozen again).
+    full collections are off, and every STEADY_FREEZE_EVERY seconds all tracked objects
+    are frozen, without a collection. The cost: reference cycles that become garbage after
+    they were frozen (a table that left memory) wait for the full collection that runs every
+    STEADY_FULL_EVERY seconds (everything unfrozen, collected, frozen again): the one long
+    pause left, once an hour (measured in docs/server.md).
     """
     if policy == "python":
         return None
@@ -173,6 +175,4 @@ async def _freeze_forever() -> None:
             gc.unfreeze()
             gc.collect()
             last_full = time.monotonic()
-        else:
-            gc.collect(1)
         gc.freeze()

@@ -3,7 +3,9 @@
 An accepted action is inserted (with the match's end, when it ends it) in the
 transaction whose commit acknowledges it; nobody hears of an action before it is on
 disk. On SQLite one writer runs at a time (an asyncio lock instead of lock
-timeouts); PostgreSQL takes writers concurrently.
+timeouts); PostgreSQL takes writers concurrently. On SQLite a batch holding only action
+rows (the common case under load) is written by :class:`ActionWriter` in one call on its
+own thread.
 """
 
 from __future__ import annotations
