@@ -64,6 +64,19 @@ def cpu_seconds(pid: int) -> float:
     return (int(parts[11]) + int(parts[12])) / tick
 
 
+def context_switches(pid: int) -> int:
+    """Voluntary + involuntary context switches of all a process's threads (Linux /proc):
+    each hand-off between the event loop and a worker thread costs some."""
+    total = 0
+    for tid in os.listdir(f"/proc/{pid}/task"):
+        with contextlib.suppress(OSError), open(f"/proc/{pid}/task/{tid}/status") as f:
+            for line in f:
+                name, _, value = line.partition(":")
+                if name.endswith("ctxt_switches"):
+                    total += int(value)
+    return total
+
+
 # --- the load generator (a worker process) ---------------------------------------------------
 
 @dataclass
@@ -368,6 +381,7 @@ class Bench:
         self.metrics(reset=True)
         m0 = self.metrics()
         srv0 = cpu_seconds(self.pid) if self.pid else None
+        cs0 = context_switches(self.pid) if self.pid else None
         for w in workers:
             w.send(do="start")
         for w in workers:
@@ -379,6 +393,8 @@ class Bench:
         got = [w.read() for w in workers]
         wall = time.monotonic() - w0
         srv = cpu_seconds(self.pid) - srv0 if self.pid and srv0 is not None else None
+        switches = (context_switches(self.pid) - cs0 if self.pid and cs0 is not None
+                    else None)
         m1 = self.metrics()
         lat = sorted(x for g in got for x in g["latencies"])
         actions = sum(g["actions"] for g in got)
@@ -392,6 +408,8 @@ class Bench:
             "server_cpu_cores": None if srv is None else round(srv / wall, 2),
             "server_cpu_ms_per_action": None if srv is None else round(
                 1000 * srv / max(1, actions), 3),
+            "context_switches_per_action": None if switches is None else round(
+                switches / max(1, actions), 2),
             "clients_cpu_cores": round(sum(g["cpu"] for g in got) / wall, 2),
             "clients_lag_max_ms": round(1000 * max(g["lag_max"] for g in got), 1),
             "load_avg": round(os.getloadavg()[0], 1),

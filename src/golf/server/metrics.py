@@ -36,7 +36,7 @@ STEADY_GEN0 = 50_000
 #: The ``steady`` policy moves every tracked object to the permanent generation this often
 #: (seconds; ``gc.freeze`` only joins lists, it scans nothing), so a young collection
 #: never scans more than what was made since.
-STEADY_FREEZE_EVERY = 5.0
+STEADY_FREEZE_EVERY = 1.0
 #: ... and this often (seconds) everything is unfrozen and collected in full, so reference
 #: cycles that became garbage after they were frozen (a table that left memory) are freed:
 #: one pause per period, as long as a full collection of the heap takes.
