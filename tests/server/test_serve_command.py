@@ -14,7 +14,8 @@ def golf(*args: str) -> subprocess.CompletedProcess[str]:
 def test_serve_help_names_every_option() -> None:
     out = golf("serve", "--help")
     assert out.returncode == 0
-    for option in ("--host", "--port", "--db", "--data-dir"):
+    for option in ("--host", "--port", "--db", "--data-dir", "--allow-origin", "--gc",
+                   "--metrics"):
         assert option in out.stdout
 
 

@@ -31,6 +31,18 @@ def register(sub: Any) -> None:
     p.add_argument("--keep-finished", type=float, default=600.0, metavar="SECONDS",
                    help="how long a finished table nobody looks at stays in memory "
                    "(default 600; it stays in the database and loads again when asked for)")
+    p.add_argument("--allow-origin", action="append", default=[], metavar="URL",
+                   dest="allow_origin",
+                   help="also accept writes and WebSockets from pages of this origin, e.g. "
+                   "https://golf.example.org (repeatable; the server's own pages are always "
+                   "accepted, other sites' pages never)")
+    p.add_argument("--gc", default="steady", choices=("python", "steady"),
+                   help="garbage collection policy: steady (default) freezes what start-up "
+                   "made, collects young objects rarely and never runs a full collection, so "
+                   "the event loop never stops for long; python keeps Python's defaults")
+    p.add_argument("--metrics", action="store_true",
+                   help="serve /api/debug/metrics: event-loop lag, collection pauses and CPU "
+                   "per thread kind (for benchmarks; off by default)")
     p.set_defaults(func=run)
 
 
@@ -43,9 +55,16 @@ def run(args: argparse.Namespace) -> int:
     except ImportError as e:
         raise GolfError(f"the server needs the 'web' extra ({e.name} is missing): "
                         "pip install 'golf-cards[web]'") from None
-    print(f"Golf server on http://{args.host}:{args.port}/ (Ctrl-C stops it)", flush=True)
+    from ..server.guard import check_allowed_origin
+
     if not args.keep_finished > 0:
         raise GolfError(f"--keep-finished must be more than 0 seconds, got {args.keep_finished}")
+    try:
+        origins = tuple(check_allowed_origin(o) for o in args.allow_origin)
+    except ValueError as e:
+        raise GolfError(str(e)) from None
+    print(f"Golf server on http://{args.host}:{args.port}/ (Ctrl-C stops it)", flush=True)
     serve(Config(host=args.host, port=args.port, db=args.db, data_dir=args.data_dir,
-                 keep_finished=args.keep_finished))
+                 keep_finished=args.keep_finished, allow_origins=origins,
+                 metrics=args.metrics, gc=args.gc))
     return 0

@@ -12,7 +12,9 @@ import contextlib
 import logging
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
+from html import escape
 from pathlib import Path
+from typing import Any
 
 from fastapi import FastAPI, Request, WebSocket
 from fastapi.exceptions import RequestValidationError
@@ -20,9 +22,11 @@ from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 
 from . import db
+from .guard import Guard
 from .hub import Hub
 from .lobby import error_response, router
-from .protocol import ProtocolError
+from .metrics import Metrics, apply_gc_policy
+from .protocol import FIELD_CODES, ProtocolError
 from .sockets import endpoint
 from .store import Store
 
@@ -47,6 +51,12 @@ class Config:
     static: Path = STATIC
     #: Seconds a finished table nobody asks for stays in memory (it stays in the database).
     keep_finished: float = 600.0
+    #: Origins (``https://host[:port]``) besides the server's own whose pages may write.
+    allow_origins: tuple[str, ...] = ()
+    #: Serve ``/api/debug/metrics`` (loop lag, collections, CPU per thread kind).
+    metrics: bool = False
+    #: The garbage collection policy (metrics.GC_POLICIES).
+    gc: str = "steady"
 
     def database_url(self) -> str:
         if self.db:
@@ -62,8 +72,41 @@ async def sweep_forever(hub: Hub) -> None:
             log.info("golf server: %d finished tables left memory", n)
 
 
+OPENAPI_URL = "/api/openapi.json"
+DOCS_URL = "/api/docs"
+
+
+def validation_refusal(errors: Any) -> ProtocolError:
+    """A request the route's model refused, as a protocol error: a field with a code of its
+    own (FIELD_CODES) keeps that code, anything else is ``bad_message`` naming the field."""
+    first = errors[0] if errors else {"loc": ("request",), "msg": "not valid"}
+    loc = [str(p) for p in first["loc"]]
+    path = loc[1:] if loc[:1] == ["body"] and len(loc) > 1 else loc
+    code = FIELD_CODES.get(path[0], "bad_message") if loc[:1] == ["body"] else "bad_message"
+    return ProtocolError(code, f"{'.'.join(path)}: {first['msg']}", field=path[0])
+
+
+def docs_page(spec: dict[str, Any]) -> str:
+    """A self-contained page listing the REST calls (no scripts from elsewhere: the server
+    works offline); the machine-readable document is at OPENAPI_URL."""
+    rows = []
+    for path, ops in sorted(spec.get("paths", {}).items()):
+        for method, op in ops.items():
+            summary = op.get("summary") or op.get("operationId", "")
+            rows.append(f"<tr><td><code>{escape(method.upper())}</code></td>"
+                        f"<td><code>{escape(path)}</code></td><td>{escape(summary)}</td></tr>")
+    return (f"<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\">"
+            f"<title>{escape(spec['info']['title'])} API</title></head><body>"
+            f"<h1>{escape(spec['info']['title'])}: REST calls</h1>"
+            f"<p>{escape(spec['info'].get('description', ''))}</p>"
+            f"<p>The OpenAPI document: <a href=\"{OPENAPI_URL}\">{OPENAPI_URL}</a>.</p>"
+            "<table><tr><th>method</th><th>path</th><th>what</th></tr>"
+            + "".join(rows) + "</table></body></html>")
+
+
 def create_app(config: Config) -> FastAPI:
     state: dict[str, Hub] = {}
+    watch = Metrics() if config.metrics else None
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -78,15 +121,25 @@ def create_app(config: Config) -> FastAPI:
         n = await hub.load_unfinished()
         log.info("golf server: %d unfinished tables loaded", n)
         sweeper = asyncio.create_task(sweep_forever(hub))
+        if watch is not None:
+            watch.start()
+        freezer = apply_gc_policy(config.gc)
         try:
             yield
         finally:
             sweeper.cancel()
+            if freezer is not None:
+                freezer.cancel()
+            if watch is not None:
+                watch.stop()
             await hub.drain()
             await store.close()
 
     app = FastAPI(title="Golf server", lifespan=lifespan, docs_url=None, redoc_url=None,
-                  openapi_url=None)
+                  openapi_url=OPENAPI_URL,
+                  description="The REST half of the Golf server protocol (the lobby); the "
+                  "WebSocket half and every error code are in docs/protocol.md.")
+    app.add_middleware(Guard, allow_origins=config.allow_origins)
 
     @app.exception_handler(ProtocolError)
     async def protocol_error(request: Request, e: ProtocolError) -> JSONResponse:
@@ -94,9 +147,20 @@ def create_app(config: Config) -> FastAPI:
 
     @app.exception_handler(RequestValidationError)
     async def validation_error(request: Request, e: RequestValidationError) -> JSONResponse:
-        where = ".".join(str(p) for p in e.errors()[0]["loc"]) if e.errors() else "request"
-        return error_response(ProtocolError("bad_message", f"{where}: "
-                                            f"{e.errors()[0]['msg'] if e.errors() else ''}"))
+        return error_response(validation_refusal(e.errors()))
+
+    if watch is not None:
+        @app.get("/api/debug/metrics", include_in_schema=False)
+        async def metrics(reset: bool = False) -> dict[str, Any]:
+            assert watch is not None
+            out = watch.snapshot()
+            if reset:
+                watch.reset()
+            return out
+
+    @app.get(DOCS_URL, include_in_schema=False)
+    async def api_docs() -> HTMLResponse:
+        return HTMLResponse(docs_page(app.openapi()))
 
     class LazyHub:
         """The router is built before the hub exists (the lifespan makes it)."""

@@ -22,12 +22,11 @@ from ..errors import GolfError
 from ..rules import load_rules, preset_names, setting_schema
 from . import bridge
 from .hub import Hub
-from .protocol import PROTOCOL, ProtocolError, check_name
+from .protocol import MAX_BODY, PROTOCOL, ProtocolError, check_name
 from .room import Room, Seat, check_options
 from .store import SeatRecord, TableRecord
 from .tokens import hash_token, new_invite, new_seed, new_table_id, new_token
 
-MAX_BODY = 16384
 MAX_SEATS = 8
 REPLAY_CACHE = 32
 SEAT_KINDS = ("human", "bot", "external")

@@ -11,6 +11,8 @@ Every error a client can cause is a :class:`ProtocolError` with a code from
 from __future__ import annotations
 
 import json
+import math
+import re
 import time
 import unicodedata
 from collections.abc import Mapping
@@ -21,6 +23,14 @@ PROTOCOL = 1
 MAX_FRAME = 4096
 #: Frames above this size make the WebSocket layer close the connection (1009).
 HARD_MAX_FRAME = 65536
+#: REST request bodies above this many bytes are refused with ``too_large`` (413).
+MAX_BODY = 16384
+#: JSON nested deeper than this (arrays and objects) is refused with ``too_deep`` before it
+#: is parsed: no message needs more than a few levels, and the parser's recursion must never
+#: be what refuses it.
+MAX_DEPTH = 32
+#: Every frame but an accepted action takes a token; an accepted action gives its token back,
+#: because the match paces those (only the seat to move can play, once per version).
 BUCKET_CAPACITY = 30
 BUCKET_RATE = 20.0
 #: Rate-limited this many times within FLOOD_WINDOW seconds: the socket is closed.
@@ -43,19 +53,28 @@ CODES: dict[str, int] = {
     "chat_empty": 400, "bad_rules": 422, "bad_seats": 422, "bad_name": 422,
     "bad_option": 422, "table_full": 409, "already_started": 409, "name_taken": 409,
     "seats_open": 409, "not_finished": 409, "not_host": 403, "unauthorized": 401,
-    "match_running": 409, "draining": 503, "no_match": 404,
+    "match_running": 409, "draining": 503, "no_match": 404, "too_deep": 400,
+    "cross_site": 403, "bad_content_type": 415,
 }
+
+#: A REST body field with a code of its own keeps that code whatever is wrong with it
+#: (a number for ``name`` is ``bad_name``, as an empty name is).
+FIELD_CODES: dict[str, str] = {"name": "bad_name", "rules": "bad_rules", "seats": "bad_seats",
+                               "options": "bad_option"}
 
 
 class ProtocolError(Exception):
     """A client mistake: answered with ``{"type": "error", "code", "message"}``."""
 
-    def __init__(self, code: str, message: str, field: str | None = None) -> None:
+    def __init__(self, code: str, message: str, field: str | None = None,
+                 extra: Mapping[str, Any] | None = None) -> None:
         assert code in CODES, code
         super().__init__(message)
         self.code = code
         self.message = message
         self.field = field
+        #: More fields of the error frame (``retry_after`` of ``rate_limited``).
+        self.extra = dict(extra or {})
 
     @property
     def status(self) -> int:
@@ -65,6 +84,7 @@ class ProtocolError(Exception):
         out: dict[str, Any] = {"type": "error", "code": self.code, "message": self.message}
         if self.field is not None:
             out["field"] = self.field
+        out.update(self.extra)
         return out
 
 
@@ -88,6 +108,54 @@ class TokenBucket:
             return True
         return False
 
+    def give_back(self) -> None:
+        """Return the token of a message that turned out not to count."""
+        self.level = min(self.capacity, self.level + 1.0)
+
+    def wait_ms(self, now: float | None = None) -> int:
+        """Milliseconds until a token is there again (0 if one is there now).
+
+        >>> b = TokenBucket(capacity=1, rate=4.0, now=0.0)
+        >>> b.take(0.0), b.wait_ms(0.0), b.wait_ms(0.2), b.wait_ms(0.25)
+        (True, 250, 50, 0)
+        """
+        now = time.monotonic() if now is None else now
+        level = min(self.capacity, self.level + (now - self.stamp) * self.rate)
+        return 0 if level >= 1.0 else math.ceil((1.0 - level) / self.rate * 1000)
+
+
+#: A JSON string (with its escapes): its brackets are text, not nesting.
+_STRING = re.compile(rb'"(?:[^"\\]|\\.)*"', re.DOTALL)
+_BRACKETS = re.compile(rb"[\[\]{}]")
+
+
+def too_deep(raw: bytes, limit: int = MAX_DEPTH) -> bool:
+    """Whether JSON text nests arrays and objects deeper than ``limit``, judged on the raw
+    bytes without parsing (a cheap scan of a size-capped body or frame).
+
+    Invalid JSON gets no verdict beyond its brackets: the parser refuses it afterwards.
+
+    >>> too_deep(b'{"a": [1, {"b": "[[[[["}]}', limit=3), too_deep(b"[[[[1]]]]", limit=3)
+    (False, True)
+    """
+    opens = raw.count(b"[") + raw.count(b"{")
+    if opens <= limit:  # the common case: too few brackets to nest that deep
+        return False
+    depth = 0
+    for m in _BRACKETS.finditer(_STRING.sub(b'""', raw)):
+        if m.group() in (b"[", b"{"):
+            depth += 1
+            if depth > limit:
+                return True
+        else:
+            depth -= 1
+    return False
+
+
+def deep_error(what: str) -> ProtocolError:
+    return ProtocolError("too_deep", f"{what} nests arrays and objects more than {MAX_DEPTH} "
+                         "levels deep; no message needs that")
+
 
 def decode(frame: str | bytes) -> dict[str, Any]:
     """A client frame as a message object, or a ProtocolError saying why not.
@@ -99,11 +167,15 @@ def decode(frame: str | bytes) -> dict[str, Any]:
     ... except ProtocolError as e:
     ...     print(e.code, "-", e.message)
     bad_message - a message is a JSON object with a "type" field, got a list
+
+    A binary frame is read as the same bytes in a text frame (UTF-8 JSON).
     """
-    size = len(frame.encode() if isinstance(frame, str) else frame)
-    if size > MAX_FRAME:
-        raise ProtocolError("too_large", f"the message has {size} bytes; at most {MAX_FRAME} "
-                            "are allowed")
+    raw = frame.encode() if isinstance(frame, str) else frame
+    if len(raw) > MAX_FRAME:
+        raise ProtocolError("too_large", f"the message has {len(raw)} bytes; at most "
+                            f"{MAX_FRAME} are allowed")
+    if too_deep(raw):
+        raise deep_error("the message")
     try:
         msg = json.loads(frame)
     except (ValueError, UnicodeDecodeError):

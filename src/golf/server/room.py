@@ -279,6 +279,7 @@ class Room:
             return
         returning = not seat.conns
         seat.conns.add(client)
+        before = self.clock
         if returning:
             seat.grace_left = float(self.options["grace"])
             seat.absence_started = None
@@ -286,10 +287,14 @@ class Room:
             if seat.position == self.rec.host and self._host_task:
                 self._host_task.cancel()
                 self._host_task = None
+            # The absence clock stops before the greeting, so its state shows no clock
+            # for the seat that just came; the others hear of it after.
+            self.reschedule()
         self.greet(client)
         if returning:
             self.send_table()
-            self.reschedule(announce=True)
+            if _clock_key(before) != _clock_key(self.clock):
+                self._send_clock()
 
     def detach(self, client: Client) -> None:
         seat = client.seat

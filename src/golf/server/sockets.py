@@ -96,10 +96,19 @@ class Connection:
         if len(self.strikes) >= FLOOD_STRIKES:
             self.close_soon(1008, "flooding", "too many messages; the connection is closed")
         else:
-            self.send(ProtocolError("rate_limited", f"too many messages: at most "
-                                    f"{BUCKET_CAPACITY} at once and {BUCKET_RATE:g} per "
-                                    "second; this one was ignored").payload())
+            self.send(self.rate_limited().payload())
         return False
+
+    def rate_limited(self) -> ProtocolError:
+        """The refusal of a frame over the bucket: when to try again and, at a table, the
+        version now (so a client can tell whether its action still fits)."""
+        extra: dict[str, Any] = {"retry_after": self.bucket.wait_ms()}
+        if self.room is not None:
+            extra["version"] = self.room.version
+        return ProtocolError("rate_limited", f"too many messages: at most {BUCKET_CAPACITY} "
+                             f"at once and {BUCKET_RATE:g} per second (an accepted action "
+                             "does not count); this one was ignored: send it again after "
+                             "retry_after ms", extra=extra)
 
     async def handle(self, frame: str | bytes) -> None:
         if not self._admit():
@@ -133,6 +142,8 @@ class Connection:
                 raise ProtocolError("bad_action", "an action is short notation such as "
                                     "'draw' or 'swap 3'")
             await room.act(self, version, text)
+            # Accepted: the match paces actions, so they never use up the bucket.
+            self.bucket.give_back()
         elif kind == "chat":
             await self.chat(room, msg)
         elif kind == "mute":
@@ -174,7 +185,8 @@ class Connection:
                                 f"characters, this one has {len(text)}")
         if not self.chat_bucket.take():
             raise ProtocolError("rate_limited", f"at most {CHAT_BURST} chat messages at once "
-                                f"and {CHAT_RATE:g} per second; this one was not sent")
+                                f"and {CHAT_RATE:g} per second; this one was not sent",
+                                extra={"retry_after": self.chat_bucket.wait_ms()})
         sender = self.seat.position
         text_out = json.dumps({"type": "chat", "seat": sender, "name": self.seat.rec.name,
                                "text": text, "time": now_ms()})

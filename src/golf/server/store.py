@@ -3,15 +3,19 @@
 An accepted action is inserted (with the match's end, when it ends it) in the
 transaction whose commit acknowledges it; nobody hears of an action before it is on
 disk. On SQLite one writer runs at a time (an asyncio lock instead of lock
-timeouts); PostgreSQL takes writers concurrently.
+timeouts); PostgreSQL takes writers concurrently. On SQLite a batch holding only action
+rows (the common case under load) is written by :class:`ActionWriter` in one call on its
+own thread.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import sqlite3
 import time
 from collections.abc import Awaitable, Callable, Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -69,6 +73,60 @@ MAX_BATCH = 500
 Op = Callable[[AsyncConnection], Awaitable[Any]]
 
 
+class ActionWriter:
+    """Batches made only of action rows, written to SQLite in ONE call on its own thread:
+    ``BEGIN IMMEDIATE``, one ``executemany``, ``COMMIT``.
+
+    Through SQLAlchemy's async layer each statement of a transaction is a hop to
+    aiosqlite's thread and back (begin, execute, commit, cursor close); under load those
+    hops cost more than the writing. The rows are the same rows, the transaction the same
+    transaction: its callers are answered only after ``COMMIT`` returned.
+    """
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+        self.thread = ThreadPoolExecutor(1, thread_name_prefix="golf-db")
+        self.conn: sqlite3.Connection | None = None
+        names = [c.name for c in db.actions.columns]
+        columns = ", ".join(f'"{n}"' for n in names)  # quoted: "by" is an SQL keyword
+        values = ", ".join(f":{n}" for n in names)
+        self.sql = f"INSERT INTO {db.actions.name} ({columns}) VALUES ({values})"
+
+    def _connect(self) -> sqlite3.Connection:
+        # The same pragmas as the engine's connections (db.make_engine).
+        conn = sqlite3.connect(self.path, timeout=30, isolation_level=None,
+                               check_same_thread=False)
+        conn.execute("PRAGMA journal_mode=WAL")
+        conn.execute("PRAGMA synchronous=NORMAL")
+        conn.execute("PRAGMA foreign_keys=ON")
+        return conn
+
+    def _write(self, rows: list[dict[str, Any]]) -> None:
+        if self.conn is None:
+            self.conn = self._connect()
+        conn = self.conn
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            conn.executemany(self.sql, rows)
+            conn.execute("COMMIT")
+        except BaseException:
+            with contextlib.suppress(sqlite3.Error):
+                conn.execute("ROLLBACK")
+            raise
+
+    async def write(self, rows: list[dict[str, Any]]) -> None:
+        await asyncio.get_running_loop().run_in_executor(self.thread, self._write, rows)
+
+    def _close(self) -> None:
+        if self.conn is not None:
+            self.conn.close()
+            self.conn = None
+
+    async def close(self) -> None:
+        await asyncio.get_running_loop().run_in_executor(self.thread, self._close)
+        self.thread.shutdown(wait=True)
+
+
 class Store:
     """The database behind the hub.
 
@@ -82,6 +140,9 @@ class Store:
     def __init__(self, engine: AsyncEngine) -> None:
         self.engine = engine
         self.sqlite = engine.dialect.name == "sqlite"
+        path = engine.url.database
+        self._actions = (ActionWriter(path) if self.sqlite and path and path != ":memory:"
+                         else None)
         self._queue: list[tuple[Op | None, dict[str, Any] | None, asyncio.Future[Any]]] = []
         self._writer: asyncio.Task[None] | None = None
         self._conn: AsyncConnection | None = None
@@ -102,6 +163,14 @@ class Store:
         while self._queue:
             batch = self._queue[:MAX_BATCH]
             del self._queue[:MAX_BATCH]
+            if self._actions is not None and all(op is None for op, _, _ in batch):
+                try:
+                    await self._actions.write([row for _, row, _ in batch if row is not None])
+                except Exception:
+                    await self._one_by_one(batch)
+                    continue
+                self._answer(batch, [None] * len(batch))
+                continue
             try:
                 conn = await self._connection()
                 async with conn.begin():
@@ -113,11 +182,16 @@ class Store:
                 await self._drop_connection()
                 await self._one_by_one(batch)
                 continue
-            self.batches += 1
-            self.writes += len(batch)
-            for (_, _, fut), result in zip(batch, results, strict=True):
-                if not fut.done():
-                    fut.set_result(result)
+            self._answer(batch, results)
+
+    def _answer(self, batch: list[tuple[Op | None, dict[str, Any] | None, asyncio.Future[Any]]],
+                results: list[Any]) -> None:
+        """A committed batch: each caller gets its result."""
+        self.batches += 1
+        self.writes += len(batch)
+        for (_, _, fut), result in zip(batch, results, strict=True):
+            if not fut.done():
+                fut.set_result(result)
 
     async def _connection(self) -> AsyncConnection:
         """The writer's own connection, kept open between batches (no pool round trip)."""
@@ -152,6 +226,8 @@ class Store:
             with contextlib.suppress(Exception):
                 await self._writer
         await self._drop_connection()
+        if self._actions is not None:
+            await self._actions.close()
         await self.engine.dispose()
 
     # --- tables and seats ------------------------------------------------------------

@@ -1,0 +1,178 @@
+"""What the server process spends its time on, for benchmarks (``golf serve --metrics``).
+
+Off by default: nothing here runs unless the operator asks for it. When on:
+
+* a loop-lag monitor: a task that asks to wake every ``TICK`` seconds and records how late
+  it woke; the worst lateness is the longest time the event loop could not run anything
+  (a garbage collection, a slow callback);
+* garbage collections timed through ``gc.callbacks``, per generation: how many, the longest
+  and the total pause, and how many objects they freed;
+* the process's CPU time per kind of thread, read from ``/proc/self/task``: the event loop
+  (the main thread), the bots (the default executor's worker threads, where bots compute),
+  the database driver's thread (aiosqlite), and the rest.
+
+``GET /api/debug/metrics`` answers all of it (and resets the maxima when asked with
+``?reset=1``), so a benchmark can read the server's own figures for a measuring window.
+
+The collection policy (``golf serve --gc``) lives here too: ``python`` leaves Python's
+defaults, ``steady`` keeps the loop from stopping for long (see :func:`apply_gc_policy`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import gc
+import os
+import threading
+import time
+from typing import Any
+
+#: How often the lag monitor asks to be woken.
+TICK = 0.01
+#: The ``steady`` policy: young collections after this many net allocations (Python: 700),
+#: so they come ~70 times less often and each still scans only the young objects.
+STEADY_GEN0 = 50_000
+#: The ``steady`` policy moves every tracked object to the permanent generation this often
+#: (seconds; ``gc.freeze`` only joins lists, it scans nothing), so a young collection
+#: never scans more than what was made since.
+STEADY_FREEZE_EVERY = 1.0
+#: ... and this often (seconds) everything is unfrozen and collected in full, so reference
+#: cycles that became garbage after they were frozen (a table that left memory) are freed:
+#: one pause per period, as long as a full collection of the heap takes.
+STEADY_FULL_EVERY = 3600.0
+GC_POLICIES = ("python", "steady")
+
+
+class Metrics:
+    """The figures of one server process since the last reset."""
+
+    def __init__(self) -> None:
+        self.lag_max = 0.0
+        self.lag_total = 0.0
+        self.ticks = 0
+        self.gc: dict[int, dict[str, float]] = {
+            g: {"count": 0, "max_ms": 0.0, "total_ms": 0.0, "max_cpu_ms": 0.0, "collected": 0}
+            for g in range(3)}
+        self._gc_start = 0.0
+        self._gc_cpu = 0.0
+        self._task: asyncio.Task[None] | None = None
+
+    def start(self) -> None:
+        gc.callbacks.append(self._on_gc)
+        self._task = asyncio.get_running_loop().create_task(self._watch_lag())
+
+    def stop(self) -> None:
+        with contextlib.suppress(ValueError):
+            gc.callbacks.remove(self._on_gc)
+        if self._task is not None:
+            self._task.cancel()
+
+    def _on_gc(self, phase: str, info: dict[str, int]) -> None:
+        if phase == "start":
+            self._gc_start = time.perf_counter()
+            self._gc_cpu = time.thread_time()
+            return
+        ms = (time.perf_counter() - self._gc_start) * 1000
+        # The collection's own work; the wall time also counts a busy machine's waits.
+        cpu_ms = (time.thread_time() - self._gc_cpu) * 1000
+        g = self.gc[info["generation"]]
+        g["count"] += 1
+        g["total_ms"] += ms
+        g["max_ms"] = max(g["max_ms"], ms)
+        g["max_cpu_ms"] = max(g["max_cpu_ms"], cpu_ms)
+        g["collected"] += info.get("collected", 0)
+
+    async def _watch_lag(self) -> None:
+        while True:
+            t = time.perf_counter()
+            await asyncio.sleep(TICK)
+            late = time.perf_counter() - t - TICK
+            self.ticks += 1
+            self.lag_total += max(0.0, late)
+            self.lag_max = max(self.lag_max, late)
+
+    def reset(self) -> None:
+        self.lag_max = self.lag_total = 0.0
+        self.ticks = 0
+        for g in self.gc.values():
+            g.update(count=0, max_ms=0.0, total_ms=0.0, max_cpu_ms=0.0, collected=0)
+
+    def snapshot(self) -> dict[str, Any]:
+        return {
+            "loop_lag_max_ms": round(self.lag_max * 1000, 2),
+            "loop_lag_mean_ms": round(self.lag_total * 1000 / max(1, self.ticks), 3),
+            "gc": {str(g): {k: round(v, 2) for k, v in d.items()} for g, d in self.gc.items()},
+            "gc_threshold": list(gc.get_threshold()),
+            "gc_frozen": gc.get_freeze_count(),
+            "gc_count": list(gc.get_count()),
+            "cpu_s": thread_cpu(),
+            "rss_mb": rss_mb(),
+        }
+
+
+def thread_cpu() -> dict[str, float]:
+    """CPU seconds (user + system) of this process's threads, by kind."""
+    kinds: dict[int, str] = {}
+    main = threading.main_thread().native_id
+    for t in threading.enumerate():
+        if t.native_id is None:
+            continue
+        if t.native_id == main:
+            kinds[t.native_id] = "loop"
+        elif t.name.startswith(("asyncio_", "ThreadPoolExecutor-")):
+            kinds[t.native_id] = "bots"  # the loop's default executor: asyncio.to_thread
+        elif "_connection_worker_thread" in t.name or t.name.startswith("golf-db"):
+            kinds[t.native_id] = "db"  # aiosqlite's thread, the store's writer thread
+    out = {"loop": 0.0, "bots": 0.0, "db": 0.0, "other": 0.0}
+    tick = os.sysconf("SC_CLK_TCK")
+    with contextlib.suppress(OSError):
+        for tid in os.listdir("/proc/self/task"):
+            try:
+                with open(f"/proc/self/task/{tid}/stat") as f:
+                    parts = f.read().rsplit(")", 1)[1].split()
+            except OSError:
+                continue  # the thread ended meanwhile
+            cpu = (int(parts[11]) + int(parts[12])) / tick
+            out[kinds.get(int(tid), "other")] += cpu
+    return {k: round(v, 3) for k, v in out.items()}
+
+
+def rss_mb() -> float | None:
+    with contextlib.suppress(OSError, ValueError, IndexError), open("/proc/self/statm") as f:
+        return round(int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE") / 2**20, 1)
+    return None
+
+
+def apply_gc_policy(policy: str) -> asyncio.Task[None] | None:
+    """Set the collection policy once the server has started (its start-up objects exist).
+
+    ``steady``: everything alive after start-up is frozen (modules, the app: never scanned
+    again), young collections run after STEADY_GEN0 allocations instead of 700, automatic
+    full collections are off, and every STEADY_FREEZE_EVERY seconds all tracked objects
+    are frozen, without a collection. The cost: reference cycles that become garbage after
+    they were frozen (a table that left memory) wait for the full collection that runs every
+    STEADY_FULL_EVERY seconds (everything unfrozen, collected, frozen again): the one long
+    pause left, once an hour (measured in docs/server.md).
+    """
+    if policy == "python":
+        return None
+    if policy != "steady":
+        raise ValueError(f"the collection policy is one of {', '.join(GC_POLICIES)}")
+    gc.collect()
+    gc.freeze()
+    _, gen1, _ = gc.get_threshold()
+    # threshold2 0 would disable gen2 only together with others; a huge one never fires.
+    gc.set_threshold(STEADY_GEN0, gen1, 1_000_000_000)
+    return asyncio.get_running_loop().create_task(_freeze_forever())
+
+
+async def _freeze_forever() -> None:
+    last_full = time.monotonic()
+    while True:
+        await asyncio.sleep(STEADY_FREEZE_EVERY)
+        if time.monotonic() - last_full >= STEADY_FULL_EVERY:
+            gc.unfreeze()
+            gc.collect()
+            last_full = time.monotonic()
+        gc.freeze()
