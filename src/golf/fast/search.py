@@ -10,7 +10,8 @@ measured with far less noise than their means.
 
 Playout policies (``policy`` argument of :func:`simulate`):
 
-* :data:`P_GREEDY`: the compiled greedy policy of :mod:`golf.fast.policies`;
+* :data:`P_GREEDY` (``fast-greedy``): the compiled greedy policy of
+  :mod:`golf.fast.policies` (not the ``greedy`` bot: another estimate of unknown cards);
 * :data:`P_EXPERT`: the compiled expert of :mod:`golf.fast.expert` (card counting,
   expected values; about three times greedy's cost). The config given to
   :func:`simulate` must then be :func:`golf.fast.expert.expert_config`'s;
@@ -79,7 +80,7 @@ Rng = npt.NDArray[np.uint64]
 WIN_BONUS = 30
 #: Playout policies of :func:`simulate`.
 P_GREEDY, P_CAREFUL, P_EXPERT = 0, 1, 2
-PLAYOUTS = {"greedy": P_GREEDY, "careful": P_CAREFUL, "expert": P_EXPERT}
+PLAYOUTS = {"fast-greedy": P_GREEDY, "careful": P_CAREFUL, "expert": P_EXPERT}
 #: How far (hundredths of a point) the careful policy's exact score must beat each
 #: opponent's estimate before it completes its grid.
 OUT_LEAD = 100
