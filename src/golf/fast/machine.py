@@ -66,6 +66,7 @@ from .layout import (
     FLIP_NEVER,
     KIND_SHIFT,
     NO_SCORE,
+    RANK_MASK,
     RESHUFFLE_KEY,
     S_ACTIVE,
     S_CHANCE,
@@ -145,6 +146,22 @@ def popcount(m: int) -> int:
         m &= m - 1
         c += 1
     return c
+
+
+@core
+def known_ranks(st: Ints, cfg: Ints, seat: int, seen: int, ranks: Ints) -> int:
+    """The ranks of the seat's cells in ``seen`` (a cell mask; the others 0: unknown)
+    into ``ranks``; returns how many are unknown."""
+    cells = cfg[C_CELLS]
+    base = cfg[C_O_GRIDS] + seat * cells
+    unknown = 0
+    for i in range(cells):
+        if seen >> i & 1:
+            ranks[i] = st[base + i] & RANK_MASK
+        else:
+            ranks[i] = 0
+            unknown += 1
+    return unknown
 
 
 @core

@@ -25,7 +25,6 @@ from .layout import (
     C_FLIP_AFTER,
     C_O_DECK,
     C_O_DISCARD,
-    C_O_GRIDS,
     C_O_PEEKED,
     C_O_TOTALS,
     C_O_UP,
@@ -55,6 +54,7 @@ from .machine import (
     PASS_CODE,
     TAKE_CODE,
     below,
+    known_ranks,
     legal_actions,
     new_state,
     resume_deal,
@@ -74,7 +74,7 @@ TAKE_GAIN = 200  # hundredths of a point: take the discard when it saves two poi
 
 
 @core
-def _mean_points(cfg: Ints) -> int:
+def mean_points(cfg: Ints) -> int:
     """The deck's mean card value, in hundredths (rounded down)."""
     o_deck, n = cfg[C_O_DECK], cfg[C_DECK]
     t = 0
@@ -84,23 +84,7 @@ def _mean_points(cfg: Ints) -> int:
 
 
 @core
-def _known(st: Ints, cfg: Ints, seat: int, ranks: Ints) -> int:
-    """The seat's known ranks (0: unknown) into ``ranks``; returns how many are unknown."""
-    cells = cfg[C_CELLS]
-    seen = st[cfg[C_O_UP] + seat] | st[cfg[C_O_PEEKED] + seat]
-    base = cfg[C_O_GRIDS] + seat * cells
-    unknown = 0
-    for i in range(cells):
-        if seen >> i & 1:
-            ranks[i] = st[base + i] & RANK_MASK
-        else:
-            ranks[i] = 0
-            unknown += 1
-    return unknown
-
-
-@core
-def _estimate(st: Ints, cfg: Ints, ranks: Ints, mean: int) -> int:
+def estimate(st: Ints, cfg: Ints, ranks: Ints, mean: int) -> int:
     """The grid's known total plus the deck's mean for each unknown card (hundredths);
     the scorer works in the state's work region."""
     unknown = 0
@@ -109,6 +93,14 @@ def _estimate(st: Ints, cfg: Ints, ranks: Ints, mean: int) -> int:
             unknown += 1
     o_work = cfg[C_O_WORK]
     return 100 * lowest_total(cfg, ranks, st[o_work:o_work + cfg[C_WORK]]) + mean * unknown
+
+
+@core
+def grid_estimate(st: Ints, cfg: Ints, seat: int, seen: int, ranks: Ints, mean: int) -> int:
+    """A grid's estimate in hundredths: the cards in ``seen`` (a cell mask) as they are,
+    the others at ``mean`` (``ranks``: work space for the grid)."""
+    known_ranks(st, cfg, seat, seen, ranks)
+    return estimate(st, cfg, ranks, mean)
 
 
 @core
@@ -124,7 +116,7 @@ def _best_swap(
         i = a & CELL_MASK
         old = ranks[i]
         ranks[i] = rank
-        v = _estimate(st, cfg, ranks, mean)
+        v = estimate(st, cfg, ranks, mean)
         ranks[i] = old
         if v < best_v:
             best_a, best_v = a, v
@@ -142,9 +134,10 @@ def greedy_action(st: Ints, cfg: Ints, legal: Ints, n: int, scratch: Ints) -> in
     seat = st[S_CUR]
     cells = cfg[C_CELLS]
     ranks = scratch[:MAX_LEGAL]
-    unknown = _known(st, cfg, seat, ranks)
-    mean = _mean_points(cfg)
-    now = _estimate(st, cfg, ranks, mean)
+    seen = st[cfg[C_O_UP] + seat] | st[cfg[C_O_PEEKED] + seat]
+    unknown = known_ranks(st, cfg, seat, seen, ranks)
+    mean = mean_points(cfg)
+    now = estimate(st, cfg, ranks, mean)
     if phase == TURN:
         for k in range(n):
             if legal[k] == KNOCK_CODE and now <= 100 * cells:
