@@ -1,14 +1,20 @@
-"""Compiled core speed (golf.fast) against the Python engine, in the same run, one core.
+"""Compiled core speed (golf.fast) against C and the Python engine, in the same run, one core.
 
-Prints holes/s of random legal play of 2-player six-card (the issue's figure) in the
-compiled core and in golf.Game, greedy and expert self-play in the core, playouts/s from a mid-hole
-state (what a search runs), actions/s of FastGame driven from Python, and the start-up
-cost of compilation: cold (an empty numba cache) and warm (the cache filled).
+Prints holes/s of random legal play of 2-player six-card in the compiled core beside the
+C yardstick (``../shared/yardstick/golf6.c``, built here with ``gcc -O2`` when gcc and
+the file are there: one six-card hole per game, uniformly random legal actions, the
+same rules), alternating the two ``--rounds`` times and printing each round, the best
+and the spread, and the ratio; then golf.Game, fast-greedy and expert self-play in the core,
+playouts/s from a mid-hole state (what a search runs), actions/s of FastGame driven from
+Python, and the start-up cost of compilation: cold (an empty numba cache) and warm.
 
-Figures are CPU seconds of this process (time.process_time), so other load on the
-machine slows them less than wall time; on a shared machine they are still noisy.
+Every figure is per CPU second of the process that did the work (``time.process_time``
+here, ``getrusage`` of the child for C; the C program's own figure is per wall second
+and is printed beside it), so other load on the machine slows them less than wall time;
+on a shared machine they are still noisy: compare figures of one run.
 
-    .venv/bin/python bench/fast.py [--seconds 3] [--players 2] [--no-startup]
+    .venv/bin/python bench/fast.py [--seconds 3] [--rounds 3] [--players 2] [--no-startup]
+                                   [--yardstick PATH]
 """
 
 from __future__ import annotations
@@ -17,10 +23,12 @@ import argparse
 import os
 import random
 import resource
+import shutil
 import subprocess
 import sys
 import tempfile
 import time
+from pathlib import Path
 
 import numpy as np
 
@@ -43,6 +51,40 @@ def startup(cache: str) -> tuple[float, float]:
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu = (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime)
     return float(out.stdout.strip().splitlines()[-1]), cpu
+
+
+#: Where the C yardstick lives: the shared checkout beside the repository (or beside the
+#: worktree's parent).
+_ROOT = Path(__file__).resolve().parents[1]
+YARDSTICK = [_ROOT.parent / "shared/yardstick/golf6.c",
+             _ROOT.parent.parent / "shared/yardstick/golf6.c"]
+
+
+def build_yardstick(source: Path | None, where: str) -> Path | None:
+    """The C yardstick compiled with ``gcc -O2`` into ``where`` (None: no gcc or source)."""
+    src = source or next((p for p in YARDSTICK if p.exists()), None)
+    gcc = shutil.which("gcc")
+    if src is None or not src.exists() or gcc is None:
+        return None
+    exe = Path(where) / "golf6"
+    subprocess.run([gcc, "-O2", "-o", str(exe), str(src)], check=True)
+    return exe
+
+
+def c_holes(exe: Path, players: int, games: int) -> tuple[float, float]:
+    """(games per CPU second of the child, the program's own games per wall second) of
+    the yardstick: each game is one hole."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    out = subprocess.run([str(exe), str(players), str(games)], check=True,
+                         capture_output=True, text=True).stdout.split()
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime)
+    return games / max(cpu, 1e-9), float(out[out.index("games/s") + 1])
+
+
+def spread(xs: list[float]) -> str:
+    """The best of ``xs`` and their range, in thousands."""
+    return f"best {max(xs):12,.0f}  (range {min(xs) / 1e3:,.0f}k-{max(xs) / 1e3:,.0f}k)"
 
 
 def core_holes(players: int, policy: str, seconds: float) -> tuple[float, int]:
@@ -109,6 +151,8 @@ def main() -> None:
     p.add_argument("--seconds", type=float, default=3.0, help="CPU time per figure")
     p.add_argument("--players", type=int, default=2)
     p.add_argument("--no-startup", action="store_true", help="skip the compile-time figures")
+    p.add_argument("--rounds", type=int, default=3, help="alternations of core and C")
+    p.add_argument("--yardstick", type=Path, help="golf6.c (default: ../shared/yardstick)")
     a = p.parse_args()
     n = a.players
     print(f"golf.fast benchmark: six-card, {n} players, one core, {a.seconds:g} CPU s per figure")
@@ -119,13 +163,31 @@ def main() -> None:
         print(f"start-up, cold (empty cache)  : {cold[0]:6.2f} s wall, {cold[1]:6.2f} s CPU")
         print(f"start-up, warm (cache filled) : {warm[0]:6.2f} s wall, {warm[1]:6.2f} s CPU")
     config(golf.load_rules("six-card"), n)
-    fast, fh = core_holes(n, "random", a.seconds)
+    with tempfile.TemporaryDirectory() as where:
+        exe = build_yardstick(a.yardstick, where)
+        cores: list[float] = []
+        cs: list[float] = []
+        for r in range(a.rounds):
+            fast, fh = core_holes(n, "random", a.seconds)
+            cores.append(fast)
+            line = f"round {r + 1}: random play, compiled core {fast:12,.0f} holes/s ({fh:,})"
+            if exe is not None:
+                c, wall = c_holes(exe, n, max(200_000, int(fast * a.seconds * 5)))
+                cs.append(c)
+                line += f";  C {c:12,.0f} (its wall figure {wall:,.0f});  ratio {fast / c:.2f}"
+            print(line, flush=True)
+    print(f"random play, compiled core : {spread(cores)} holes/s")
+    if cs:
+        print(f"random play, C yardstick   : {spread(cs)} holes/s")
+        print(f"core / C (best / best)     : {max(cores) / max(cs):12.2f}")
+    else:
+        print("C yardstick                : not run (no gcc or no golf6.c; see --yardstick)")
+    fast = max(cores)
     slow, sh = engine_holes(n, a.seconds)
-    print(f"random play, compiled core : {fast:12,.0f} holes/s ({fh:,} holes)")
     print(f"random play, golf.Game     : {slow:12,.0f} holes/s ({sh:,} holes)")
     print(f"speed-up                   : {fast / slow:12,.0f}x")
-    greedy, gh = core_holes(n, "greedy", a.seconds)
-    print(f"greedy self-play, core     : {greedy:12,.0f} holes/s ({gh:,} holes)")
+    greedy, gh = core_holes(n, "fast-greedy", a.seconds)
+    print(f"fast-greedy self-play, core: {greedy:12,.0f} holes/s ({gh:,} holes)")
     expert, eh = core_holes(n, "expert", a.seconds)
     print(f"expert self-play, core     : {expert:12,.0f} holes/s ({eh:,} holes)"
           "  (bench/fast_expert.py: more)")

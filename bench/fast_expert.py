@@ -1,7 +1,7 @@
 """The compiled expert (golf.fast.expert): speed, and weights tried in compiled play.
 
 Speed (default): holes/s of expert self-play in the compiled core (2-player six-card,
-whole matches, one core; greedy self-play in the same run for scale), the start-up
+whole matches, one core; fast-greedy self-play in the same run for scale), the start-up
 cost of a process that plays one expert match (cold: an empty numba cache; warm: the
 cache filled), and decisions/s of the ``fast-expert`` bot the way a table uses it (a
 view per decision, the view turned into a compiled state, one compiled call).
@@ -186,9 +186,9 @@ def main() -> None:
         print(f"start-up, cold (empty cache)  : {cold[0]:6.2f} s wall, {cold[1]:6.2f} s CPU")
         print(f"start-up, warm (cache filled) : {warm[0]:6.2f} s wall, {warm[1]:6.2f} s CPU")
     expert, eh = core_holes(v, n, "expert", a.seconds)
-    greedy, gh = core_holes(v, n, "greedy", a.seconds)
+    greedy, gh = core_holes(v, n, "fast-greedy", a.seconds)
     print(f"expert self-play, core     : {expert:12,.0f} holes/s ({eh:,} holes)")
-    print(f"greedy self-play, core     : {greedy:12,.0f} holes/s ({gh:,} holes)")
+    print(f"fast-greedy self-play, core: {greedy:12,.0f} holes/s ({gh:,} holes)")
     rate, k = bot_decisions(v, n, a.seconds)
     print(f"fast-expert bot (views)    : {rate:12,.0f} decisions/s ({k:,} decisions)")
 

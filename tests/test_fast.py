@@ -266,9 +266,9 @@ def _follow(variant: str, players: int, seed: int, policy: str, matches: int) ->
 
 
 @pytest.mark.parametrize(("variant", "players", "policy"),
-                         [("six-card", 2, "random"), ("six-card", 4, "greedy"),
-                          ("four-card-wild", 3, "greedy"), ("german", 2, "random"),
-                          ("nine-card", 1, "greedy"), ("six-card-knock", 3, "greedy"),
+                         [("six-card", 2, "random"), ("six-card", 4, "fast-greedy"),
+                          ("four-card-wild", 3, "fast-greedy"), ("german", 2, "random"),
+                          ("nine-card", 1, "fast-greedy"), ("six-card-knock", 3, "fast-greedy"),
                           ("four-card", 3, "random")])
 def test_batch_play_with_the_cores_own_chance_is_the_engines_play(
         variant: str, players: int, policy: str) -> None:
@@ -279,7 +279,7 @@ def test_batch_play_with_the_cores_own_chance_is_the_engines_play(
 
 
 def test_greedy_beats_random_in_the_compiled_core() -> None:
-    totals, _ = play("six-card", 2, matches=200, seed=2, policy=["greedy", "random"])
+    totals, _ = play("six-card", 2, matches=200, seed=2, policy=["fast-greedy", "random"])
     assert totals[:, 0].mean() < totals[:, 1].mean() - 20
 
 

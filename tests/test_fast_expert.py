@@ -312,7 +312,7 @@ def test_the_bot_mostly_plays_the_python_experts_moves() -> None:
 
 # --- strength, reproducibility, the API ----------------------------------------------
 def test_expert_beats_greedy_and_random_in_the_compiled_core() -> None:
-    for rival, gap in (("greedy", 15), ("random", 150)):
+    for rival, gap in (("fast-greedy", 15), ("random", 150)):
         a, _ = play("six-card", 2, matches=150, seed=3, policy=["expert", rival])
         b, _ = play("six-card", 2, matches=150, seed=3, policy=[rival, "expert"])
         mine = np.concatenate([a[:, 0], b[:, 1]])

@@ -13,7 +13,7 @@ import pytest
 from golf import Game, GolfError, load_rules
 from golf.bots import make_bot
 from golf.cli import main
-from golf.fast import FastGame
+from golf.fast import FastGame, play
 from golf.fast.batch import COMPILED_BOTS, compiled_policy, policy_config, run_compiled
 from golf.fast.machine import MAX_LEGAL, seed_rng
 from golf.fast.policies import POLICIES, choose
@@ -59,12 +59,15 @@ def compiled_choices(variant: str, spec: str, policy: str, matches: int
 
 
 def test_compiled_greedy_is_another_policy_so_greedy_is_not_mapped() -> None:
-    # If this ever finds no disagreement, the compiled greedy may be mapped to the bot.
-    same, other = compiled_choices("six-card", "greedy", "greedy", 6)
+    # "greedy" names one policy (the bot): the compiled one decides otherwise, so it is
+    # fast-greedy, and neither play() nor simulate takes it for the bot.
+    same, other = compiled_choices("six-card", "greedy", "fast-greedy", 6)
     assert same > 10 * other > 0
-    assert compiled_policy("greedy") is None
+    assert compiled_policy("greedy") is None and "greedy" not in POLICIES
+    with pytest.raises(GolfError, match="unknown policy 'greedy'"):
+        play("six-card", 2, 1, policy="greedy")
     with pytest.raises(GolfError, match="'greedy' has no compiled policy: the compiled "
-                       "greedy policy"):
+                       "fast-greedy policy"):
         pick_engine(SIX, 2, ["random", "greedy"], "compiled")
 
 

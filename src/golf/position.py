@@ -88,7 +88,7 @@ def position(state: MatchState) -> PositionDict:
         "totals": list(state.totals),
         "hole_scores": [list(s) for s in state.hole_scores],
         "playoff_scores": [list(s) for s in state.playoff_scores],
-        "hole_results": [_result_data(r) for r in state.hole_results],
+        "hole_results": [result_data(r) for r in state.hole_results],
         "winners": list(state.winners),
     }
 
@@ -138,7 +138,7 @@ def _valid_card(c: Any) -> bool:
             and 1 <= c & RANK_MASK <= JOKER)
 
 
-def _result_data(h: HoleResult) -> dict[str, Any]:
+def result_data(h: HoleResult) -> dict[str, Any]:
     """A finished hole as data (every field of HoleResult, tuples as lists)."""
     out = {}
     for f in fields(h):

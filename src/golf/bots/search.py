@@ -24,8 +24,9 @@ Options:
 * ``ms`` (time per decision, default 50; each halving round gets an equal share) or
   ``sims`` (a fixed number of playouts per decision; it overrides ``ms`` and makes
   decisions reproducible: they then depend only on the view, the seed and the options);
-* ``playout``: ``expert`` (default), ``careful`` (greedy that does not go out when
-  behind) or ``greedy``, see :mod:`golf.fast.search`;
+* ``playout``: ``expert`` (default), ``careful`` (fast-greedy that does not go out
+  when behind) or ``fast-greedy`` (the compiled greedy policy, not the ``greedy`` bot),
+  see :mod:`golf.fast.search`;
 * ``root``: ``halving`` (default) or ``even`` (every action in every world);
 * ``z`` (default 1): the playout policy's own move (the *anchor*, played in every
   world) is left only for an action whose paired advantage over it is ``z`` standard

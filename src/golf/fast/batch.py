@@ -16,11 +16,11 @@ that plays it. Only policies that decide as the Python bot does belong there:
   ``fast-expert`` bot is that policy behind the bot interface (it decides from the view
   alone, and ``tests/test_fast_expert.py`` holds bot and policy to the same moves). The
   ``expert`` bot is another player and is not mapped.
-* ``greedy`` is **not** mapped: the compiled ``greedy`` policy values unknown cards at
-  the deck's mean with the core's scorer, where the ``greedy`` bot uses the engine's
-  estimator, and they pick different actions in about one decision in twenty
-  (``tests/test_simulate_compiled.py`` measures it). It is a different policy and plays
-  in :func:`golf.fast.play` under its own name only.
+* ``greedy`` is **not** mapped: the compiled ``fast-greedy`` policy values unknown
+  cards at the deck's mean with the core's scorer, where the ``greedy`` bot uses the
+  engine's estimator, and they pick different actions in about one decision in twenty
+  (``tests/test_simulate_compiled.py`` measures it). It is a different policy, so it has
+  another name, and plays in :func:`golf.fast.play` under that name only.
 
 Chance is explicit and per hole, like the engine's: the deal of hole h and its n-th
 reshuffle come from a generator seeded by (match seed, h, n) alone, so every rotation
@@ -88,9 +88,9 @@ Rng = npt.NDArray[np.uint64]
 COMPILED_BOTS: dict[str, str] = {"random": "random", "fast-expert": "expert"}
 #: Bots with a compiled namesake that does not play like them, and why.
 NOT_THE_SAME: dict[str, str] = {
-    "greedy": "the compiled greedy policy estimates unknown cards differently and picks "
-              "another action in about one decision in twenty, so it does not stand in "
-              "for the greedy bot",
+    "greedy": "the compiled fast-greedy policy estimates unknown cards differently and "
+              "picks another action in about one decision in twenty, so it does not stand "
+              "in for the greedy bot",
     "expert": "the compiled expert policy is the fast-expert bot, another player than the "
               "expert bot; use --bots fast-expert to play it compiled",
 }

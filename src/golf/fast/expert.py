@@ -87,7 +87,16 @@ from .layout import (
     S_RESHUFFLES,
     S_STOCK_LEN,
 )
-from .machine import DISCARD_CODE, DRAW_CODE, KNOCK_CODE, MAX_LEGAL, PASS_CODE, TAKE_CODE, popcount
+from .machine import (
+    DISCARD_CODE,
+    DRAW_CODE,
+    KNOCK_CODE,
+    MAX_LEGAL,
+    PASS_CODE,
+    TAKE_CODE,
+    known_ranks,
+    popcount,
+)
 from .machine import legal_actions as _legal_actions
 from .ruleset import config
 from .score import score_ranks, score_rows
@@ -556,12 +565,8 @@ def unseen(st: Ints, cfg: Ints, x: int, seat: int, counts: Ints, draws: Ints) ->
 def _known(st: Ints, cfg: Ints, seat: int, own: bool, ranks: Ints) -> int:
     """The ranks ``seat``'s grid shows (its own peeked cells too when ``own``); returns
     the mask of its face-down cells."""
-    cells = cfg[C_CELLS]
     up = st[cfg[C_O_UP] + seat]
-    seen = up | st[cfg[C_O_PEEKED] + seat] if own else up
-    base = cfg[C_O_GRIDS] + seat * cells
-    for i in range(cells):
-        ranks[i] = st[base + i] & RANK_MASK if seen >> i & 1 else 0
+    known_ranks(st, cfg, seat, up | st[cfg[C_O_PEEKED] + seat] if own else up, ranks)
     return int(cfg[C_FULL] ^ up)
 
 

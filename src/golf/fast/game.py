@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping
-from dataclasses import fields
 from pathlib import Path
 from typing import Any
 
@@ -31,7 +30,7 @@ from ..actions import KINDS, POSITIONAL, Action
 from ..errors import GolfError, IllegalAction, NotationError
 from ..game import HoleResult
 from ..phases import OVER, PHASES
-from ..position import POSITION_FORMAT
+from ..position import POSITION_FORMAT, result_data
 from ..rules import Rules, load_rules
 from .layout import (
     C_DECK,
@@ -94,19 +93,6 @@ def engine_permutation(seed: int, hole_index: int, shuffle: int, length: int) ->
     perm = list(range(length))
     random.Random(f"{seed}/{hole_index}/{shuffle}").shuffle(perm)
     return perm
-
-
-def _hole_data(h: HoleResult) -> dict[str, Any]:
-    """A finished hole as position data (tuples as lists), as golf.position writes it."""
-    out: dict[str, Any] = {}
-    for f in fields(h):
-        v = getattr(h, f.name)
-        if f.name == "grids":
-            v = [list(g) for g in v]
-        elif isinstance(v, tuple):
-            v = list(v)
-        out[f.name] = v
-    return out
 
 
 def _seats(mask: int, n: int) -> list[int]:
@@ -413,7 +399,7 @@ class FastGame:
             "totals": [int(x) for x in st[o_to:o_to + n]],
             "hole_scores": [list(s) for s in self.regular_scores],
             "playoff_scores": [list(s) for s in self.playoff_scores],
-            "hole_results": [_hole_data(h) for h in self.hole_results],
+            "hole_results": [result_data(h) for h in self.hole_results],
             "winners": self.winners,
         }
 

@@ -20,7 +20,7 @@ import numpy.typing as npt
 
 from ..actions import K_DISCARD, K_DRAW, K_FLIP, K_KNOCK, K_PASS, K_PEEK, K_REVEAL, K_SWAP, K_TAKE
 from ..phases import FLIP, FROM_DISCARD, FROM_STOCK, HOLD, OVER, SETUP, TURN
-from ._jit import jit
+from ._jit import core, jit
 from .layout import (
     C_CELLS,
     C_DECK,
@@ -66,6 +66,7 @@ from .layout import (
     FLIP_NEVER,
     KIND_SHIFT,
     NO_SCORE,
+    RANK_MASK,
     RESHUFFLE_KEY,
     S_ACTIVE,
     S_CHANCE,
@@ -112,7 +113,7 @@ MAX_LEGAL = 40  # the most legal actions of any state: 16 swaps + discard, or 16
 
 
 # --- the generator -------------------------------------------------------------------
-@jit
+@core
 def next_u64(rng: Rng) -> np.uint64:
     """splitmix64: one 64-bit draw (the state is ``rng[0]``)."""
     rng[0] += np.uint64(0x9E3779B97F4A7C15)
@@ -122,7 +123,7 @@ def next_u64(rng: Rng) -> np.uint64:
     return np.uint64(z ^ (z >> np.uint64(31)))
 
 
-@jit
+@core
 def below(rng: Rng, n: int) -> int:
     """A draw from 0 to n - 1 (multiply-shift; the bias is below n / 2**32)."""
     hi = next_u64(rng) >> np.uint64(32)
@@ -138,7 +139,7 @@ def seed_rng(seed: int) -> Rng:
 
 
 # --- small facts ---------------------------------------------------------------------
-@jit
+@core
 def popcount(m: int) -> int:
     c = 0
     while m:
@@ -147,7 +148,23 @@ def popcount(m: int) -> int:
     return c
 
 
-@jit
+@core
+def known_ranks(st: Ints, cfg: Ints, seat: int, seen: int, ranks: Ints) -> int:
+    """The ranks of the seat's cells in ``seen`` (a cell mask; the others 0: unknown)
+    into ``ranks``; returns how many are unknown."""
+    cells = cfg[C_CELLS]
+    base = cfg[C_O_GRIDS] + seat * cells
+    unknown = 0
+    for i in range(cells):
+        if seen >> i & 1:
+            ranks[i] = st[base + i] & RANK_MASK
+        else:
+            ranks[i] = 0
+            unknown += 1
+    return unknown
+
+
+@core
 def next_seat(st: Ints, cfg: Ints, seat: int) -> int:
     n = cfg[C_PLAYERS]
     active = st[S_ACTIVE]
@@ -157,7 +174,7 @@ def next_seat(st: Ints, cfg: Ints, seat: int) -> int:
     return int(s)
 
 
-@jit
+@core
 def _can_supply(st: Ints, cfg: Ints) -> bool:
     return bool(st[S_STOCK_LEN] > 0 or (cfg[C_RESHUFFLE] != 0 and st[S_DISCARD_LEN] > 1))
 
@@ -175,14 +192,14 @@ def new_state(cfg: Ints, chance: int) -> Ints:
     return st
 
 
-@jit
+@core
 def start_match(st: Ints, cfg: Ints, rng: Rng) -> None:
     """Deal the first hole (with engine chance, the deal may wait in phase DEAL)."""
     _settle(st, cfg, _START, (1 << cfg[C_PLAYERS]) - 1, rng)
 
 
 # --- hole lifecycle ------------------------------------------------------------------
-@jit
+@core
 def _shuffle_perm(st: Ints, cfg: Ints, rng: Rng, length: int, at: int) -> None:
     """Write a fresh permutation of 0..length-1 into ``st[at:at + length]``."""
     for i in range(length):
@@ -194,7 +211,7 @@ def _shuffle_perm(st: Ints, cfg: Ints, rng: Rng, length: int, at: int) -> None:
         st[at + j] = t
 
 
-@jit
+@core
 def _start_hole(st: Ints, cfg: Ints, active: int, rng: Rng) -> tuple[int, int]:
     n, cells, deck = cfg[C_PLAYERS], cfg[C_CELLS], cfg[C_DECK]
     hole = st[S_HOLE]
@@ -249,7 +266,7 @@ def _start_hole(st: Ints, cfg: Ints, active: int, rng: Rng) -> tuple[int, int]:
     return _BEGIN, first
 
 
-@jit
+@core
 def _begin_turn(st: Ints, cfg: Ints, seat: int) -> int:
     """Give ``seat`` the turn, skipping seats with nothing to do; or say the hole ends."""
     if st[S_TURN_COUNT] >= cfg[C_TURN_LIMIT] or not _can_supply(st, cfg):
@@ -268,7 +285,7 @@ def _begin_turn(st: Ints, cfg: Ints, seat: int) -> int:
     return _END_HOLE
 
 
-@jit
+@core
 def _end_turn(st: Ints, cfg: Ints, seat: int) -> tuple[int, int]:
     st[cfg[C_O_TURNS] + seat] += 1
     st[S_TURN_COUNT] += 1
@@ -290,7 +307,7 @@ def _end_turn(st: Ints, cfg: Ints, seat: int) -> tuple[int, int]:
     return _BEGIN, next_seat(st, cfg, seat)
 
 
-@jit
+@core
 def _match_done(st: Ints, cfg: Ints) -> bool:
     if cfg[C_HOLES] and st[S_N_REGULAR] >= cfg[C_HOLES]:
         return True
@@ -305,7 +322,7 @@ def _match_done(st: Ints, cfg: Ints) -> bool:
     return False
 
 
-@jit
+@core
 def _finish_or_playoff(st: Ints, cfg: Ints, tied: int) -> tuple[int, int]:
     if (popcount(tied) > 1 and cfg[C_TIE_PLAYOFF]
             and st[S_N_PLAYOFF] < cfg[C_MAX_PLAYOFFS]):
@@ -317,7 +334,7 @@ def _finish_or_playoff(st: Ints, cfg: Ints, tied: int) -> tuple[int, int]:
     return _DONE, 0
 
 
-@jit
+@core
 def _end_hole(st: Ints, cfg: Ints) -> tuple[int, int]:
     n, cells, full = cfg[C_PLAYERS], cfg[C_CELLS], cfg[C_FULL]
     o_up, o_grids = cfg[C_O_UP], cfg[C_O_GRIDS]
@@ -369,7 +386,7 @@ def _end_hole(st: Ints, cfg: Ints) -> tuple[int, int]:
     return _START, (1 << n) - 1
 
 
-@jit
+@core
 def _settle(st: Ints, cfg: Ints, todo: int, arg: int, rng: Rng) -> None:
     """Run what follows a move until a seat must act (or a deal waits, or the match ends)."""
     while todo != _DONE:
@@ -381,14 +398,14 @@ def _settle(st: Ints, cfg: Ints, todo: int, arg: int, rng: Rng) -> None:
             todo, arg = _start_hole(st, cfg, arg, rng)
 
 
-@jit
+@core
 def resume_deal(st: Ints, cfg: Ints, rng: Rng) -> None:
     """Deal the hole waiting in phase DEAL (its permutation is now in the state)."""
     _settle(st, cfg, _START, st[S_PENDING], rng)
 
 
 # --- legal actions -------------------------------------------------------------------
-@jit
+@core
 def legal_actions(st: Ints, cfg: Ints, out: Ints) -> int:
     """Write the legal action codes, in the engine's order, into ``out``; return how many."""
     phase = st[S_PHASE]
@@ -444,7 +461,7 @@ def is_legal(st: Ints, cfg: Ints, action: int) -> bool:
 
 
 # --- applying actions ----------------------------------------------------------------
-@jit
+@core
 def _reshuffle(st: Ints, cfg: Ints, rng: Rng) -> None:
     """Shuffle the discard pile, all but its top card, into a new stock."""
     st[S_RESHUFFLES] += 1
@@ -461,7 +478,7 @@ def _reshuffle(st: Ints, cfg: Ints, rng: Rng) -> None:
     st[S_STOCK_LEN] = length
 
 
-@jit
+@core
 def needs_reshuffle(st: Ints, cfg: Ints, action: int) -> int:
     """The number of cards a reshuffle before ``action`` would shuffle (0: none)."""
     if action == DRAW_CODE and st[S_PHASE] == TURN and st[S_STOCK_LEN] == 0:
@@ -469,12 +486,12 @@ def needs_reshuffle(st: Ints, cfg: Ints, action: int) -> int:
     return 0
 
 
-@jit
+@core
 def reshuffle_key(st: Ints) -> int:
     return int(st[S_HOLE] * RESHUFFLE_KEY + st[S_RESHUFFLES] + 1)
 
 
-@jit
+@core
 def step(st: Ints, cfg: Ints, a: int, rng: Rng) -> None:
     """Apply a legal action (no check: callers verified it with :func:`is_legal`)."""
     kind, cell = a >> KIND_SHIFT, a & CELL_MASK

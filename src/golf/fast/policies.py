@@ -1,9 +1,11 @@
 """Compiled policies and playouts: what a search runs thousands of times a second.
 
 A policy is a number per seat: :data:`RANDOM` picks uniformly among the legal actions;
-:data:`GREEDY` plays one-step rules of thumb from what its seat knows (its face-up and
-peeked cards, the discard pile's top; unknown cards valued at the deck's mean, in
-hundredths so that every decision is integer arithmetic, the same on every machine);
+:data:`GREEDY` (named ``fast-greedy``: it is not the ``greedy`` bot, which estimates
+unknown cards otherwise and decides differently in some decisions) plays one-step rules
+of thumb from what its seat knows (its face-up and peeked cards, the discard pile's top;
+unknown cards valued at the deck's mean, in hundredths so that every decision is
+integer arithmetic, the same on every machine);
 :data:`EXPERT` is the compiled expert (:mod:`golf.fast.expert`), which reads its tables
 from the end of :func:`golf.fast.expert.expert_config`'s config.
 """
@@ -15,7 +17,7 @@ import numpy.typing as npt
 
 from ..actions import K_FLIP, K_SWAP
 from ..phases import FLIP, HOLD, OVER, SETUP, TURN
-from ._jit import jit
+from ._jit import core, jit
 from .expert import expert_action
 from .layout import (
     C_CELLS,
@@ -23,13 +25,14 @@ from .layout import (
     C_FLIP_AFTER,
     C_O_DECK,
     C_O_DISCARD,
-    C_O_GRIDS,
     C_O_PEEKED,
     C_O_TOTALS,
     C_O_UP,
+    C_O_WORK,
     C_PLAYERS,
     C_POINTS,
     C_REPLACE_DOWN,
+    C_WORK,
     CELL_MASK,
     CHANCE_RNG,
     DEAL,
@@ -51,6 +54,7 @@ from .machine import (
     PASS_CODE,
     TAKE_CODE,
     below,
+    known_ranks,
     legal_actions,
     new_state,
     resume_deal,
@@ -58,19 +62,19 @@ from .machine import (
     start_match,
     step,
 )
-from .score import score_ranks
+from .score import lowest_total
 
 Ints = npt.NDArray[np.int64]
 Rng = npt.NDArray[np.uint64]
 RANDOM, GREEDY, EXPERT = 0, 1, 2
 #: The compiled policies by name. ``expert`` needs the config of
 #: :func:`golf.fast.expert.expert_config` (the plain config plus its tables).
-POLICIES = {"random": RANDOM, "greedy": GREEDY, "expert": EXPERT}
+POLICIES = {"random": RANDOM, "fast-greedy": GREEDY, "expert": EXPERT}
 TAKE_GAIN = 200  # hundredths of a point: take the discard when it saves two points
 
 
-@jit
-def _mean_points(cfg: Ints) -> int:
+@core
+def mean_points(cfg: Ints) -> int:
     """The deck's mean card value, in hundredths (rounded down)."""
     o_deck, n = cfg[C_O_DECK], cfg[C_DECK]
     t = 0
@@ -79,34 +83,29 @@ def _mean_points(cfg: Ints) -> int:
     return int((100 * t) // n)
 
 
-@jit
-def _known(st: Ints, cfg: Ints, seat: int, ranks: Ints) -> int:
-    """The seat's known ranks (0: unknown) into ``ranks``; returns how many are unknown."""
-    cells = cfg[C_CELLS]
-    seen = st[cfg[C_O_UP] + seat] | st[cfg[C_O_PEEKED] + seat]
-    base = cfg[C_O_GRIDS] + seat * cells
-    unknown = 0
-    for i in range(cells):
-        if seen >> i & 1:
-            ranks[i] = st[base + i] & RANK_MASK
-        else:
-            ranks[i] = 0
-            unknown += 1
-    return unknown
-
-
-@jit
-def _estimate(cfg: Ints, ranks: Ints, mean: int) -> int:
+@core
+def estimate(st: Ints, cfg: Ints, ranks: Ints, mean: int) -> int:
+    """The grid's known total plus the deck's mean for each unknown card (hundredths);
+    the scorer works in the state's work region."""
     unknown = 0
     for i in range(cfg[C_CELLS]):
         if ranks[i] == 0:
             unknown += 1
-    return 100 * score_ranks(cfg, ranks) + mean * unknown
+    o_work = cfg[C_O_WORK]
+    return 100 * lowest_total(cfg, ranks, st[o_work:o_work + cfg[C_WORK]]) + mean * unknown
 
 
-@jit
+@core
+def grid_estimate(st: Ints, cfg: Ints, seat: int, seen: int, ranks: Ints, mean: int) -> int:
+    """A grid's estimate in hundredths: the cards in ``seen`` (a cell mask) as they are,
+    the others at ``mean`` (``ranks``: work space for the grid)."""
+    known_ranks(st, cfg, seat, seen, ranks)
+    return estimate(st, cfg, ranks, mean)
+
+
+@core
 def _best_swap(
-    cfg: Ints, ranks: Ints, rank: int, legal: Ints, n: int, mean: int
+    st: Ints, cfg: Ints, ranks: Ints, rank: int, legal: Ints, n: int, mean: int
 ) -> tuple[int, int]:
     """(action, estimate) of the best legal swap of a card of ``rank`` into the grid."""
     best_a, best_v = -1, 1 << 40
@@ -117,14 +116,14 @@ def _best_swap(
         i = a & CELL_MASK
         old = ranks[i]
         ranks[i] = rank
-        v = _estimate(cfg, ranks, mean)
+        v = estimate(st, cfg, ranks, mean)
         ranks[i] = old
         if v < best_v:
             best_a, best_v = a, v
     return best_a, best_v
 
 
-@jit
+@core
 def greedy_action(st: Ints, cfg: Ints, legal: Ints, n: int, scratch: Ints) -> int:
     """The greedy policy's choice among the ``n`` legal actions (``scratch``: room for
     a grid and a list of actions, ``2 * MAX_LEGAL`` ints, so that a decision allocates
@@ -135,9 +134,10 @@ def greedy_action(st: Ints, cfg: Ints, legal: Ints, n: int, scratch: Ints) -> in
     seat = st[S_CUR]
     cells = cfg[C_CELLS]
     ranks = scratch[:MAX_LEGAL]
-    unknown = _known(st, cfg, seat, ranks)
-    mean = _mean_points(cfg)
-    now = _estimate(cfg, ranks, mean)
+    seen = st[cfg[C_O_UP] + seat] | st[cfg[C_O_PEEKED] + seat]
+    unknown = known_ranks(st, cfg, seat, seen, ranks)
+    mean = mean_points(cfg)
+    now = estimate(st, cfg, ranks, mean)
     if phase == TURN:
         for k in range(n):
             if legal[k] == KNOCK_CODE and now <= 100 * cells:
@@ -152,13 +152,13 @@ def greedy_action(st: Ints, cfg: Ints, legal: Ints, n: int, scratch: Ints) -> in
                 swaps[m] = K_SWAP << KIND_SHIFT | i
                 m += 1
         if m:
-            _, v = _best_swap(cfg, ranks, top, swaps, m, mean)
+            _, v = _best_swap(st, cfg, ranks, top, swaps, m, mean)
             if now - v >= TAKE_GAIN:
                 return TAKE_CODE
         return DRAW_CODE
     if phase == HOLD:
         held = st[S_HELD] & RANK_MASK
-        a, v = _best_swap(cfg, ranks, held, legal, n, mean)
+        a, v = _best_swap(st, cfg, ranks, held, legal, n, mean)
         can_discard = legal[n - 1] == DISCARD_CODE
         if can_discard and (a < 0 or v >= now):
             return DISCARD_CODE

@@ -24,7 +24,7 @@ from ..cards import JOKER
 from ..errors import RulesError
 from ..game import MAX_PLAYOFFS
 from ..rules import Rules
-from ..scoring import patterns
+from ..scoring import Pattern, patterns
 from .layout import (
     C_CELLS,
     C_COLS,
@@ -58,6 +58,7 @@ from .layout import (
     C_O_TOTALS,
     C_O_TURNS,
     C_O_UP,
+    C_O_WORK,
     C_PLAYERS,
     C_POINT_KEYS,
     C_POINTS,
@@ -75,6 +76,7 @@ from .layout import (
     C_TIE_PLAYOFF,
     C_TURN_LIMIT,
     C_WILD,
+    C_WORK,
     END_ALL,
     END_FIRST,
     END_NEVER,
@@ -216,8 +218,22 @@ def _build(r: Rules, players: int) -> Config:
         (C_O_TURNS, players), (C_O_TOTALS, players), (C_O_STOCK, n_deck),
         (C_O_DISCARD, n_deck), (C_O_PERM, n_deck), (C_O_RPERM, n_deck),
         (C_O_LAST_GRIDS, players * cells), (C_O_LAST_SCORES, players),
+        (C_O_WORK, _work_size(cells, sets)),
     ):
         cfg[key] = at
         at += size
     cfg[C_STATE_SIZE] = at
+    cfg[C_WORK] = at - cfg[C_O_WORK]
     return cfg
+
+
+def _work_size(cells: int, sets: list[Pattern]) -> int:
+    """Room for :func:`golf.fast.score.lowest_total`'s search over matched sets: three
+    rows of ``cells``, four of ``len(sets)``, and its table of ``2**(t + 1)`` for the
+    ``t`` cells that sets can touch (nothing for rules without sets)."""
+    if not sets:
+        return 0
+    touched = 0
+    for p in sets:
+        touched |= p.mask
+    return 3 * cells + 4 * len(sets) + (1 << (touched.bit_count() + 1))

@@ -10,7 +10,8 @@ measured with far less noise than their means.
 
 Playout policies (``policy`` argument of :func:`simulate`):
 
-* :data:`P_GREEDY`: the compiled greedy policy of :mod:`golf.fast.policies`;
+* :data:`P_GREEDY` (``fast-greedy``): the compiled greedy policy of
+  :mod:`golf.fast.policies` (not the ``greedy`` bot: another estimate of unknown cards);
 * :data:`P_EXPERT`: the compiled expert of :mod:`golf.fast.expert` (card counting,
   expected values; about three times greedy's cost). The config given to
   :func:`simulate` must then be :func:`golf.fast.expert.expert_config`'s;
@@ -40,24 +41,20 @@ from ._jit import jit
 from .expert import expert_action
 from .layout import (
     C_CELLS,
-    C_DECK,
     C_END,
     C_FULL,
     C_HOLES,
-    C_O_DECK,
     C_O_GRIDS,
     C_O_PEEKED,
     C_O_TOTALS,
     C_O_UP,
     C_PLAYERS,
-    C_POINTS,
     C_TARGET,
     CELL_MASK,
     CHANCE_RNG,
     DEAL,
     END_FIRST,
     KIND_SHIFT,
-    RANK_MASK,
     S_ACTIVE,
     S_CHANCE,
     S_CUR,
@@ -70,8 +67,7 @@ from .layout import (
     S_WINNERS,
 )
 from .machine import DISCARD_CODE, MAX_LEGAL, below, legal_actions, next_u64, resume_deal, step
-from .policies import greedy_action
-from .score import score_ranks
+from .policies import greedy_action, grid_estimate, mean_points
 
 Ints = npt.NDArray[np.int64]
 Rng = npt.NDArray[np.uint64]
@@ -79,7 +75,7 @@ Rng = npt.NDArray[np.uint64]
 WIN_BONUS = 30
 #: Playout policies of :func:`simulate`.
 P_GREEDY, P_CAREFUL, P_EXPERT = 0, 1, 2
-PLAYOUTS = {"greedy": P_GREEDY, "careful": P_CAREFUL, "expert": P_EXPERT}
+PLAYOUTS = {"fast-greedy": P_GREEDY, "careful": P_CAREFUL, "expert": P_EXPERT}
 #: How far (hundredths of a point) the careful policy's exact score must beat each
 #: opponent's estimate before it completes its grid.
 OUT_LEAD = 100
@@ -161,45 +157,19 @@ def match_value(st: Ints, cfg: Ints, seat: int, sigma: int) -> int:
 
 
 @jit
-def _mean_points(cfg: Ints) -> int:
-    """The deck's mean card value, in hundredths (rounded down)."""
-    o_deck, n = cfg[C_O_DECK], cfg[C_DECK]
-    t = 0
-    for i in range(n):
-        t += cfg[C_POINTS + (cfg[o_deck + i] & RANK_MASK)]
-    return int((100 * t) // n)
-
-
-@jit
-def _grid_estimate(st: Ints, cfg: Ints, seat: int, seen: int, ranks: Ints, mean: int) -> int:
-    """A grid's estimate in hundredths: the cards in ``seen`` (a cell mask) as they are,
-    the others at ``mean``."""
-    cells = cfg[C_CELLS]
-    base = cfg[C_O_GRIDS] + seat * cells
-    unknown = 0
-    for i in range(cells):
-        if seen >> i & 1:
-            ranks[i] = st[base + i] & RANK_MASK
-        else:
-            ranks[i] = 0
-            unknown += 1
-    return 100 * score_ranks(cfg, ranks) + mean * unknown
-
-
-@jit
 def _worth_going_out(st: Ints, cfg: Ints, seat: int, cell: int, ranks: Ints) -> bool:
     """Whether the held card swapped into ``cell`` (the seat's last face-down cell) leaves
     an exact score that beats every opponent's estimate by :data:`OUT_LEAD`."""
-    mean = _mean_points(cfg)
+    mean = mean_points(cfg)
     full = cfg[C_FULL]
     grid = cfg[C_O_GRIDS] + seat * cfg[C_CELLS]
     old = st[grid + cell]
     st[grid + cell] = st[S_HELD]
-    mine = _grid_estimate(st, cfg, seat, full, ranks, mean)
+    mine = grid_estimate(st, cfg, seat, full, ranks, mean)
     st[grid + cell] = old
     for s in range(cfg[C_PLAYERS]):
         if s != seat and st[S_ACTIVE] >> s & 1:
-            theirs = _grid_estimate(st, cfg, s, st[cfg[C_O_UP] + s], ranks, mean)
+            theirs = grid_estimate(st, cfg, s, st[cfg[C_O_UP] + s], ranks, mean)
             if mine + OUT_LEAD > theirs:
                 return False
     return True
@@ -211,10 +181,10 @@ def _stay_in(st: Ints, cfg: Ints, seat: int, cell: int, legal: Ints, n: int,
     """The best action that does not complete the grid: a swap into a face-up cell
     (other than ``cell``) that lowers the seat's estimate most, or the discard when
     allowed and no swap lowers it; ``cell`` itself when nothing else is legal."""
-    mean = _mean_points(cfg)
+    mean = mean_points(cfg)
     grid = cfg[C_O_GRIDS] + seat * cfg[C_CELLS]
     seen = st[cfg[C_O_UP] + seat] | st[cfg[C_O_PEEKED] + seat]
-    now = _grid_estimate(st, cfg, seat, seen, ranks, mean)
+    now = grid_estimate(st, cfg, seat, seen, ranks, mean)
     best_a, best_v = -1, 1 << 40
     can_discard = False
     for k in range(n):
@@ -227,7 +197,7 @@ def _stay_in(st: Ints, cfg: Ints, seat: int, cell: int, legal: Ints, n: int,
         i = a & CELL_MASK
         old = st[grid + i]
         st[grid + i] = st[S_HELD]
-        v = _grid_estimate(st, cfg, seat, seen | 1 << i, ranks, mean)
+        v = grid_estimate(st, cfg, seat, seen | 1 << i, ranks, mean)
         st[grid + i] = old
         if v < best_v:
             best_a, best_v = a, v
@@ -280,14 +250,14 @@ def estimate_value(st: Ints, cfg: Ints, seat: int, ranks: Ints) -> int:
     """Mid-hole value in hundredths: the best opponent's estimated total minus the
     seat's, each grid estimated from its own seat's knowledge (face-up and peeked cards
     as they are, the others at the deck's mean) and added to the match total."""
-    mean = _mean_points(cfg)
+    mean = mean_points(cfg)
     o_tot, o_up, o_peeked = cfg[C_O_TOTALS], cfg[C_O_UP], cfg[C_O_PEEKED]
     mine = 0
     best = 1 << 50
     for s in range(cfg[C_PLAYERS]):
         est = 100 * st[o_tot + s]
         if st[S_ACTIVE] >> s & 1:
-            est += _grid_estimate(st, cfg, s, st[o_up + s] | st[o_peeked + s], ranks, mean)
+            est += grid_estimate(st, cfg, s, st[o_up + s] | st[o_peeked + s], ranks, mean)
         if s == seat:
             mine = est
         elif est < best:
@@ -319,8 +289,8 @@ def own_hole(st: Ints, template: Ints, cfg: Ints, seat: int, finished: bool,
     o_tot = cfg[C_O_TOTALS]
     if finished:
         return int(100 * (st[o_tot + seat] - template[o_tot + seat]))
-    return int(_grid_estimate(st, cfg, seat, st[cfg[C_O_UP] + seat] |
-                              st[cfg[C_O_PEEKED] + seat], ranks, _mean_points(cfg)))
+    return int(grid_estimate(st, cfg, seat, st[cfg[C_O_UP] + seat] |
+                              st[cfg[C_O_PEEKED] + seat], ranks, mean_points(cfg)))
 
 
 @jit
