@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 import pytest
-from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import HealthCheck, assume, example, given, settings
 from hypothesis import strategies as st
 
 from golf import Game, RulesError, load_rules, preset_names
@@ -38,6 +38,7 @@ from golf.fast.layout import (
     C_O_STOCK,
     C_O_UP,
     C_PLAYERS,
+    C_POINTS,
     S_ACTIVE,
     S_CUR,
     S_DISCARD_LEN,
@@ -191,6 +192,9 @@ def test_house_rules_legal_and_blind_to_hidden_cards(
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(house_rules(), st.integers(0, 2**31))
+# a component too large for a table that is not the whole grid (a 3x3 grid's diagonals)
+@example(case=("four-card", {"rows": 3, "cols": 3, "match": ["diagonals"], "knock": False,
+                             "final_turns": False, "end_on_complete": "first"}, 3), seed=0)
 def test_components_add_up_to_the_engines_total(
         case: tuple[str, dict[str, Any], int], seed: int) -> None:
     """The expert values a grid as one term per component, from its tables: on full
@@ -205,15 +209,19 @@ def test_components_add_up_to_the_engines_total(
     cells = r.cells
     ranks = np.random.default_rng(seed).integers(1, RADIX if r.jokers_per_deck else 14,
                                                  size=(30, cells)).astype(np.int64)
-    want = score_rows(config(r, players), ranks)
+    base = config(r, players)
+    want = score_rows(base, ranks)
     for grid, total in zip(ranks, want, strict=True):
         got = 0
         for k in range(int(cfg[x + X_NCOMP])):
             comp = [int(cfg[x + X_CELLS + 16 * k + j]) for j in range(int(cfg[x + X_SIZE + k]))]
             t = int(cfg[x + X_TABLE + k])
-            if t < 0:  # no table: the whole grid is one component
-                assert len(comp) == cells
-                got += int(total)
+            if t < 0:  # no table (too many cells): the component is scored directly,
+                # its own cells with the others unknown, less the unknowns' points
+                alone = np.zeros((1, cells), dtype=np.int64)
+                alone[0, comp] = grid[comp]
+                got += int(score_rows(base, alone)[0]) - (cells - len(comp)) * int(
+                    base[C_POINTS])
                 continue
             got += int(cfg[t + sum(int(grid[c]) * RADIX**j for j, c in enumerate(comp))])
         assert got == int(total)
