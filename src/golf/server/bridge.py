@@ -27,19 +27,13 @@ from typing import Any
 
 from ..actions import Action
 from ..bots import make_bot
-from ..bots.base import Bot
+from ..bots.base import LEVELS, Bot
 from ..bots.ladder import COACH_BUDGET_MS, strongest
 from ..errors import GolfError
 from ..events import Event
 from ..game import Game
 from ..rules import Rules, load_rules
 
-#: Bot difficulties a table may name instead of a registry spec.
-DIFFICULTIES: dict[str, str] = {
-    "easy": "expert:memory=0.4,noise=4",
-    "medium": "expert:memory=0.8,noise=1.5",
-    "hard": "expert",
-}
 #: The bot that plays for an absent person under the absence policy ``bot``.
 STAND_IN = "medium"
 
@@ -54,18 +48,18 @@ def coach_for(rules: Rules, players: int) -> str:
 @functools.lru_cache(maxsize=256)
 def bot_spec(name: str) -> str:
     """The registry spec for a difficulty or spec, checked by building the bot once."""
-    spec = DIFFICULTIES.get(name, name)
+    spec = LEVELS.get(name, name)
     make_bot(spec, load_rules("six-card"))  # raises GolfError naming what is allowed
     return spec
 
 
 def new_bot(name: str, rules: Rules, seed: int) -> Bot:
-    return make_bot(DIFFICULTIES.get(name, name), rules, seed=seed)
+    return make_bot(name, rules, seed=seed)  # a difficulty is a spec (bots.base.LEVELS)
 
 
 def bot_label(name: str) -> str:
     """A display name for a bot seat: ``Medium bot``, ``greedy bot``."""
-    return f"{name.capitalize()} bot" if name in DIFFICULTIES else f"{name.split(':')[0]} bot"
+    return f"{name.capitalize()} bot" if name in LEVELS else f"{name.split(':')[0]} bot"
 
 
 def seat_view(game: Game, seat: int) -> dict[str, Any]:

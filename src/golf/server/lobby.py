@@ -18,6 +18,7 @@ from fastapi.responses import JSONResponse
 
 from .. import __version__
 from ..bots import bot_names
+from ..bots.base import LEVELS
 from ..errors import GolfError
 from ..rules import load_rules, preset_names, setting_schema
 from . import bridge
@@ -179,7 +180,7 @@ def router(hub: Hub) -> APIRouter:
 
     @api.get("/bots")
     async def bots() -> dict[str, Any]:
-        return {"difficulties": bridge.DIFFICULTIES, "bots": bot_names()}
+        return {"difficulties": LEVELS, "bots": bot_names()}
 
     @api.post("/tables", status_code=201)
     async def create(request: Request) -> JSONResponse:
