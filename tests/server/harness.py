@@ -24,7 +24,7 @@ import httpx
 import websockets
 from websockets.exceptions import ConnectionClosed
 
-PROTOCOL = 1
+PROTOCOL = 2
 
 
 def free_port() -> int:
@@ -245,6 +245,10 @@ class Client:
         last = max((i for i, f in enumerate(self.frames) if f["type"] == "welcome"),
                    default=None)
         return last is not None and any(f["type"] == "state" for f in self.frames[last:])
+
+    def events(self) -> list[dict[str, Any]]:
+        """The events received so far, in order (each rides on its ``state`` frame)."""
+        return [f["event"] for f in self.frames if f["type"] == "state" and f["event"]]
 
     @property
     def version(self) -> int:

@@ -24,7 +24,7 @@ from ..rules import load_rules, preset_names, setting_schema
 from . import bridge
 from .hub import Hub
 from .protocol import PROTOCOL, ProtocolError, check_name
-from .room import Room, Seat, check_options
+from .room import Changes, Room, Seat, check_options
 from .store import SeatRecord, TableRecord
 from .tokens import hash_token, new_invite, new_seed, new_table_id, new_token
 
@@ -75,8 +75,8 @@ def seat_by_token(room: Room, request: Request) -> Seat:
 
 def host_of(room: Room, request: Request) -> Seat:
     seat = seat_by_token(room, request)
-    if seat.position != room.rec.host:
-        raise ProtocolError("not_host", f"only the host (seat {room.rec.host}) may do this")
+    if seat.position != room.host:
+        raise ProtocolError("not_host", f"only the host (seat {room.host}) may do this")
     return seat
 
 
@@ -86,7 +86,7 @@ def is_host(room: Room, request: Request) -> bool:
     if scheme.lower() != "bearer" or not token.strip():
         return False
     seat = room.seat_of(hash_token(token.strip()))
-    return seat is not None and seat.position == room.rec.host
+    return seat is not None and seat.position == room.host
 
 
 def parse_seat(spec: Any, index: int) -> SeatRecord:
@@ -132,12 +132,6 @@ def with_token(summary: dict[str, Any], bot_token: str | None) -> dict[str, Any]
     if bot_token:
         summary["bot_token"] = bot_token
     return summary
-
-
-def renumber(room: Room) -> None:
-    for i, s in enumerate(room.seats):
-        s.rec.position = i
-    room.rec.seats = [s.rec for s in room.seats]
 
 
 def check_preset(preset: Any, overrides: Any) -> None:
@@ -237,8 +231,8 @@ def router(hub: Hub) -> APIRouter:
             if r.public and r.status in ("waiting", "playing"):
                 out.append({"id": r.id, "title": r.title, "preset": r.preset,
                             "status": r.status, "seats": len(room.seats),
-                            "free": sum(not s.taken for s in room.seats),
-                            "spectators": len(room.spectators)})
+                            "free": room.free_seats(),
+                            "spectators": room.audience.spectators})
         out.sort(key=lambda t: (t["status"] != "waiting", -int(t["free"])))
         return {"tables": out[:200]}
 
@@ -264,21 +258,8 @@ def router(hub: Hub) -> APIRouter:
     async def join(room: Room, request: Request) -> dict[str, Any]:
         body = await body_of(request)
         name = check_name(body.get("name"))
-        async with room.lock:
-            if room.rec.status != "waiting":
-                raise ProtocolError("already_started", "the match has started; watch it at "
-                                    f"/watch/{room.id}")
-            if any(s.rec.name and s.rec.name.lower() == name.lower() for s in room.seats):
-                raise ProtocolError("name_taken", f"someone at this table is called {name!r};"
-                                    " choose another name", field="name")
-            seat = next((s for s in room.seats if not s.taken), None)
-            if seat is None:
-                raise ProtocolError("table_full", "every seat is taken")
-            token = new_token()
-            seat.rec.name = name
-            seat.rec.token_hash = hash_token(token)
-            await hub.store.save_seat(room.id, seat.rec)
-            room.send_table()
+        token = new_token()
+        seat = await room.join(name, hash_token(token))
         return {"table": room.summary(), "seat": seat.position, "token": token}
 
     @api.post("/invites/{code}/join")
@@ -309,7 +290,7 @@ def router(hub: Hub) -> APIRouter:
             room, seat = found
             if room.rec.status in ("waiting", "playing"):
                 out.append({"token": token, "seat": seat,
-                            "table": room.summary(seat == room.rec.host)})
+                            "table": room.summary(seat == room.host)})
         return {"tables": out}
 
     # --- host tools ------------------------------------------------------------------------
@@ -317,106 +298,49 @@ def router(hub: Hub) -> APIRouter:
     async def patch(table_id: str, request: Request) -> dict[str, Any]:
         room = await hub.room(table_id)
         host_of(room, request)
-        body = await body_of(request)
-        async with room.lock:
-            if room.rec.status == "playing":
-                raise ProtocolError("already_started", "rules and options change between "
-                                    "matches, not during one")
-            apply_changes(room, body)
-            await hub.store.save_table(room.rec)
-            room.send_table()
+        await room.change(changes_of(room, await body_of(request)))
         return room.summary(True)
-
-    async def seats_changed(room: Room) -> None:
-        """Renumber, store and broadcast a table whose seats changed."""
-        renumber(room)
-        await hub.store.save_table(room.rec, seats=True)
-        room.send_table()
 
     @api.post("/tables/{table_id}/seats")
     async def add_seat(table_id: str, request: Request) -> dict[str, Any]:
         room = await hub.room(table_id)
         host_of(room, request)
-        body = await body_of(request)
-        async with room.lock:
-            waiting(room)
-            if len(room.seats) >= MAX_SEATS:
-                raise ProtocolError("bad_seats", f"a table has at most {MAX_SEATS} seats")
-            rec = parse_seat(body, len(room.seats))
-            bot_token = external_token(rec)
-            room.seats.append(Seat(rec))
-            await seats_changed(room)
+        rec = parse_seat(await body_of(request), len(room.seats))
+        bot_token = external_token(rec)
+        await room.add_seat(rec, MAX_SEATS)
         return with_token(room.summary(True), bot_token)
 
     @api.put("/tables/{table_id}/seats/{position}")
     async def set_seat(table_id: str, position: int, request: Request) -> dict[str, Any]:
         room = await hub.room(table_id)
         host_of(room, request)
-        body = await body_of(request)
-        async with room.lock:
-            waiting(room)
-            seat = seat_at(room, position)
-            if seat.rec.kind == "human" and seat.taken:
-                raise ProtocolError("bad_seats", f"seat {position} holds a person; remove "
-                                    "them first")
-            rec = parse_seat(body, position)
-            bot_token = external_token(rec)
-            room.seats[position] = Seat(rec)
-            await seats_changed(room)
+        rec = parse_seat(await body_of(request), position)
+        bot_token = external_token(rec)
+        await room.replace_seat(position, rec)
         return with_token(room.summary(True), bot_token)
 
     @api.delete("/tables/{table_id}/seats/{position}")
     async def remove_seat(table_id: str, position: int, request: Request) -> dict[str, Any]:
         room = await hub.room(table_id)
-        host = host_of(room, request)
-        async with room.lock:
-            waiting(room)
-            seat = seat_at(room, position)
-            if seat is host:
-                raise ProtocolError("bad_seats", "the host cannot remove themself; hand the "
-                                    "host role over or leave")
-            del room.seats[position]
-            renumber(room)
-            room.rec.host = host.position
-            await hub.store.save_table(room.rec, seats=True)
-            for c in list(seat.conns):
-                c.close_soon(4001, "removed", "the host removed you from this table")
-            seat.conns.clear()
-            for s in room.seats[position:]:
-                for c in list(s.conns):
-                    room.greet(c)
-            room.send_table()
+        await room.remove_seat(host_of(room, request), position)
         return room.summary(True)
 
     @api.post("/tables/{table_id}/host")
     async def hand_over(table_id: str, request: Request) -> dict[str, Any]:
         room = await hub.room(table_id)
         old = host_of(room, request)
-        body = await body_of(request)
-        position = body.get("seat")
-        async with room.lock:
-            if isinstance(position, bool) or not isinstance(position, int):
-                raise ProtocolError("bad_message", "seat is the seat number of the new host",
-                                    field="seat")
-            new = seat_at(room, position)
-            if new.rec.kind != "human" or not new.taken:
-                raise ProtocolError("bad_seats", f"seat {position} holds no person; the host "
-                                    "must be a person at the table", field="seat")
-            room.rec.host = new.position
-            await hub.store.save_table(room.rec)
-            for s in (old, new):
-                for c in list(s.conns):
-                    room.greet(c)
-            room.send_table()
+        position = (await body_of(request)).get("seat")
+        if isinstance(position, bool) or not isinstance(position, int):
+            raise ProtocolError("bad_message", "seat is the seat number of the new host",
+                                field="seat")
+        await room.hand_over(old, position)
         return room.summary()
 
     @api.post("/tables/{table_id}/start")
     async def start(table_id: str, request: Request) -> dict[str, Any]:
         room = await hub.room(table_id)
         host_of(room, request)
-        async with room.lock:
-            waiting(room)
-            await room.start()
+        await room.start()
         return room.summary(True)
 
     @api.post("/tables/{table_id}/rematch")
@@ -424,42 +348,13 @@ def router(hub: Hub) -> APIRouter:
         room = await hub.room(table_id)
         host_of(room, request)
         body = await body_of(request)
-        async with room.lock:
-            if room.rec.status not in ("finished", "ended"):
-                raise ProtocolError("not_finished", "a rematch follows a finished match")
-            if body:
-                apply_changes(room, body)
-            open_seats = [s for s in room.seats if not s.taken]
-            if open_seats:
-                raise ProtocolError("seats_open", "a seat was left; the rematch needs every "
-                                    "seat filled")
-            await room.start()
+        await room.rematch(changes_of(room, body) if body else None)
         return room.summary(True)
 
     @api.post("/tables/{table_id}/leave")
     async def leave(table_id: str, request: Request) -> dict[str, Any]:
         room = await hub.room(table_id)
-        seat = seat_by_token(room, request)
-        async with room.lock:
-            if seat.rec.kind != "human":
-                raise ProtocolError("bad_seats", "bot seats are removed by the host")
-            if room.rec.status == "waiting":
-                seat.rec.name = None
-                seat.rec.token_hash = None
-                seat.rec.muted = []
-                await hub.store.save_seat(room.id, seat.rec)
-                for c in list(seat.conns):
-                    c.close_soon(4001, "removed", "you left this table")
-                seat.conns.clear()
-            else:
-                seat.grace_left = 0.0
-                for c in list(seat.conns):
-                    c.close_soon(1000, "left", "you left this table")
-                seat.conns.clear()
-                room.reschedule(announce=True)
-            if seat.position == room.rec.host:
-                await room._pass_host(exclude=seat)
-            room.send_table()
+        await room.leave(seat_by_token(room, request))
         return room.summary()
 
     # --- replays -----------------------------------------------------------------------------
@@ -497,7 +392,8 @@ def router(hub: Hub) -> APIRouter:
         if m.status == "playing":
             raise ProtocolError("match_running", "the replay is available once the match is "
                                 "over")
-        rec = {"rules": m.rules, "players": m.players, "seed": m.seed, "actions": m.actions}
+        rec = {"rules": m.rules, "players": m.players, "seed": m.seed, "actions": m.actions,
+               "by": m.by}
         steps = replays[key] = await asyncio.to_thread(bridge.Replay, rec)
         while len(replays) > REPLAY_CACHE:
             replays.popitem(last=False)
@@ -523,20 +419,9 @@ def router(hub: Hub) -> APIRouter:
     return api
 
 
-def waiting(room: Room) -> None:
-    if room.rec.status != "waiting":
-        raise ProtocolError("already_started", "seats change only before the match starts")
-
-
-def seat_at(room: Room, position: int) -> Seat:
-    if not 0 <= position < len(room.seats):
-        raise ProtocolError("bad_seats", f"there is no seat {position}; seats are 0 to "
-                            f"{len(room.seats) - 1}", field="seat")
-    return room.seats[position]
-
-
-def apply_changes(room: Room, body: Mapping[str, Any]) -> None:
-    """Rules, options, public and title from a PATCH or rematch body (all checked first)."""
+def changes_of(room: Room, body: Mapping[str, Any]) -> Changes:
+    """Rules, options, public and title from a PATCH or rematch body, each checked
+    (options again by the room, merged over the table's own)."""
     rec = room.rec
     unknown = set(body) - {"rules", "options", "public", "title"}
     if unknown:
@@ -546,14 +431,12 @@ def apply_changes(room: Room, body: Mapping[str, Any]) -> None:
     if overrides is None:
         overrides = {}
     check_preset(rec.preset, overrides)
-    options = check_options(body.get("options", {}) or {}, rec.options)
+    options = body.get("options", {}) or {}
+    check_options(options, rec.options)
     public = body.get("public", rec.public)
     if not isinstance(public, bool):
         raise ProtocolError("bad_option", "public is true or false", field="public")
     title = body.get("title", rec.title)
     if not isinstance(title, str) or not 1 <= len(title) <= 60:
         raise ProtocolError("bad_option", "title is text of 1 to 60 characters", field="title")
-    rec.overrides = dict(overrides)
-    rec.options = options
-    rec.public = public
-    rec.title = " ".join(title.split())
+    return Changes(dict(overrides), dict(options), public, " ".join(title.split()))

@@ -16,7 +16,7 @@ import unicodedata
 from collections.abc import Mapping
 from typing import Any
 
-PROTOCOL = 1
+PROTOCOL = 2
 #: Frames above this many bytes are refused with ``too_large``.
 MAX_FRAME = 4096
 #: Frames above this size make the WebSocket layer close the connection (1009).

@@ -731,6 +731,38 @@ const CHOICES = {
   },
 };
 
+// --- Narration of the engine's facts (table.js, narrate.js; issue 19) ---------------------
+// Kept as its own block, merged into EN and DE below, so that it stays apart from the
+// lobby's strings.
+const NARRATION = {
+  en: {
+    "ev.peek.youUnseen": "You looked at position {n}.",
+    "ev.reshuffle": "The discard pile was shuffled into a new stock of {size} cards.",
+    "ev.finalTurns": "Last turns: {names} play once more.",
+    "ev.playoffOver": "Playoff hole {n} is over.",
+    "ev.playoff": "A tie: {names} play a playoff hole ({n}).",
+    "ev.holeStart": "Hole {n} begins; {name} deals.",
+    "ev.matchWon": "The match is over: {names} won.",
+    "away.title": "While you were away",
+    "away.none": "Nothing happened while you were away.",
+    "log.earlier": "Earlier in this match",
+  },
+  de: {
+    "ev.peek.youUnseen": "Du hast dir Platz {n} angeschaut.",
+    "ev.reshuffle": "Die Ablage wurde zu einem neuen Stapel mit {size} Karten gemischt.",
+    "ev.finalTurns": "Letzte Züge: {names} spielen noch einmal.",
+    "ev.playoffOver": "Die Stichrunde {n} ist vorbei.",
+    "ev.playoff": "Gleichstand: {names} spielen eine Stichrunde ({n}).",
+    "ev.holeStart": "Runde {n} beginnt; {name} gibt.",
+    "ev.matchWon": "Die Partie ist vorbei. Gewonnen: {names}.",
+    "away.title": "Während du weg warst",
+    "away.none": "Während du weg warst, ist nichts passiert.",
+    "log.earlier": "Früher in dieser Partie",
+  },
+};
+Object.assign(EN, NARRATION.en);
+Object.assign(DE, NARRATION.de);
+
 const TABLES = { en: EN, de: DE };
 const listeners = new Set();
 let current = pickLanguage();
