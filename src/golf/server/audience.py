@@ -34,7 +34,7 @@ class Seat:
     def __init__(self, rec: SeatRecord) -> None:
         self.rec = rec
         self._conns: set[Client] = set()
-        self.stand_in = False
+        self._stand_in = False
 
     @property
     def position(self) -> int:
@@ -51,6 +51,15 @@ class Seat:
     @property
     def is_person(self) -> bool:
         return self.rec.kind == "human" and self.taken
+
+    @property
+    def stand_in(self) -> bool:
+        """True while a bot plays for this seat's absent person."""
+        return self._stand_in
+
+    def hand_to_bot(self, playing: bool) -> None:
+        """A stand-in bot takes the seat over (True) or gives it back (False)."""
+        self._stand_in = playing
 
     @property
     def connected(self) -> bool:

@@ -40,7 +40,7 @@ class Clocks:
     """Every seat's clocks during one match (made anew for each match)."""
 
     def __init__(self, options: Mapping[str, Any], players: int) -> None:
-        self.options = options
+        self._options = options
         self.grace_left = [float(options["grace"])] * players
         self.reserve_left = [float(options["reserve"])] * players
         self.absence_started: list[float | None] = [None] * players
@@ -57,7 +57,7 @@ class Clocks:
 
     def returned(self, seat: int) -> None:
         """A seat got a connection back: its grace is full again, no absence runs."""
-        self.grace_left[seat] = float(self.options["grace"])
+        self.grace_left[seat] = float(self._options["grace"])
         self.absence_started[seat] = None
 
     def gave_up(self, seat: int) -> None:
@@ -72,7 +72,7 @@ class Clocks:
         now = time.monotonic() if now is None else now
         if self._turn is not None:
             last = self._turn[1]
-            timer = self.options["turn_timer"]
+            timer = self._options["turn_timer"]
             if timer is not None:
                 over = now - self._turn_started - float(timer)
                 self.reserve_left[last] = max(0.0, self.reserve_left[last] - max(0.0, over))
@@ -93,9 +93,9 @@ class Clocks:
         self.clock = None
         now = time.monotonic() if now is None else now
         if mover is not None:
-            return Plan(mover, version, self._changed + float(self.options["bot_delay"]))
+            return Plan(mover, version, self._changed + float(self._options["bot_delay"]))
         plans: list[tuple[Plan, dict[str, Any]]] = []
-        timer = self.options["turn_timer"]
+        timer = self._options["turn_timer"]
         if timer is not None:
             at = self._turn_started + float(timer) + self.reserve_left[seat]
             plans.append((Plan("timeout", version, at),

@@ -111,7 +111,7 @@ class Hub:
     async def drain(self) -> None:
         """Stop planned moves, let running ones finish, and close every socket with
         the reason ``reconnect``."""
-        self.life.draining = True
+        self.life.drain()
         for room in self.rooms.values():
             room.cancel_timers()
         for room in list(self.rooms.values()):

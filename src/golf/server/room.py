@@ -61,7 +61,15 @@ class Lifecycle:
     down (then no new time-driven move is planned and nobody inherits the host role)."""
 
     def __init__(self) -> None:
-        self.draining = False
+        self._draining = False
+
+    @property
+    def draining(self) -> bool:
+        return self._draining
+
+    def drain(self) -> None:
+        """The server begins to shut down."""
+        self._draining = True
 
 
 class RefusedWithState(ProtocolError):
@@ -297,7 +305,7 @@ class Room:
         returning = seat.add(client)
         before = self.clocks.clock
         if returning:
-            seat.stand_in = False
+            seat.hand_to_bot(False)
             if self.live is not None:
                 self.clocks.returned(seat.position)
             if seat.position == self.rec.host and self._host_task:
@@ -537,7 +545,7 @@ class Room:
 
     def _new_clocks(self) -> None:
         for s in self._seats:
-            s.stand_in = False
+            s.hand_to_bot(False)
         self.clocks = Clocks(self.options, len(self._seats))
         self._track_turn()
 
@@ -677,7 +685,7 @@ class Room:
             self.clocks.gave_up(seat.position)
             policy = self.options["absence"]
             if policy == "bot":
-                seat.stand_in = True
+                seat.hand_to_bot(True)
                 self.send_table()
                 self.reschedule(announce=True)
             elif policy == "end":
