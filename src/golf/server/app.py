@@ -21,7 +21,7 @@ from fastapi.staticfiles import StaticFiles
 
 from . import db
 from .hub import Hub
-from .lobby import error_response, router
+from .lobby import error_response, refused_body, router
 from .protocol import ProtocolError
 from .sockets import endpoint
 from .store import Store
@@ -94,9 +94,7 @@ def create_app(config: Config) -> FastAPI:
 
     @app.exception_handler(RequestValidationError)
     async def validation_error(request: Request, e: RequestValidationError) -> JSONResponse:
-        where = ".".join(str(p) for p in e.errors()[0]["loc"]) if e.errors() else "request"
-        return error_response(ProtocolError("bad_message", f"{where}: "
-                                            f"{e.errors()[0]['msg'] if e.errors() else ''}"))
+        return error_response(refused_body(e))
 
     class LazyHub:
         """The router is built before the hub exists (the lifespan makes it)."""
