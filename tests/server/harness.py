@@ -145,6 +145,7 @@ class Client:
         self.state: dict[str, Any] | None = None
         self.welcome: dict[str, Any] | None = None
         self.summary: dict[str, Any] | None = None
+        self.history: dict[str, Any] | None = None
         self.errors: list[dict[str, Any]] = []
         self.closes: list[tuple[int | None, str | None]] = []
         self.ws: Any = None
@@ -193,6 +194,8 @@ class Client:
             self.state = msg
         elif kind == "welcome":
             self.welcome = msg
+        elif kind == "history":
+            self.history = msg
         elif kind == "table":
             self.summary = msg["table"]
         elif kind == "error":

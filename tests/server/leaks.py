@@ -101,6 +101,9 @@ def check(receiver: int | None, frames: list[dict[str, Any]], raw: list[str],
         assert seed not in text, f"the seed leaked in a {msg['type']} frame"
         bad = FORBIDDEN_KEYS & set(keys(msg))
         assert not bad, f"forbidden keys {bad} in a {msg['type']} frame"
+        if msg["type"] == "history":
+            check_history(receiver, msg, truth)
+            continue
         if msg["type"] != "state":
             assert msg["type"] != "event", "protocol 2 has no separate event frames"
             continue
@@ -152,6 +155,26 @@ def check(receiver: int | None, frames: list[dict[str, Any]], raw: list[str],
         assert engine is not None
         assert (msg["scoring"] is not None) == engine.ended_hole
     return checked
+
+
+def check_history(receiver: int | None, msg: dict[str, Any], truth: Truth) -> None:
+    """A ``history`` frame: each logged move is the engine's event for the receiver at
+    its version, naming no card the receiver could not see then."""
+    versions = [e["version"] for e in msg["log"]]
+    assert versions == list(range(1, len(versions) + 1)), "the move log has gaps"
+    for entry in msg["log"]:
+        v = entry["version"]
+        check_event(receiver, entry["event"], truth, v)
+        assert entry["hole"] == truth.at(v - 1).hole
+        before, after = truth.at(v - 1), truth.at(v)
+        if receiver is None:
+            allowed = visible_cards(_public(before)) | visible_cards(_public(after))
+        else:
+            allowed = visible_cards(before.view(receiver)) | \
+                visible_cards(after.view(receiver))
+        named = visible_cards(entry["event"])
+        assert named <= allowed, \
+            f"the log's move {v} names {named - allowed} that {receiver} could not see"
 
 
 def check_event(receiver: int | None, event: dict[str, Any], truth: Truth, v: int) -> None:

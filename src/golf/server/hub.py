@@ -15,7 +15,7 @@ import time
 from typing import Any
 
 from .protocol import ProtocolError
-from .room import Lifecycle, Room
+from .room import CHAT_HISTORY, Lifecycle, Room
 from .store import Store, TableRecord
 from .tokens import hash_token
 
@@ -72,7 +72,8 @@ class Hub:
                 rec = await self.store.load(table_id)
                 if rec is None:
                     return None
-                room = self.rooms[table_id] = Room(rec, self.store, self.life)
+                chat = await self.store.recent_chat(table_id, CHAT_HISTORY)
+                room = self.rooms[table_id] = Room(rec, self.store, self.life, chat)
         self._asked[table_id] = time.monotonic()
         return room
 

@@ -27,7 +27,7 @@ from typing import Any
 
 from ..actions import Action
 from ..bots.base import Bot, make_bot
-from ..events import Event
+from ..events import HOLE_STARTED, Event
 from ..game import Game
 from ..rules import Rules
 from ..table import BotSeat, Outside, Seat, Table, Turn, bot_seed
@@ -133,6 +133,19 @@ class LiveMatch:
         if seat is not None and by in (BY_BOT, BY_STAND_IN):
             self.decide(by)
         return self.table.play(action)
+
+    def played(self) -> list[tuple[int, int, Event]]:
+        """Every action played so far as (seat, hole it was played in, engine event)."""
+        out: list[tuple[int, int, Event]] = []
+        hole = 1
+        for turn in self.table.turns:
+            event = turn.event
+            assert isinstance(event, Event), "a live match's table records events"
+            out.append((turn.seat, hole, event))
+            for f in event.facts:
+                if f[0] == HOLE_STARTED:
+                    hole = f[1]
+        return out
 
     def explained(self, event: Event) -> list[dict[str, Any] | None] | None:
         """The engine scorer's explanation per seat of the hole ``event`` ended (None

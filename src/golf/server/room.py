@@ -29,7 +29,8 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import Mapping
+from collections import deque
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -50,6 +51,8 @@ log = logging.getLogger("golf.server")
 
 #: Seconds a time-driven move may fire early (timer granularity).
 SLACK = 0.02
+#: Chat lines a (re)joining client receives.
+CHAT_HISTORY = 50
 DEFAULT_OPTIONS: dict[str, Any] = {
     "bot_delay": 0.8, "absence": "bot", "grace": 60, "turn_timer": None, "reserve": 30,
     "show_peeked": False,
@@ -138,7 +141,8 @@ def _result(live: LiveMatch, ended: str | None) -> dict[str, Any]:
 class Room:
     """One table: its seats, its match, its clocks; every lobby rule and every move."""
 
-    def __init__(self, rec: TableRecord, store: Store, life: Lifecycle) -> None:
+    def __init__(self, rec: TableRecord, store: Store, life: Lifecycle,
+                 chat: Iterable[dict[str, Any]] = ()) -> None:
         self.rec = rec
         self._store = store
         self._life = life
@@ -154,6 +158,8 @@ class Room:
         self._host_task: asyncio.Task[None] | None = None
         self._coach: Any = None
         self._public: tuple[int, dict[str, Any]] | None = None  # (version, public view)
+        #: The last chat lines (as stored), oldest first.
+        self._chat: deque[dict[str, Any]] = deque(chat, maxlen=CHAT_HISTORY)
         if self.record is not None:
             self.live = self._restore(self.record, think=rec.status == "playing")
             self._new_clocks()
@@ -274,6 +280,41 @@ class Room:
         client.push(dumps({"type": "table", "table": self.summary()}))
         if self.live is not None:
             client.push(dumps(self.state_for(pos)))
+        client.push(dumps(self.history_for(seat)))
+
+    def history_for(self, seat: Seat | None) -> dict[str, Any]:
+        """What a (re)joining receiver missed: the last chat lines it may see, the
+        match's moves so far rendered for it, and for a person a stand-in played for,
+        where "while you were away" starts (docs/protocol.md, ``history``)."""
+        pos = None if seat is None else seat.position
+        muted = set() if seat is None else set(seat.rec.muted)
+        chat = [{"type": "chat", **line} for line in self._chat if line["seat"] not in muted]
+        live, m = self.live, self.record
+        log: list[dict[str, Any]] = []
+        if live is not None and m is not None:
+            log = [{"version": v, "hole": hole, "event": {**event.to_dict(pos), "by": by}}
+                   for v, ((_seat, hole, event), by) in
+                   enumerate(zip(live.played(), m.by, strict=False), 1)]
+        return {"type": "history", "match": None if m is None else m.number, "chat": chat,
+                "log": log, "away_since": self._away_since(pos)}
+
+    def _away_since(self, pos: int | None) -> int | None:
+        """The version after this seat's last own move, when a stand-in bot played for
+        it since (None: nothing was played for it). Read from who played each stored
+        action, so it holds after a restart too."""
+        live, m = self.live, self.record
+        if pos is None or live is None or m is None:
+            return None
+        since, stood_in = 0, False
+        for v, ((seat, _hole, _event), by) in enumerate(zip(live.played(), m.by,
+                                                                strict=False), 1):
+            if seat != pos:
+                continue
+            if by == BY_STAND_IN:
+                stood_in = True
+            else:
+                since, stood_in = v, False
+        return since if stood_in else None
 
     def _announce(self, by: str, event: Any, scoring: list[dict[str, Any] | None] | None
                   ) -> None:
@@ -494,11 +535,13 @@ class Room:
             await self._store.save_seat(self.id, seat.rec)
         seat.push(dumps({"type": "muted", "seats": seat.rec.muted}))
 
-    def chat(self, seat: Seat, text: str, at: int) -> None:
-        """A chat line from ``seat`` to everyone who has not muted it."""
-        self.audience.chat(seat.position, dumps({
-            "type": "chat", "seat": seat.position, "name": seat.rec.name, "text": text,
-            "time": at}))
+    async def chat(self, seat: Seat, text: str, at: int) -> None:
+        """A chat line from ``seat``: stored with the table, then sent to everyone who
+        has not muted it. (No table lock: a line need not wait for a bot's move.)"""
+        line = {"seat": seat.position, "name": seat.rec.name, "text": text, "time": at}
+        await self._store.add_chat(self.id, seat.position, seat.rec.name, text, at)
+        self._chat.append(line)
+        self.audience.chat(seat.position, dumps({"type": "chat", **line}))
 
     # --- starting --------------------------------------------------------------------------
     async def start(self) -> None:

@@ -175,7 +175,7 @@ class Connection:
         if not self.chat_bucket.take():
             raise ProtocolError("rate_limited", f"at most {CHAT_BURST} chat messages at once "
                                 f"and {CHAT_RATE:g} per second; this one was not sent")
-        room.chat(self.seat, text, now_ms())
+        await room.chat(self.seat, text, now_ms())
 
     async def mute(self, room: Room, msg: dict[str, Any]) -> None:
         if self.seat is None:

@@ -235,6 +235,28 @@ class Store:
 
         await self.submit(op)
 
+    # --- chat ------------------------------------------------------------------------
+    async def add_chat(self, table_id: str, seat: int, name: str | None, text: str,
+                       at: int) -> None:
+        """Store one chat line of a table (committed before anyone sees it)."""
+        async def op(conn: AsyncConnection) -> None:
+            await conn.execute(db.chat.insert().values(
+                table_id=table_id, seat=seat, name=name, text=text, at=at))
+
+        await self.submit(op)
+
+    async def recent_chat(self, table_id: str, limit: int) -> list[dict[str, Any]]:
+        """The last ``limit`` chat lines of a table, oldest first."""
+        async with self.engine.connect() as conn:
+            res = await conn.execute(
+                sa.select(db.chat.c.seat, db.chat.c.name, db.chat.c.text, db.chat.c.at)
+                .where(db.chat.c.table_id == table_id)
+                .order_by(db.chat.c.id.desc()).limit(limit))
+            rows = [{"seat": r[0], "name": r[1], "text": r[2], "time": int(r[3])}
+                    for r in res]
+        rows.reverse()
+        return rows
+
     # --- reading -------------------------------------------------------------------
     async def load(self, table_id: str) -> TableRecord | None:
         async with self.engine.connect() as conn:

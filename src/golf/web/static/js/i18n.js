@@ -745,7 +745,8 @@ const NARRATION = {
     "ev.matchWon": "The match is over: {names} won.",
     "away.title": "While you were away",
     "away.none": "Nothing happened while you were away.",
-    "log.earlier": "Earlier in this match",
+    "away.close": "Back to the table",
+    "ev.by.stand_in.you": "(a bot played for you)",
   },
   de: {
     "ev.peek.youUnseen": "Du hast dir Platz {n} angeschaut.",
@@ -757,7 +758,8 @@ const NARRATION = {
     "ev.matchWon": "Die Partie ist vorbei. Gewonnen: {names}.",
     "away.title": "Während du weg warst",
     "away.none": "Während du weg warst, ist nichts passiert.",
-    "log.earlier": "Früher in dieser Partie",
+    "away.close": "Zurück zum Tisch",
+    "ev.by.stand_in.you": "(ein Bot hat für dich gespielt)",
   },
 };
 Object.assign(EN, NARRATION.en);

@@ -55,9 +55,11 @@ function factSentence(f, ctx, named) {
     case "knock":
       return t(you(`ev.${f.type}`), { name: who });
     case "peek": {
-      // The peeked card is in the peeker's own view while that view still shows it.
-      const seen = mine && ctx.view && ctx.view.grids && ctx.view.grids[f.seat]
-        ? ctx.view.grids[f.seat][f.position - 1] : null;
+      // The peeked card is in the peeker's own view while that view still shows it (the
+      // position is still among its peeked ones, face down).
+      const v = ctx.view;
+      const seen = mine && v && v.peeked && v.peeked.includes(f.position) && v.grids[f.seat]
+        ? v.grids[f.seat][f.position - 1] : null;
       if (mine && !seen) return t("ev.peek.youUnseen", { n: f.position });
       return t(you("ev.peek"), { name: who, n: f.position, card: card(seen) });
     }
@@ -80,8 +82,8 @@ function factSentence(f, ctx, named) {
 
 /**
  * {text, spoken, lines}: every fact of the event as a sentence (lines), joined in text (card
- * symbols, 7♣) and spoken (card names, 7 of clubs). `view` is the receiver's view in the same
- * frame (for the peeker's own card); null in replays.
+ * symbols, 7♣) and spoken (card names, 7 of clubs). `view` is the receiver's current view
+ * (for the peeker's own card, named only while that view still shows it); null in replays.
  */
 export function narrate(event, table, mySeat, view = null) {
   if (!event) return null;
@@ -95,7 +97,10 @@ export function narrate(event, table, mySeat, view = null) {
     if (!lines.length) {
       lines.push(t("ev.other", { name: seatName(table, event.seat, mySeat), action: event.action }));
     }
-    if (event.by === "timeout" || event.by === "stand_in") lines[0] += " " + t(`ev.by.${event.by}`);
+    if (event.by === "timeout" || event.by === "stand_in") {
+      const own = event.seat === mySeat && event.by === "stand_in" ? ".you" : "";
+      lines[0] += " " + t(`ev.by.${event.by}${own}`);
+    }
     return lines;
   };
   const lines = build(cardText);

@@ -129,6 +129,9 @@ export function tableScreen(root, where, { navigate }) {
       case "state":
         takeState(msg);
         break;
+      case "history":
+        takeHistory(msg);
+        break;
       case "clock":
         S.clock = msg.clock;
         S.clockAt = Date.now();
@@ -235,6 +238,32 @@ export function tableScreen(root, where, { navigate }) {
       if (matchEnded(ev)) S.holdResult = true;
     }
     replace(logList, S.log.slice(0, LOG_SIZE).map((line) => h("li", { text: line })));
+  }
+
+  // After (re)joining: the last chat lines and this match's moves so far, told for this page;
+  // for a person a bot stood in for, the moves since they left ("while you were away").
+  function takeHistory(msg) {
+    S.chat = (msg.chat || []).slice();
+    const view = S.state ? S.state.view : null;
+    const told = (msg.log || []).map((entry) => {
+      // A past peek names its card only while the current view still shows it.
+      const same = view && entry.hole === view.hole ? view : null;
+      const said = narrate(entry.event, S.table, S.seat, same);
+      return { version: entry.version, text: said ? said.text : "" };
+    }).filter((x) => x.text);
+    S.log = told.map((x) => x.text).reverse().slice(0, LOG_SIZE);
+    replace(logList, S.log.map((line) => h("li", { text: line })));
+    renderChat();
+    render();
+    if (msg.away_since !== null && msg.away_since !== undefined && !dialog.open) {
+      const missed = told.filter((x) => x.version > msg.away_since).map((x) => x.text);
+      openDialog("away",
+        h("h2#dialog-title", { text: t("away.title") }),
+        missed.length ? h("ol.away-log", {}, missed.map((line) => h("li", { text: line })))
+          : h("p", { text: t("away.none") }),
+        h("div.form-actions", {}, h("button.primary", { type: "button", text: t("away.close"),
+          onclick: () => dialog.close() })));
+    }
   }
 
   // --- acting ------------------------------------------------------------------------------
