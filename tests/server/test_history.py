@@ -173,3 +173,48 @@ def test_tables_of_the_first_schema_keep_working(tmp_path: Path) -> None:
         await store.close()
 
     asyncio.run(run())
+
+
+@pytest.mark.slow
+def test_the_absence_clock_survives_a_restart_with_the_time_left(
+        fresh_server: ServerProcess) -> None:
+    """The away seat's grace goes on from what was left: not reset by the restart, and
+    the time the server was down is nobody's."""
+    server = fresh_server
+    grace = 14.0
+
+    async def run() -> None:
+        server.start()
+        _tid, _tokens, clients = await seated(
+            server, options={"absence": "wait", "grace": grace, "turn_timer": None})
+        for c in clients:
+            c.reconnect = True
+        mover = clients[clients[0].state["view"]["current_player"]]
+        other = next(c for c in clients if c is not mover)
+        await mover.close()
+        await other.wait(lambda c: c.state is not None and c.summary["seats"][
+            mover.welcome["seat"]]["away"], what="the seat away")
+        away_at = time.monotonic()
+        await asyncio.sleep(4)
+        spent = time.monotonic() - away_at  # at least this much grace is gone
+        connects = other.connects
+        assert server.terminate() in (0, -15)
+        await asyncio.sleep(5)  # downtime: it must not count
+        started = time.monotonic()
+        server.start()
+        await other.wait(lambda c: c.resynced(connects), timeout=30, what="reconnecting")
+        await other.wait(lambda c: any(f["type"] in ("state", "clock") and f.get("clock")
+                                       for f in c.frames[-3:]), what="the clock")
+        clock = next(f["clock"] for f in reversed(other.frames)
+                     if f["type"] in ("state", "clock") and f.get("clock"))
+        after = time.monotonic() - started  # the most that can have passed since the load
+        left = clock["remaining"] / 1000
+        assert clock["kind"] == "absence"
+        # Reset would show about 14 s; counting the downtime about 5 s.
+        assert grace - spent - after - 1.0 <= left <= grace - spent + 0.5, (left, spent, after)
+        await close_all(clients)
+
+    try:
+        asyncio.run(run())
+    finally:
+        server.stop()

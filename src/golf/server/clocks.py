@@ -119,6 +119,45 @@ class Clocks:
         """No countdown runs (the match is over)."""
         self.clock = None
 
+    # --- across a restart --------------------------------------------------------------
+    def snapshot(self, final: bool, now: float | None = None) -> dict[str, Any]:
+        """The clocks as data to store. ``final``: taken when the server shuts down
+        cleanly, so the time until it comes back is nobody's; otherwise (taken when a
+        turn begins) a crash's downtime counts as time spent, the most a crash can
+        have taken."""
+        now = time.monotonic() if now is None else now
+        wall = time.time()
+        return {
+            "final": final, "at": wall,
+            "turn": None if self._turn is None else list(self._turn),
+            "turn_started": wall - (now - self._turn_started),
+            "grace_left": list(self.grace_left), "reserve_left": list(self.reserve_left),
+            "absence_started": [None if t is None else wall - (now - t)
+                                for t in self.absence_started],
+        }
+
+    def restore(self, snap: Mapping[str, Any], turn: tuple[int, int] | None,
+                now: float | None = None) -> None:
+        """Take the clocks back from :meth:`snapshot` for the match now at ``turn``: each
+        seat's grace and reserve as they were left, and the running turn's and absence's
+        time spent (a clean shutdown's downtime not counted)."""
+        players = len(self.grace_left)
+        if len(snap.get("grace_left", ())) != players:
+            return  # another match's clocks: keep the fresh ones
+        now = time.monotonic() if now is None else now
+        wall = time.time()
+        # A clean shutdown's clocks stand still until the server is back.
+        shift = wall - float(snap["at"]) if snap.get("final") else 0.0
+        self.grace_left = [float(x) for x in snap["grace_left"]]
+        self.reserve_left = [float(x) for x in snap["reserve_left"]]
+        saved = snap.get("turn")
+        if saved is not None and turn is not None and tuple(saved) == turn:
+            self._turn = turn
+            self._turn_started = now - (wall - shift - float(snap["turn_started"]))
+            self.absence_started = [
+                None if t is None else now - (wall - shift - float(t))
+                for t in snap["absence_started"]]
+
 
 def clock_key(clock: Mapping[str, Any] | None) -> tuple[Any, ...] | None:
     """What makes two clocks the same countdown (for announcing only real changes)."""

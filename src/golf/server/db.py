@@ -31,6 +31,8 @@ tables = sa.Table(
     sa.Column("invite", sa.String(64), nullable=False, unique=True),
     sa.Column("match", sa.Integer, nullable=False),
     sa.Column("created", sa.Float, nullable=False),
+    # The running match's clocks (migration 0002), see golf.server.clocks.
+    sa.Column("clocks", sa.JSON, nullable=True),
 )
 
 seats = sa.Table(

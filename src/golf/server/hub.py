@@ -117,4 +117,9 @@ class Hub:
             room.cancel_timers()
         for room in list(self.rooms.values()):
             await room.settle()
+            # The clocks stand still until the server is back (see clocks.Clocks.restore).
+            try:
+                await room.save_clocks(final=True)
+            except Exception:  # a failed write must not keep the others from closing
+                log.exception("table %s: its clocks could not be saved", room.id)
             room.close_clients(1012, "reconnect", "the server is restarting; reconnect")

@@ -163,6 +163,8 @@ class Room:
         if self.record is not None:
             self.live = self._restore(self.record, think=rec.status == "playing")
             self._new_clocks()
+            if rec.clocks is not None and rec.status == "playing":
+                self.clocks.restore(rec.clocks, self._current_turn())
 
     def _restore(self, m: MatchRecord, think: bool) -> LiveMatch:
         """The stored match rebuilt; with ``think`` its bots are shown every decision
@@ -592,11 +594,24 @@ class Room:
         self.clocks = Clocks(self.options, len(self._seats))
         self._track_turn()
 
-    def _track_turn(self) -> None:
+    def _current_turn(self) -> tuple[int, int] | None:
+        """The running turn: (hole, seat to act), None once the match is over."""
         live = self.live
         seat = None if live is None else live.to_act
-        self.clocks.track_turn(None if live is None or seat is None
-                               else (live.game.hole, seat))
+        return None if live is None or seat is None else (live.game.hole, seat)
+
+    def _track_turn(self) -> None:
+        self.clocks.track_turn(self._current_turn())
+
+    def _clocks_matter(self) -> bool:
+        """True if a clock of this match can run out: a turn timer, or someone away."""
+        return self.options["turn_timer"] is not None or any(
+            t is not None for t in self.clocks.absence_started)
+
+    async def save_clocks(self, final: bool) -> None:
+        """Store the running match's clocks (``final``: the server is shutting down)."""
+        if self.running:
+            await self._store.save_clocks(self.id, self.clocks.snapshot(final))
 
     # --- playing -----------------------------------------------------------------------
     async def act(self, client: Client, version: int, text: str) -> None:
@@ -631,6 +646,7 @@ class Room:
         live, m = self.live, self.record
         assert live is not None and m is not None
         index = live.version
+        was = self._current_turn()
         try:
             turn = live.play(action)
         except NotationError as e:
@@ -653,7 +669,11 @@ class Room:
         if result is not None:
             self.rec.status = m.status = "finished"
             m.result = result
+        mattered = self._clocks_matter()
         self._track_turn()
+        if self._current_turn() != was and (mattered or self._clocks_matter()):
+            # A new turn's clocks are stored, so that a crash does not reset them.
+            await self.save_clocks(final=False)
         self.reschedule()
         event = turn.event
         self._announce(by, event, live.explained(event))  # type: ignore[arg-type]

@@ -62,6 +62,8 @@ class TableRecord:
     created: float
     seats: list[SeatRecord]
     current: MatchRecord | None = None
+    #: The running match's clocks as last saved (golf.server.clocks.Clocks.snapshot).
+    clocks: dict[str, Any] | None = None
 
 
 #: At most this many writes share one transaction.
@@ -235,6 +237,14 @@ class Store:
 
         await self.submit(op)
 
+    async def save_clocks(self, table_id: str, clocks: dict[str, Any] | None) -> None:
+        """Write the running match's clocks (None: no match runs)."""
+        async def op(conn: AsyncConnection) -> None:
+            await conn.execute(db.tables.update().where(db.tables.c.id == table_id)
+                               .values(clocks=clocks))
+
+        await self.submit(op)
+
     # --- chat ------------------------------------------------------------------------
     async def add_chat(self, table_id: str, seat: int, name: str | None, text: str,
                        at: int) -> None:
@@ -331,7 +341,8 @@ async def _load(conn: AsyncConnection, row: sa.RowMapping) -> TableRecord:
              for s in seat_rows]
     t = TableRecord(row["id"], row["title"], row["status"], row["preset"],
                     dict(row["overrides"]), bool(row["public"]), dict(row["options"]),
-                    row["host"], row["invite"], row["match"], row["created"], seats)
+                    row["host"], row["invite"], row["match"], row["created"], seats,
+                    clocks=row.get("clocks"))
     if t.match:
         m = (await conn.execute(sa.select(db.matches).where(
             db.matches.c.table_id == t.id, db.matches.c.number == t.match))).mappings().first()

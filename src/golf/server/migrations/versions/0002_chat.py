@@ -1,4 +1,5 @@
-"""Chat lines, stored with their table (a reload, a return or a spectator sees the last ones).
+"""Chat lines, stored with their table (a reload, a return or a spectator sees the last ones),
+and the clocks of a running match (so that they survive a restart).
 
 Revision ID: 0002
 Revises: 0001
@@ -24,8 +25,10 @@ def upgrade() -> None:
         sa.Column("at", sa.BigInteger, nullable=False),
     )
     op.create_index("ix_golf_chat_table_id", "golf_chat", ["table_id", "id"])
+    op.add_column("golf_tables", sa.Column("clocks", sa.JSON, nullable=True))
 
 
 def downgrade() -> None:
+    op.drop_column("golf_tables", "clocks")
     op.drop_index("ix_golf_chat_table_id", "golf_chat")
     op.drop_table("golf_chat")
