@@ -14,7 +14,16 @@ import re
 from typing import Any
 
 from playwright.sync_api import Browser, Page, expect
-from webplay import Server, click_a_move, create_table, open_player, version
+from webplay import (
+    Server,
+    click_a_move,
+    create_table,
+    invite_url,
+    join_by_invite,
+    my_turn,
+    open_player,
+    version,
+)
 
 from golf import Game
 from golf.events import FACT_NAMES
@@ -139,3 +148,34 @@ def test_a_reload_brings_back_the_chat_and_the_move_log(browser: Browser,
     assert ann.page.locator("ol.log li").all_inner_texts() == log_before
     assert not ann.errors, ann.errors
     ann.context.close()
+
+
+def test_a_player_back_after_a_stand_in_sees_while_you_were_away(
+        browser: Browser, server: Server) -> None:
+    ann = open_player(browser, "Ann", server.url + "/")
+    table = create_table(ann, seats=["human"], rules={"holes": 1}, absence="bot", grace=1)
+    bob = open_player(browser, "Bob", invite_url(ann))
+    join_by_invite(bob)
+    ann.page.locator("#start").click()
+    page = ann.page
+    while not page.locator(".turn-pill", has_text="Bob's turn").count():
+        if my_turn(ann):
+            click_a_move(ann)
+        elif my_turn(bob):
+            click_a_move(bob)
+        else:
+            page.wait_for_timeout(50)
+    bob.page.close()  # his browser tab goes; his seat token stays in the browser
+    expect(page.locator("ol.log li", has_text="a bot played for them").first).to_be_visible(
+        timeout=20000)
+    back = bob.context.new_page()
+    back.goto(f"{server.url}/t/{table}")
+    away = back.locator("dialog[open][data-kind=away]")
+    expect(away).to_be_visible()
+    expect(away.locator("h2")).to_have_text("While you were away")
+    expect(away.locator("li", has_text="a bot played for you").first).to_be_visible()
+    away.locator("button.primary").click()
+    expect(away).to_be_hidden()
+    assert not ann.errors, ann.errors
+    for p in (ann, bob):
+        p.context.close()
