@@ -79,9 +79,10 @@ def parse_action(text: str) -> Action:
 def hole_scoring(game: Game, event: Event) -> list[dict[str, Any] | None] | None:
     """The engine scorer's explanation per seat of the hole ``event`` just ended in
     ``game`` (None when it ended none; a seat not dealt in is None)."""
-    result = event.result
-    if result is None:
+    if not event.ended_hole:
         return None
+    result = event.result
+    assert result is not None  # the hole's result comes with the event that ended it
     # The hole just ended is the match's last result: score_hole's default.
     return [None if not grid else game.score_hole(s).to_dict()
             for s, grid in enumerate(result.grids)]
