@@ -27,7 +27,8 @@ from ..rules import load_rules, preset_names, setting_schema
 from . import bridge
 from .hub import Hub
 from .protocol import PROTOCOL, ProtocolError, check_name
-from .room import Changes, Room, Seat, check_options
+from .room import Room, Seat
+from .seating import Changes, check_options
 from .store import SeatRecord, TableRecord
 from .tokens import hash_token, new_invite, new_seed, new_table_id, new_token
 
