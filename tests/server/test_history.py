@@ -108,7 +108,8 @@ def test_only_the_last_chat_lines_come_back(server: ServerProcess) -> None:
 def test_a_person_back_after_a_stand_in_sees_while_you_were_away(
         server: ServerProcess) -> None:
     async def run() -> None:
-        tid, tokens, (a, b) = await seated(server, options={"absence": "bot", "grace": 1})
+        tid, tokens, (a, b) = await seated(server, rules={"holes": 1},
+                                           options={"absence": "bot", "grace": 1})
         rng = random.Random(4)
         await play_out([a, b], rng,
                        until=lambda: a.state["view"]["current_player"] == 1 and a.version > 4)
