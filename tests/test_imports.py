@@ -46,6 +46,22 @@ def _statements(tree: ast.Module) -> Iterator[ast.AST]:
 DYNAMIC = {"golf.cli": {m for m in MODULES if m.startswith("golf.commands.")}}
 
 
+def dynamic_target(text: str, package: str) -> str:
+    """The module ``importlib.import_module(text, package)`` loads: a relative name
+    (``".external"``, given the caller's ``__package__``) resolves against the package,
+    one leading dot per level, like ``from . import``.
+
+    >>> dynamic_target(".external", "golf.bots"), dynamic_target("..rules", "golf.bots")
+    ('golf.bots.external', 'golf.rules')
+    """
+    if not text.startswith("."):
+        return text
+    rest = text.lstrip(".")
+    base = package.split(".")
+    base = base[: len(base) - (len(text) - len(rest)) + 1]
+    return ".".join([*base, rest] if rest else base)
+
+
 def imports_of(name: str) -> set[str]:
     """The golf modules that ``name`` imports, at import time or later."""
     path = MODULES[name]
@@ -68,8 +84,10 @@ def imports_of(name: str) -> set[str]:
         elif (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
               and node.func.attr == "import_module" and node.args
               and isinstance(node.args[0], ast.Constant)
-              and node.args[0].value in MODULES):
-            out.add(node.args[0].value)
+              and isinstance(node.args[0].value, str)):
+            target = dynamic_target(node.args[0].value, package)
+            if target in MODULES:
+                out.add(target)
     out.discard(name)
     return out
 
@@ -116,6 +134,14 @@ def test_the_graph_sees_relative_imports() -> None:
     assert "golf.envs.openspiel" in imports_of("golf.bots.openspiel_bot")
     assert "golf.errors" in imports_of("golf.commands.play")
     assert "golf.commands" in imports_of("golf.cli")
+    # importlib.import_module(".external", __package__): a relative name is an edge too.
+    assert "golf.bots.external" in imports_of("golf.bots.base")
+
+
+def test_relative_dynamic_names_resolve() -> None:
+    assert dynamic_target(".external", "golf.bots") == "golf.bots.external"
+    assert dynamic_target("..rules", "golf.bots") == "golf.rules"
+    assert dynamic_target("golf.table", "golf.bots") == "golf.table"
 
 
 def test_no_import_cycles() -> None:
@@ -128,6 +154,8 @@ def test_no_import_cycles() -> None:
     ("golf.cli", "golf.commands.replay"),
     ("golf.table", "golf.terminal.session"),
     ("golf.table", "golf.bots.openspiel_bot"),
+    ("golf.bots.base", "golf.bots.external"),
+    ("golf.server.hub", "golf.server.room"),
 ])
 def test_pairs_that_once_formed_cycles_do_not(a: str, b: str) -> None:
     assert not any({a, b} <= comp for comp in cycles())
@@ -136,7 +164,8 @@ def test_pairs_that_once_formed_cycles_do_not(a: str, b: str) -> None:
 
 @pytest.mark.parametrize("module", [
     "golf.bots.openspiel_bot", "golf.commands.play", "golf.commands.replay", "golf.cli",
-    "golf.table", "golf.envs.openspiel", "golf.bots.base",
+    "golf.table", "golf.envs.openspiel", "golf.bots.base", "golf.bots.external",
+    "golf.server.room", "golf.server.hub",
 ])
 def test_each_imports_first_in_a_fresh_interpreter(module: str) -> None:
     done = subprocess.run([sys.executable, "-c", f"import {module}"], capture_output=True,

@@ -24,7 +24,7 @@ import httpx
 import websockets
 from websockets.exceptions import ConnectionClosed
 
-PROTOCOL = 1
+PROTOCOL = 2
 
 
 def free_port() -> int:
@@ -145,6 +145,7 @@ class Client:
         self.state: dict[str, Any] | None = None
         self.welcome: dict[str, Any] | None = None
         self.summary: dict[str, Any] | None = None
+        self.history: dict[str, Any] | None = None
         self.errors: list[dict[str, Any]] = []
         self.closes: list[tuple[int | None, str | None]] = []
         self.ws: Any = None
@@ -193,6 +194,8 @@ class Client:
             self.state = msg
         elif kind == "welcome":
             self.welcome = msg
+        elif kind == "history":
+            self.history = msg
         elif kind == "table":
             self.summary = msg["table"]
         elif kind == "error":
@@ -245,6 +248,10 @@ class Client:
         last = max((i for i, f in enumerate(self.frames) if f["type"] == "welcome"),
                    default=None)
         return last is not None and any(f["type"] == "state" for f in self.frames[last:])
+
+    def events(self) -> list[dict[str, Any]]:
+        """The events received so far, in order (each rides on its ``state`` frame)."""
+        return [f["event"] for f in self.frames if f["type"] == "state" and f["event"]]
 
     @property
     def version(self) -> int:

@@ -5,10 +5,10 @@ from the finished match's record and checks:
 
 * a ``state`` frame's view is exactly the engine's view for that receiver (a spectator:
   the engine's public view, with no face-down card at all, no card drawn from the stock);
-* an ``event`` frame's ``facts`` are exactly the engine's event rendered for that
-  receiver (``Event.to_dict``), and its summary fields agree with them;
+* a ``state`` frame's ``event`` (after an action) is exactly the engine's event
+  rendered for that receiver (``Event.to_dict``) plus who played it, and nothing else;
 * no face-down card of another seat, none of the receiver's own unseen cards, no
-  stock order appears, and every card named in an ``event`` was visible to the
+  stock order appears, and every card named in an event was visible to the
   receiver just before or just after it;
 * the seed, a record or a position never appears while the match runs.
 """
@@ -101,8 +101,11 @@ def check(receiver: int | None, frames: list[dict[str, Any]], raw: list[str],
         assert seed not in text, f"the seed leaked in a {msg['type']} frame"
         bad = FORBIDDEN_KEYS & set(keys(msg))
         assert not bad, f"forbidden keys {bad} in a {msg['type']} frame"
-        kind = msg["type"]
-        if kind not in ("state", "event"):
+        if msg["type"] == "history":
+            check_history(receiver, msg, truth)
+            continue
+        if msg["type"] != "state":
+            assert msg["type"] != "event", "protocol 2 has no separate event frames"
             continue
         v = msg["version"]
         g = truth.at(v)
@@ -111,65 +114,81 @@ def check(receiver: int | None, frames: list[dict[str, Any]], raw: list[str],
             found = list(lists(msg))
             assert codes not in found and [card_str(c) for c in codes] not in found, \
                 "the stock's order leaked"
-        if kind == "state":
-            view = msg["view"]
-            if receiver is None:
-                assert view == json.loads(json.dumps(g.public_view())), \
-                    f"the spectators' view at version {v} differs from the engine's public view"
-                public_ok(g, view)
-            else:
-                assert view == json.loads(json.dumps(g.view(receiver))), \
-                    f"seat {receiver}'s view at version {v} differs from the engine's"
-                for other in g.active:
-                    if other == receiver:
-                        continue
-                    up = g.face_up(other)
-                    for i, card in enumerate(view["grids"][other]):
-                        assert up[i] or card is None, \
-                            f"seat {receiver} sees seat {other}'s face-down card"
-                own_known = set(view["peeked"])
-                up = g.face_up(receiver)
-                for i, card in enumerate(view["grids"][receiver]):
-                    assert up[i] or (i + 1) in own_known or card is None, \
-                        f"seat {receiver} sees its own unseen card at {i + 1}"
-            checked += 1
+        view = msg["view"]
+        if receiver is None:
+            assert view == json.loads(json.dumps(g.public_view())), \
+                f"the spectators' view at version {v} differs from the engine's public view"
+            public_ok(g, view)
         else:
-            check_event(receiver, msg["event"], truth, v)
-            before, after = truth.at(v - 1), g
-            if receiver is None:
-                allowed = visible_cards(_public(before)) | visible_cards(_public(after))
-            else:
-                allowed = visible_cards(before.view(receiver)) | \
-                    visible_cards(after.view(receiver))
-            named = visible_cards(msg["event"])
-            assert named <= allowed, \
-                f"event at version {v} names {named - allowed} that {receiver} could not see"
+            assert view == json.loads(json.dumps(g.view(receiver))), \
+                f"seat {receiver}'s view at version {v} differs from the engine's"
+            for other in g.active:
+                if other == receiver:
+                    continue
+                up = g.face_up(other)
+                for i, card in enumerate(view["grids"][other]):
+                    assert up[i] or card is None, \
+                        f"seat {receiver} sees seat {other}'s face-down card"
+            own_known = set(view["peeked"])
+            up = g.face_up(receiver)
+            for i, card in enumerate(view["grids"][receiver]):
+                assert up[i] or (i + 1) in own_known or card is None, \
+                    f"seat {receiver} sees its own unseen card at {i + 1}"
+        checked += 1
+        event = msg["event"]
+        if event is None:
+            assert msg["scoring"] is None
+            continue
+        check_event(receiver, event, truth, v)
+        if event["action"] is None:
+            continue
+        before, after = truth.at(v - 1), g
+        if receiver is None:
+            allowed = visible_cards(_public(before)) | visible_cards(_public(after))
+        else:
+            allowed = visible_cards(before.view(receiver)) | \
+                visible_cards(after.view(receiver))
+        named = visible_cards(event)
+        assert named <= allowed, \
+            f"event at version {v} names {named - allowed} that {receiver} could not see"
+        engine = truth.events[v]
+        assert engine is not None
+        assert (msg["scoring"] is not None) == engine.ended_hole
     return checked
 
 
+def check_history(receiver: int | None, msg: dict[str, Any], truth: Truth) -> None:
+    """A ``history`` frame: each logged move is the engine's event for the receiver at
+    its version, naming no card the receiver could not see then."""
+    versions = [e["version"] for e in msg["log"]]
+    assert versions == list(range(1, len(versions) + 1)), "the move log has gaps"
+    for entry in msg["log"]:
+        v = entry["version"]
+        check_event(receiver, entry["event"], truth, v)
+        assert entry["hole"] == truth.at(v - 1).hole
+        before, after = truth.at(v - 1), truth.at(v)
+        if receiver is None:
+            allowed = visible_cards(_public(before)) | visible_cards(_public(after))
+        else:
+            allowed = visible_cards(before.view(receiver)) | \
+                visible_cards(after.view(receiver))
+        named = visible_cards(entry["event"])
+        assert named <= allowed, \
+            f"the log's move {v} names {named - allowed} that {receiver} could not see"
+
+
 def check_event(receiver: int | None, event: dict[str, Any], truth: Truth, v: int) -> None:
-    """An ``event`` body against the engine's event of action ``v``, for ``receiver``."""
+    """A frame's ``event`` against the engine's event of action ``v``, for ``receiver``:
+    the engine's rendering and who played it, no field more."""
     if event["action"] is None:  # the absence policy ended the match: no engine event
         assert event["by"] == "absence" and event["facts"] == []
         return
     engine = truth.events[v]
     assert engine is not None
     want = json.loads(json.dumps(engine.to_dict(receiver)))
-    assert (event["seat"], event["action"], event["facts"]) == \
-        (want["seat"], want["action"], want["facts"]), \
+    assert event["by"] in ("player", "bot", "stand_in", "timeout")
+    assert {k: x for k, x in event.items() if k != "by"} == want, \
         f"event at version {v} for {receiver} differs from the engine's"
-    ends = [f for f in want["facts"] if f["type"] == "hole_end"]
-    if ends:
-        assert event["hole_over"] is not None
-        assert {k: x for k, x in event["hole_over"].items() if k != "explained"} == \
-            ends[0]["result"]
-    else:
-        assert event["hole_over"] is None
-    assert event["match_over"] == any(f["type"] == "match_end" for f in want["facts"])
-    if engine.action.kind == "draw" and receiver != engine.seat:
-        assert event["card"] is None, "a card drawn from the stock shown to another seat"
-    if engine.action.kind == "peek" and receiver != engine.seat:
-        assert event["card"] is None, "a peeked card shown to another seat"
 
 
 def _public(g: Game) -> dict[str, Any]:

@@ -12,6 +12,7 @@ from harness import Client, ServerProcess
 
 import golf
 from golf import GolfError
+from golf.server.protocol import PROTOCOL
 
 
 async def table(server: ServerProcess) -> tuple[str, list[str], Client, Client]:
@@ -106,7 +107,7 @@ def test_hello_errors(server: ServerProcess) -> None:
         err = await e.wait_error(1)
         assert err["code"] == "bad_token"
         # The socket stays open: a correct hello works after a wrong one.
-        await e.send({"type": "hello", "protocol": 1, "table": tid, "token": tokens[1]})
+        await e.send({"type": "hello", "protocol": PROTOCOL, "table": tid, "token": tokens[1]})
         await e.wait(lambda c: c.welcome is not None and c.welcome["seat"] == 1)
         f = Client(server.ws_url, tid, tokens[0])
         await f.connect()
@@ -120,8 +121,11 @@ def test_hello_errors(server: ServerProcess) -> None:
         async with websockets.connect(server.ws_url) as raw:
             await raw.send(json.dumps({"type": "action", "version": 0, "action": "draw"}))
             assert json.loads(await raw.recv())["code"] == "not_joined"
-            await raw.send(json.dumps({"type": "hello", "protocol": 2, "table": tid}))
-            assert json.loads(await raw.recv())["code"] == "unsupported_protocol"
+            # Protocol 1 (separate event frames) is no longer spoken.
+            await raw.send(json.dumps({"type": "hello", "protocol": 1, "table": tid}))
+            refused = json.loads(await raw.recv())
+            assert refused["code"] == "unsupported_protocol"
+            assert f"protocol {PROTOCOL}" in refused["message"]
         for x in (a, b, d, e, f, g):
             await x.close()
 

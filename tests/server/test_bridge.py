@@ -1,4 +1,5 @@
-"""The engine bridge without a server: events and views per receiver, over random matches."""
+"""The engine bridge without a server: replay frames and hole scoring per receiver,
+over random matches of every preset."""
 
 from __future__ import annotations
 
@@ -16,52 +17,48 @@ def receivers(g: Game) -> list[int | None]:
 
 
 @pytest.mark.parametrize("preset", preset_names())
-def test_events_are_the_engines_per_receiver(preset: str) -> None:
+def test_replay_frames_are_the_engines_per_receiver(preset: str) -> None:
     rng = random.Random(preset)
     g = Game(preset, players=3 if preset != "german" else 2, seed=rng.getrandbits(64))
-    twin = g.clone()
-    ended_holes = 0
+    actions: list[str] = []
     while not g.is_over:
-        action = rng.choice(g.legal_actions())
-        seat = g.current_player
-        out = bridge.apply_and_describe(g, action, by="player")
+        actions.append(str(rng.choice(g.legal_actions())))
+        g.apply(actions[-1])
+    by = ["player" if i % 2 else "bot" for i in range(len(actions))]
+    replay = bridge.Replay({"rules": g.rules.to_dict(), "players": g.players,
+                            "seed": g.seed, "actions": actions, "by": by})
+    twin = Game.from_record({**g.record(), "actions": []})
+    ended_holes = 0
+    for v, action in enumerate(actions, start=1):
         engine = twin.step(action)
-        assert out.after == json.loads(json.dumps(twin.public_view()))
-        for r in receivers(g):
-            ev = json.loads(json.dumps(out.event_for(r)))
+        for r in receivers(twin):
+            step = json.loads(json.dumps(replay.step(v, r)))
             want = json.loads(json.dumps(engine.to_dict(r)))
-            assert ev["facts"] == want["facts"] and ev["action"] == want["action"]
-            assert ev["seat"] == seat and ev["by"] == "player"
-            kind = engine.action.kind
-            if kind in ("draw", "peek") and r != seat:
-                assert ev["card"] is None
-            if kind == "peek" and r == seat:
-                pos = engine.action.position
-                assert pos is not None
-                assert ev["card"] == twin.view(seat)["grids"][seat][pos - 1] is not None
-            if kind == "swap":
-                swap = next(f for f in want["facts"] if f["type"] == "swap")
-                assert (ev["card"], ev["replaced"]) == (swap["card"], swap["discarded"])
-            assert ev["match_over"] == engine.ended_match
-            if engine.ended_hole:
-                over = ev["hole_over"]
-                assert over["scores"] == list(twin.hole_results[-1].scores)
-                assert [None if e is None else e["score"] for e in over["explained"]] == \
-                    over["scores"]
-            else:
-                assert ev["hole_over"] is None
-        ended_holes += engine.ended_hole
+            # Exactly the engine's event for the receiver, and who played it: no more.
+            assert step["event"] == {**want, "by": by[v - 1]}
+            view = twin.public_view() if r is None else twin.view(r)
+            assert step["view"] == json.loads(json.dumps(view))
+        scoring = replay.step(v, None)["scoring"]
+        if engine.ended_hole:
+            ended_holes += 1
+            assert [None if e is None else e["score"] for e in scoring] == \
+                list(twin.hole_results[-1].scores)
+        else:
+            assert scoring is None
     assert ended_holes >= 1
+    assert replay.step(0, None)["event"] is None
 
 
-def test_draw_from_stock_is_the_holders_alone() -> None:
+def test_a_draw_from_the_stock_is_the_holders_alone() -> None:
     g = Game("six-card", players=2, seed=5)
-    for a in ("reveal 1", "reveal 2", "reveal 1", "reveal 2"):
-        bridge.apply_and_describe(g, a, by="player")
-    out = bridge.apply_and_describe(g, "draw", by="player")
-    held = g.view(out.seat)["held"]
+    actions = ["reveal 1", "reveal 2", "reveal 1", "reveal 2", "draw"]
+    replay = bridge.Replay({"rules": g.rules.to_dict(), "players": 2, "seed": 5,
+                            "actions": actions})
+    for a in actions:
+        g.apply(a)
+    seat = replay.step(5, None)["event"]["seat"]
+    held = g.view(seat)["held"]
     assert held is not None
-    assert out.event_for(out.seat)["card"] == held
-    assert out.event_for(1 - out.seat)["card"] is None
-    assert out.event_for(None)["card"] is None
-    assert held not in json.dumps(out.event_for(None))
+    assert replay.step(5, seat)["event"]["facts"][0]["card"] == held
+    assert replay.step(5, 1 - seat)["event"]["facts"][0]["card"] is None
+    assert held not in json.dumps(replay.step(5, None)["event"])

@@ -39,7 +39,7 @@ async def full_match(server: ServerProcess, preset: str, seed: int) -> None:
         assert check(seat, c.frames, c.raw, truth) > 0
     assert check(None, watcher.frames, watcher.raw, truth) > 0
     # The bot seat's moves are marked as the bot's.
-    bys = {e["event"]["by"] for e in players[0].frames if e["type"] == "event"}
+    bys = {e["by"] for e in players[0].events()}
     assert bys == {"player", "bot"}
 
 

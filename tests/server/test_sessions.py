@@ -167,8 +167,8 @@ def test_absent_player_is_replaced_by_a_bot_on_their_turn_and_returns(
         await a.wait(lambda c: c.summary["seats"][1]["stand_in"], timeout=10,
                      what="the stand-in bot")
         assert time.monotonic() - started < 15  # the grace is 1 s (default 60)
-        await a.wait(lambda c: any(f["type"] == "event" and f["event"]["by"] == "stand_in"
-                                   for f in c.frames), what="a stand-in move")
+        await a.wait(lambda c: any(e["by"] == "stand_in" for e in c.events()),
+                     what="a stand-in move")
         back = await Client(server.ws_url, tid, tokens[1]).connect()
         await a.wait(lambda c: not c.summary["seats"][1]["stand_in"], what="seat 1 back")
         await back.wait(lambda c: c.state is not None)
@@ -188,8 +188,8 @@ def test_absence_policy_end_ends_the_match(server: ServerProcess) -> None:
                        until=lambda: a.state["view"]["current_player"] == 1 and a.version > 4)
         await b.drop()
         await a.wait(lambda c: c.summary["status"] == "ended", timeout=10, what="the end")
-        ended = [f for f in a.frames if f["type"] == "event" and f["event"]["by"] == "absence"]
-        assert ended and "did not come back" in ended[0]["event"]["ended"]
+        ended = [e for e in a.events() if e["by"] == "absence"]
+        assert ended and "did not come back" in ended[0]["ended"]
         replay = server.get(f"/api/tables/{tid}/matches/1/replay").json()
         assert replay["result"]["ended"]
         await close_all([a, b])
@@ -203,17 +203,16 @@ def test_turn_timeout_plays_a_safe_default_move(server: ServerProcess) -> None:
         _tid, _, (a, b) = await seated(server, options={"turn_timer": 1, "reserve": 0})
         # Nobody moves: the server plays for seat 0 (setup), then for seat 1.
         await a.wait(lambda c: c.version >= 4, timeout=15, what="default moves")
-        events = [f["event"] for f in a.frames if f["type"] == "event"]
+        events = a.events()
         assert events[0]["by"] == "timeout" and events[0]["seat"] == 0
         assert events[0]["action"] == "reveal 1"
         clocks = [a.state["clock"]] + [f["clock"] for f in a.frames if f["type"] == "state"]
         assert any(c and c["kind"] == "turn" for c in clocks)
         # Once turns start, a timed-out turn draws, then discards: it never knocks.
-        await a.wait(lambda c: any(e["type"] == "event" and e["event"]["action"] == "draw"
-                                   and e["event"]["by"] == "timeout" for e in c.frames),
+        await a.wait(lambda c: any(e["action"] == "draw" and e["by"] == "timeout"
+                                   for e in c.events()),
                      timeout=20, what="a timed-out draw")
-        assert not any(f["event"]["action"] == "knock" for f in a.frames
-                       if f["type"] == "event")
+        assert not any(e["action"] == "knock" for e in a.events())
         await close_all([a, b])
 
     asyncio.run(run())
@@ -416,7 +415,8 @@ def test_replay_steps_forward_and_back(server: ServerProcess) -> None:
                 assert public["event"]["facts"] == \
                     json.loads(json.dumps(engine.to_dict(None)))["facts"]
         # The seat's replay shows what it saw: the events as they were sent during play.
-        sent = {f["version"]: f["event"] for f in a.frames if f["type"] == "event"}
+        sent = {f["version"]: f["event"] for f in a.frames
+                if f["type"] == "state" and f["event"]}
         for v in (1, 2, 3):
             step = server.get(f"/api/tables/{tid}/matches/1/replay/{v}?seat=0").json()
             assert step["event"] == sent[v]

@@ -22,62 +22,18 @@ from __future__ import annotations
 
 import difflib
 import importlib
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
-from typing import Any, ClassVar
+from collections.abc import Callable
+from typing import Any
 
-from ..actions import Action
 from ..errors import GolfError
 from ..rules import Rules
 from .cmdspec import is_cmd_spec, parse_cmd_spec
+from .interface import Bot, Option
 
-
-@dataclass(frozen=True)
-class Option:
-    """One option of an action as a bot sees it, for hints: the action, the expected
-    score of the bot's own grid after it, and a short reason.
-
-    ``value`` is the number the bot decides by (lower is better; None where it
-    decides by something that is not points, such as where to look first) and
-    ``parts`` what it adds up from, as (what, points) pairs whose sum is ``value``."""
-
-    action: Action
-    expected: float
-    reason: str
-    value: float | None = None
-    parts: tuple[tuple[str, float], ...] = ()
-
-
-class Bot:
-    """Base class. Subclasses set ``name`` and implement :meth:`choose`."""
-
-    name: ClassVar[str] = "bot"
-    #: Options the spec may set, with their defaults (types are taken from the defaults).
-    defaults: ClassVar[Mapping[str, Any]] = {}
-    #: What the ``value`` of :meth:`explain`'s options means (a hint's footnote).
-    value_meaning: ClassVar[str] = ("the expected score of your grid at the end of the "
-                                    "hole and what the move gives the others")
-
-    def __init__(self, rules: Rules, seed: int = 0, **options: Any) -> None:
-        self.rules = rules
-        self.seed = seed
-        self.options = {**self.defaults, **options}
-
-    def choose(self, view: Mapping[str, Any], legal: Sequence[Action]) -> Action:
-        raise NotImplementedError
-
-    def explain(self, view: Mapping[str, Any], legal: Sequence[Action]) -> list[Option]:
-        """Each legal action with its expected own score, best first (empty if unknown)."""
-        return []
-
-    def reset(self) -> None:
-        """Forget everything remembered about earlier games (called between matches)."""
-
-    @property
-    def spec(self) -> str:
-        changed = {k: v for k, v in self.options.items() if self.defaults.get(k) != v}
-        return self.name + (":" + ",".join(f"{k}={v}" for k, v in changed.items())
-                            if changed else "")
+__all__ = [
+    "BUILTIN", "EXTRAS", "LEVELS", "Bot", "BotFactory", "Option", "bot_available", "bot_class",
+    "bot_names", "make_bot", "parse_spec", "register", "split_specs",
+]
 
 
 #: The built-in bots: name -> "module:class", imported on first use, so that naming
@@ -265,6 +221,10 @@ def make_bot(spec: str, rules: Rules, seed: int = 0, *, programs: bool = False) 
             allowed = ", ".join(cls.defaults) or "none"
             raise GolfError(f"bot {name!r} has no option {key!r}; its options: {allowed}")
         options[key] = _convert(name, key, text, cls.defaults[key])
+    if name == "cmd":
+        # The external bot builds its fallback through this registry, handed to it here
+        # so that golf.bots.external need not import this module.
+        options["build"] = make_bot
     return cls(rules, seed=seed, **options)
 
 
@@ -275,7 +235,7 @@ def _external_class(spec: str, programs: bool) -> type[Bot]:
     if not programs:
         raise GolfError(f"bot spec {spec!r} runs a program, which is not allowed here (only "
                         "golf play, golf simulate and golf resume start programs)")
-    # Loaded by name, like every bot of the registry (golf.bots.external imports this module).
+    # Imported on first use, like every bot of the registry (it starts programs).
     external: type[Bot] = importlib.import_module(".external", __package__).ExternalBot
     return external
 

@@ -35,14 +35,14 @@ import sys
 import tempfile
 import time
 import weakref
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import IO, Any, ClassVar
 
 from ..actions import Action
 from ..errors import GolfError, NotationError
 from ..rules import Rules
-from .base import Bot, make_bot
 from .cmdspec import DEFAULTS, is_cmd_spec, parse_cmd_spec
+from .interface import Bot
 
 __all__ = ["PROTOCOL", "BotFailure", "ExternalBot", "is_cmd_spec", "parse_cmd_spec"]
 
@@ -231,8 +231,12 @@ class ExternalBot(Bot):
     name: ClassVar[str] = "cmd"
     defaults: ClassVar[Mapping[str, Any]] = DEFAULTS
 
-    def __init__(self, rules: Rules, seed: int = 0, **options: Any) -> None:
+    def __init__(self, rules: Rules, seed: int = 0, *,
+                 build: Callable[..., Bot] | None = None, **options: Any) -> None:
         super().__init__(rules, seed, **options)
+        # ``build(spec, rules, seed=...)`` makes the fallback bot: the registry's
+        # make_bot, passed in by it (this module does not import the registry).
+        self._build = build
         o = self.options
         self._argv = _argv(self.spec, str(o["command"]))
         for key in ("timeout", "start_timeout"):
@@ -257,8 +261,11 @@ class ExternalBot(Bot):
         if not fallback or is_cmd_spec(fallback):
             raise GolfError(f"bot spec {self.spec!r}: fallback must be {_FALLBACKS}, "
                             f"got {fallback!r}")
+        if self._build is None:
+            raise GolfError(f"bot spec {self.spec!r}: a fallback bot is built by the registry; "
+                            "make this bot with golf.bots.make_bot")
         try:
-            return make_bot(fallback, self.rules, seed=self.seed)
+            return self._build(fallback, self.rules, seed=self.seed)
         except GolfError as e:
             raise GolfError(f"bot spec {self.spec!r}: its fallback {fallback!r} is not "
                             f"usable: {e}") from None

@@ -24,9 +24,9 @@ from fastapi.staticfiles import StaticFiles
 from . import db
 from .guard import Guard
 from .hub import Hub
-from .lobby import error_response, router
+from .lobby import error_response, refused_body, router
 from .metrics import Metrics, apply_gc_policy
-from .protocol import FIELD_CODES, ProtocolError
+from .protocol import ProtocolError
 from .sockets import endpoint
 from .store import Store
 
@@ -74,16 +74,6 @@ async def sweep_forever(hub: Hub) -> None:
 
 OPENAPI_URL = "/api/openapi.json"
 DOCS_URL = "/api/docs"
-
-
-def validation_refusal(errors: Any) -> ProtocolError:
-    """A request the route's model refused, as a protocol error: a field with a code of its
-    own (FIELD_CODES) keeps that code, anything else is ``bad_message`` naming the field."""
-    first = errors[0] if errors else {"loc": ("request",), "msg": "not valid"}
-    loc = [str(p) for p in first["loc"]]
-    path = loc[1:] if loc[:1] == ["body"] and len(loc) > 1 else loc
-    code = FIELD_CODES.get(path[0], "bad_message") if loc[:1] == ["body"] else "bad_message"
-    return ProtocolError(code, f"{'.'.join(path)}: {first['msg']}", field=path[0])
 
 
 def docs_page(spec: dict[str, Any]) -> str:
@@ -147,7 +137,7 @@ def create_app(config: Config) -> FastAPI:
 
     @app.exception_handler(RequestValidationError)
     async def validation_error(request: Request, e: RequestValidationError) -> JSONResponse:
-        return error_response(validation_refusal(e.errors()))
+        return error_response(refused_body(e))
 
     if watch is not None:
         @app.get("/api/debug/metrics", include_in_schema=False)

@@ -4,16 +4,14 @@ Everything a client receives about a match is built here, from the engine's view
 
 * :func:`seat_view` — a seat's view (``Game.view(seat)``), as is;
 * :func:`public_view` — what a spectator may see;
-* :func:`apply_and_describe` — play an action and describe it per receiver.
+* :func:`hole_scoring` — the scorer's explanation of a hole that just ended.
 
 The public view is the engine's ``Game.public_view()``; the events are the engine's
 turn events (``Game.step``, ``golf.events``), rendered per receiver by ``Event.to_dict``.
+Live matches are played by :mod:`golf.server.match` (a :class:`golf.table.Table`).
 
 >>> from golf import Game
 >>> g = Game("german", players=2, seed=1)
->>> out = apply_and_describe(g, "peek 4", by="player")
->>> out.event_for(0)["card"] is not None, out.event_for(1)["card"], out.event_for(None)["card"]
-(True, None, None)
 >>> public_view(g)["grids"][0]
 [None, None, None, None, None, None]
 """
@@ -22,26 +20,16 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any
 
 from ..actions import Action
 from ..bots import make_bot
-from ..bots.base import Bot
+from ..bots.base import LEVELS, Bot
 from ..bots.ladder import COACH_BUDGET_MS, strongest
 from ..errors import GolfError
 from ..events import Event
 from ..game import Game
 from ..rules import Rules, load_rules
-
-#: Bot difficulties a table may name instead of a registry spec.
-DIFFICULTIES: dict[str, str] = {
-    "easy": "expert:memory=0.4,noise=4",
-    "medium": "expert:memory=0.8,noise=1.5",
-    "hard": "expert",
-}
-#: The bot that plays for an absent person under the absence policy ``bot``.
-STAND_IN = "medium"
 
 
 def coach_for(rules: Rules, players: int) -> str:
@@ -54,18 +42,18 @@ def coach_for(rules: Rules, players: int) -> str:
 @functools.lru_cache(maxsize=256)
 def bot_spec(name: str) -> str:
     """The registry spec for a difficulty or spec, checked by building the bot once."""
-    spec = DIFFICULTIES.get(name, name)
+    spec = LEVELS.get(name, name)
     make_bot(spec, load_rules("six-card"))  # raises GolfError naming what is allowed
     return spec
 
 
 def new_bot(name: str, rules: Rules, seed: int) -> Bot:
-    return make_bot(DIFFICULTIES.get(name, name), rules, seed=seed)
+    return make_bot(name, rules, seed=seed)  # a difficulty is a spec (bots.base.LEVELS)
 
 
 def bot_label(name: str) -> str:
     """A display name for a bot seat: ``Medium bot``, ``greedy bot``."""
-    return f"{name.capitalize()} bot" if name in DIFFICULTIES else f"{name.split(':')[0]} bot"
+    return f"{name.capitalize()} bot" if name in LEVELS else f"{name.split(':')[0]} bot"
 
 
 def seat_view(game: Game, seat: int) -> dict[str, Any]:
@@ -88,85 +76,16 @@ def parse_action(text: str) -> Action:
     return Action.parse(text)
 
 
-#: For each action kind, the engine fact that carries its card (see :meth:`Outcome.event_for`).
-_ACTION_FACT = {"draw": "draw", "take": "draw", "swap": "swap", "discard": "discard",
-                "flip": "flip", "reveal": "reveal"}
-
-
-@dataclass(frozen=True)
-class Outcome:
-    """One applied action: the engine's event, renderable for each receiver (a seat, or
-    None: spectators), with who played it and what the server adds to it."""
-
-    event: Event
-    by: str
-    #: The hole the action was played in.
-    hole: int
-    #: The card the actor looked at with ``peek N`` (its own view shows it; nobody else's).
-    peeked: str | None
-    #: The engine scorer's explanation per seat when the action ended a hole (None: no
-    #: hole ended; a seat not dealt in is None).
-    explained: list[dict[str, Any] | None] | None
-    #: The public view after the action.
-    after: dict[str, Any]
-
-    @property
-    def seat(self) -> int:
-        return self.event.seat
-
-    @property
-    def action(self) -> str:
-        return str(self.event.action)
-
-    def event_for(self, receiver: int | None) -> dict[str, Any]:
-        """The ``event`` message body for ``receiver``: the engine's event dict for it
-        (``facts``), plus the summary fields of docs/protocol.md derived from those facts.
-        """
-        d = self.event.to_dict(receiver)
-        facts: list[dict[str, Any]] = [dict(f) for f in d["facts"]]
-        kind = self.event.action.kind
-        card: str | None = None
-        replaced: str | None = None
-        own = _ACTION_FACT.get(kind)
-        fact = next((f for f in facts if f["type"] == own and f.get("seat") == self.seat), None)
-        if fact is not None:
-            card = fact["card"]
-            if kind == "swap":
-                replaced = fact["discarded"]
-        elif kind == "peek" and receiver == self.seat:
-            card = self.peeked
-        hole_over = None
-        end = next((f for f in facts if f["type"] == "hole_end"), None)
-        if end is not None and "result" in end:
-            hole_over = {**end["result"], "explained": self.explained}
-        return {"seat": self.seat, "action": d["action"], "by": self.by, "hole": self.hole,
-                "card": card, "replaced": replaced, "hole_over": hole_over,
-                "match_over": self.event.ended_match, "facts": facts}
-
-
-def apply_and_describe(game: Game, action: str | Action, by: str) -> Outcome:
-    """Play ``action`` for the current seat with ``Game.step`` and keep its event.
-
-    Raises the engine's GolfError (state unchanged) if it is not legal now. The public
-    view after the action is ``Outcome.after``.
-    """
-    seat = game.current_player
-    if seat is None:
-        raise GolfError("the match is over; no action is legal")
-    a = action if isinstance(action, Action) else parse_action(action)
-    hole = game.hole
-    event = game.step(a)
-    peeked = None
-    if a.kind == "peek" and a.position is not None:
-        peeked = game.view(seat)["grids"][seat][a.position - 1]
-    explained = None
-    if event.ended_hole:
-        result = event.result
-        assert result is not None
-        # The hole just ended is the match's last result: score_hole's default.
-        explained = [None if not grid else game.score_hole(s).to_dict()
-                     for s, grid in enumerate(result.grids)]
-    return Outcome(event, by, hole, peeked, explained, public_view(game))
+def hole_scoring(game: Game, event: Event) -> list[dict[str, Any] | None] | None:
+    """The engine scorer's explanation per seat of the hole ``event`` just ended in
+    ``game`` (None when it ended none; a seat not dealt in is None)."""
+    if not event.ended_hole:
+        return None
+    result = event.result
+    assert result is not None  # the hole's result comes with the event that ended it
+    # The hole just ended is the match's last result: score_hole's default.
+    return [None if not grid else game.score_hole(s).to_dict()
+            for s, grid in enumerate(result.grids)]
 
 
 def default_move(view: Mapping[str, Any], legal: Sequence[str]) -> str:
@@ -233,29 +152,22 @@ def check_rules(preset: Any, overrides: Any, players: int | None = None) -> tupl
     return rules, {}
 
 
-def new_game(rules: Rules, players: int, seed: int) -> Game:
-    return Game(rules, players=players, seed=seed)
-
-
-def restore_game(rules: Mapping[str, Any], players: int, seed: int,
-                 history: Sequence[str]) -> Game:
-    """A running match rebuilt from its stored record."""
-    return Game.from_record({"rules": dict(rules), "players": players, "seed": seed,
-                             "actions": list(history)})
-
-
 class Replay:
     """A finished match, step by step: the view of a seat (or the public view) after
-    each action and the event that led there."""
+    each action and the event that led there, shaped like the live ``state`` frame."""
 
     def __init__(self, rec: Mapping[str, Any]) -> None:
         g = Game.from_record({**rec, "actions": []})
         self.games = [g.clone()]
-        self.outcomes: list[Outcome | None] = [None]
+        self.events: list[Event | None] = [None]
+        self.scoring: list[list[dict[str, Any] | None] | None] = [None]
+        self.by: list[str] = ["", *rec.get("by", [])]
         self.hole_starts = [{"hole": 1, "version": 0}]
         for a in rec["actions"]:
             hole = g.hole
-            self.outcomes.append(apply_and_describe(g, a, by="player"))
+            event = g.step(a)
+            self.events.append(event)
+            self.scoring.append(hole_scoring(g, event))
             self.games.append(g.clone())
             if g.hole != hole and not g.is_over:
                 self.hole_starts.append({"hole": g.hole, "version": len(self.games) - 1})
@@ -267,9 +179,11 @@ class Replay:
     def step(self, version: int, seat: int | None) -> dict[str, Any]:
         g = self.games[version]
         view = public_view(g) if seat is None else seat_view(g, seat)
-        out = self.outcomes[version]
+        event = self.events[version]
+        by = self.by[version] if version < len(self.by) else "player"
         return {"version": version, "view": view,
-                "event": None if out is None else out.event_for(seat)}
+                "event": None if event is None else {**event.to_dict(seat), "by": by},
+                "scoring": self.scoring[version]}
 
 
 def record(game: Game) -> dict[str, Any]:

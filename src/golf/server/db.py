@@ -31,6 +31,8 @@ tables = sa.Table(
     sa.Column("invite", sa.String(64), nullable=False, unique=True),
     sa.Column("match", sa.Integer, nullable=False),
     sa.Column("created", sa.Float, nullable=False),
+    # The running match's clocks (migration 0002), see golf.server.clocks.
+    sa.Column("clocks", sa.JSON, nullable=True),
 )
 
 seats = sa.Table(
@@ -71,6 +73,18 @@ actions = sa.Table(
     sa.Column("action", sa.String(16), nullable=False),
     sa.Column("by", sa.String(16), nullable=False),
     sa.Column("at", sa.Float, nullable=False),
+)
+
+#: Chat lines of a table (migration 0002); the newest ones are shown on (re)joining.
+chat = sa.Table(
+    "golf_chat", metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("table_id", sa.String(32), sa.ForeignKey("golf_tables.id"), nullable=False),
+    sa.Column("seat", sa.Integer, nullable=False),
+    sa.Column("name", sa.String(40), nullable=True),
+    sa.Column("text", sa.String(1200), nullable=False),
+    sa.Column("at", sa.BigInteger, nullable=False),
+    sa.Index("ix_golf_chat_table_id", "table_id", "id"),
 )
 
 MIGRATIONS = Path(__file__).parent / "migrations"

@@ -15,7 +15,7 @@ import time
 from typing import Any
 
 from .protocol import ProtocolError
-from .room import Room
+from .room import CHAT_HISTORY, Lifecycle, Room
 from .store import Store, TableRecord
 from .tokens import hash_token
 
@@ -26,11 +26,16 @@ class Hub:
     def __init__(self, store: Store, keep_finished: float = 600.0) -> None:
         self.store = store
         self.rooms: dict[str, Room] = {}
-        self.draining = False
+        #: Shared with every room: whether the server is shutting down.
+        self.life = Lifecycle()
         self.started = time.time()
         self.keep_finished = keep_finished
         self._loading = asyncio.Lock()
         self._asked: dict[str, float] = {}  # table id -> when it was last looked up
+
+    @property
+    def draining(self) -> bool:
+        return self.life.draining
 
     def sweep(self) -> int:
         """Forget finished and ended tables that nobody is connected to and nobody has
@@ -67,7 +72,8 @@ class Hub:
                 rec = await self.store.load(table_id)
                 if rec is None:
                     return None
-                room = self.rooms[table_id] = Room(self, rec)
+                chat = await self.store.recent_chat(table_id, CHAT_HISTORY)
+                room = self.rooms[table_id] = Room(rec, self.store, self.life, chat)
         self._asked[table_id] = time.monotonic()
         return room
 
@@ -80,7 +86,7 @@ class Hub:
 
     async def add(self, rec: TableRecord) -> Room:
         await self.store.create_table(rec)
-        room = self.rooms[rec.id] = Room(self, rec)
+        room = self.rooms[rec.id] = Room(rec, self.store, self.life)
         self._asked[rec.id] = time.monotonic()
         return room
 
@@ -106,9 +112,14 @@ class Hub:
     async def drain(self) -> None:
         """Stop planned moves, let running ones finish, and close every socket with
         the reason ``reconnect``."""
-        self.draining = True
+        self.life.drain()
         for room in self.rooms.values():
             room.cancel_timers()
         for room in list(self.rooms.values()):
             await room.settle()
+            # The clocks stand still until the server is back (see clocks.Clocks.restore).
+            try:
+                await room.save_clocks(final=True)
+            except Exception:  # a failed write must not keep the others from closing
+                log.exception("table %s: its clocks could not be saved", room.id)
             room.close_clients(1012, "reconnect", "the server is restarting; reconnect")

@@ -1,36 +1,215 @@
 """The REST lobby (``/api/...``): presets, tables, seats, host tools, replays.
 
-Bodies are checked here by hand, so every refusal has the protocol's error shape and
-a message naming the field; rules are checked only by the engine's loader.
+Request and response bodies are Pydantic models (the OpenAPI document describes them);
+"this table", "this seat" and "the host" are FastAPI dependencies; each route calls one
+method of the room, which owns the rule and the broadcast. A body the models refuse is
+answered in the protocol's error shape with the code of its field
+(:func:`refused_body`); rules are checked only by the engine's loader.
 """
 
-from __future__ import annotations
-
+# No ``from __future__ import annotations`` here: FastAPI reads the routes' annotations
+# at run time, and the dependencies are names local to router().
 import asyncio
-import json
 import time
 from collections import OrderedDict
-from collections.abc import Mapping
-from typing import Any
+from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter, Depends, Header
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
+from pydantic import BaseModel, ConfigDict, Field
 
 from .. import __version__
 from ..bots import bot_names
+from ..bots.base import LEVELS
 from ..errors import GolfError
 from ..rules import load_rules, preset_names, setting_schema
 from . import bridge
 from .hub import Hub
-from .protocol import MAX_BODY, PROTOCOL, ProtocolError, check_name
-from .room import Room, Seat, check_options
+from .protocol import FIELD_CODES, PROTOCOL, ProtocolError, check_name
+from .room import Room, Seat
+from .seating import Changes, check_options
 from .store import SeatRecord, TableRecord
 from .tokens import hash_token, new_invite, new_seed, new_table_id, new_token
 
 MAX_SEATS = 8
 REPLAY_CACHE = 32
-SEAT_KINDS = ("human", "bot", "external")
 
+# --- bodies ---------------------------------------------------------------------------------
+
+
+class Body(BaseModel):
+    """A request body: JSON types as they are (no "1" for 1, no 1 for true)."""
+
+    model_config = ConfigDict(strict=True)
+
+
+class SeatIn(Body):
+    """One seat: a person, a server bot (a difficulty or a bot spec) or an external bot."""
+
+    kind: Literal["human", "bot", "external"]
+    bot: str = Field("medium", max_length=100)
+    name: str | None = None
+
+
+def _default_seats() -> list[SeatIn]:
+    return [SeatIn(kind="human", bot="medium"), SeatIn(kind="bot", bot="medium")]
+
+
+class NewTable(Body):
+    name: str
+    preset: str = "six-card"
+    rules: dict[str, Any] | None = None
+    seats: list[SeatIn] = Field(default_factory=_default_seats, min_length=1,
+                                max_length=MAX_SEATS)
+    public: bool = False
+    title: str | None = Field(None, max_length=60)
+    options: dict[str, Any] | None = None
+
+
+class RulesCheck(Body):
+    preset: Any = "six-card"
+    rules: Any = None
+    players: int | None = None
+
+
+class JoinIn(Body):
+    name: str
+
+
+class MyTablesIn(Body):
+    tokens: list[str] = Field(max_length=50)
+
+
+class TableChanges(Body):
+    """A PATCH or rematch body: what changes between matches."""
+
+    model_config = ConfigDict(strict=True, extra="forbid")
+    rules: dict[str, Any] | None = None
+    options: dict[str, Any] | None = None
+    public: bool | None = None
+    title: str | None = Field(None, min_length=1, max_length=60)
+
+
+class HostIn(Body):
+    seat: int
+
+
+class SeatInfo(BaseModel):
+    seat: int
+    kind: str
+    name: str | None
+    bot: str | None
+    taken: bool
+    connected: bool
+    away: bool
+    stand_in: bool
+
+
+class MatchLink(BaseModel):
+    match: int
+    status: str
+    replay: str | None
+
+
+class TableSummary(BaseModel):
+    """The table summary of docs/protocol.md (``invite`` only for the host)."""
+
+    id: str
+    title: str
+    status: str
+    preset: str
+    rules: dict[str, Any]
+    public: bool
+    options: dict[str, Any]
+    host: int
+    seats: list[SeatInfo]
+    spectators: int
+    match: int
+    watch_url: str
+    invite: str | None = None
+    invite_url: str | None = None
+    matches: list[MatchLink] | None = None
+    bot_token: str | None = None
+
+
+class Created(BaseModel):
+    table: TableSummary
+    seat: int
+    token: str
+    invite: str
+    invite_url: str
+    bot_tokens: dict[str, str]
+
+
+class Joined(BaseModel):
+    table: TableSummary
+    seat: int
+    token: str
+
+
+class MyTable(BaseModel):
+    token: str
+    seat: int
+    table: TableSummary
+
+
+class MyTables(BaseModel):
+    tables: list[MyTable]
+
+
+class OpenTable(BaseModel):
+    id: str
+    title: str
+    preset: str
+    status: str
+    seats: int
+    free: int
+    spectators: int
+
+
+class OpenTables(BaseModel):
+    tables: list[OpenTable]
+
+
+class RulesVerdict(BaseModel):
+    ok: bool
+    errors: dict[str, str]
+    settings: dict[str, Any] | None
+
+
+class BotList(BaseModel):
+    difficulties: dict[str, str]
+    bots: list[str]
+
+
+class Matches(BaseModel):
+    matches: list[MatchLink]
+
+
+class ReplayInfo(BaseModel):
+    """A finished match: its record and what a replay viewer needs to step through it."""
+
+    table: str
+    match: int
+    names: list[str]
+    record: dict[str, Any]
+    by: list[str]
+    result: dict[str, Any] | None
+    length: int
+    holes: list[dict[str, int]]
+
+
+class ReplayStep(BaseModel):
+    """One step of a replay, shaped like the live ``state`` frame's parts."""
+
+    version: int
+    view: dict[str, Any]
+    event: dict[str, Any] | None
+    scoring: list[dict[str, Any] | None] | None
+
+
+# --- errors ---------------------------------------------------------------------------------
 
 def error_response(e: ProtocolError) -> JSONResponse:
     body: dict[str, Any] = {"code": e.code, "message": e.message}
@@ -39,81 +218,48 @@ def error_response(e: ProtocolError) -> JSONResponse:
     return JSONResponse({"error": body}, status_code=e.status)
 
 
-async def body_of(request: Request) -> dict[str, Any]:
-    raw = await request.body()
-    if len(raw) > MAX_BODY:
-        raise ProtocolError("too_large", f"the request body has {len(raw)} bytes; at most "
-                            f"{MAX_BODY} are allowed")
-    if not raw.strip():
-        return {}
-    try:
-        data = json.loads(raw)
-    except ValueError:
-        raise ProtocolError("bad_json", "the request body is not valid JSON") from None
-    if not isinstance(data, dict):
-        raise ProtocolError("bad_message", "the request body is a JSON object")
-    return data
+def refused_body(e: RequestValidationError) -> ProtocolError:
+    """A body, path or query the models refused, as the protocol's error: the code of
+    the field at fault and a message naming where."""
+    errors = e.errors()
+    if not errors:
+        return ProtocolError("bad_message", "the request is malformed")
+    first = errors[0]
+    loc = [str(x) for x in first.get("loc", ())]
+    if first.get("type") == "json_invalid":
+        return ProtocolError("bad_json", "the request body is not valid JSON")
+    if loc[:1] == ["body"] and len(loc) == 1:
+        return ProtocolError("bad_message", "the request body is a JSON object")
+    field = loc[1] if len(loc) > 1 else loc[0] if loc else "request"
+    where = ".".join(loc[1:]) or field
+    code = FIELD_CODES.get(field, "bad_message") if loc[:1] == ["body"] else "bad_message"
+    return ProtocolError(code, f"{where}: {first.get('msg', 'not allowed')}", field=field)
 
 
-def bearer(request: Request) -> str:
-    auth = request.headers.get("authorization", "")
-    scheme, _, token = auth.partition(" ")
+def bearer(authorization: str | None) -> str:
+    scheme, _, token = (authorization or "").partition(" ")
     if scheme.lower() != "bearer" or not token.strip():
         raise ProtocolError("unauthorized", "this call acts for a seat: send "
                             "'Authorization: Bearer <seat token>'")
     return token.strip()
 
 
-def seat_by_token(room: Room, request: Request) -> Seat:
-    seat = room.seat_of(hash_token(bearer(request)))
-    if seat is None:
-        raise ProtocolError("bad_token", "this token holds no seat at this table")
-    return seat
-
-
-def host_of(room: Room, request: Request) -> Seat:
-    seat = seat_by_token(room, request)
-    if seat.position != room.rec.host:
-        raise ProtocolError("not_host", f"only the host (seat {room.rec.host}) may do this")
-    return seat
-
-
-def is_host(room: Room, request: Request) -> bool:
-    auth = request.headers.get("authorization", "")
-    scheme, _, token = auth.partition(" ")
-    if scheme.lower() != "bearer" or not token.strip():
-        return False
-    seat = room.seat_of(hash_token(token.strip()))
-    return seat is not None and seat.position == room.rec.host
-
-
-def parse_seat(spec: Any, index: int) -> SeatRecord:
-    """One entry of ``seats``: ``{"kind": "human"|"bot"|"external", "bot": ...}``."""
+def parse_seat(spec: SeatIn, index: int) -> SeatRecord:
+    """One entry of ``seats`` as a stored seat (bot specs checked by building the bot)."""
     where = f"seats[{index}]"
-    if not isinstance(spec, Mapping):
-        raise ProtocolError("bad_seats", f'{where} must be an object like {{"kind": "human"}}'
-                            ' or {"kind": "bot", "bot": "medium"}', field="seats")
-    kind = spec.get("kind")
-    if kind not in SEAT_KINDS:
-        raise ProtocolError("bad_seats", f"{where}.kind must be human, bot or external, got "
-                            f"{json.dumps(kind)[:40]}", field="seats")
     bot = None
     name = None
-    if kind == "bot":
-        bot = spec.get("bot", "medium")
-        if not isinstance(bot, str) or len(bot) > 100:
-            raise ProtocolError("bad_seats", f"{where}.bot is easy, medium, hard or a bot "
-                                "name", field="seats")
+    if spec.kind == "bot":
+        bot = spec.bot
         try:
             bridge.bot_spec(bot)
         except GolfError as e:
             raise ProtocolError("bad_seats", f"{where}: {e}; or a difficulty: easy, medium, "
                                 "hard", field="seats") from None
         name = bridge.bot_label(bot)
-    elif kind == "external":
-        name = spec.get("name", f"Bot {index}")
-        name = check_name(name)
-    return SeatRecord(index, kind, name, bot, None, new_seed())
+    elif spec.kind == "external":
+        name = check_name(spec.name if spec.name is not None else f"Bot {index}")
+    return SeatRecord(index, spec.kind, name, bot, None, new_seed())
 
 
 def external_token(rec: SeatRecord) -> str | None:
@@ -125,19 +271,6 @@ def external_token(rec: SeatRecord) -> str | None:
     return token
 
 
-def with_token(summary: dict[str, Any], bot_token: str | None) -> dict[str, Any]:
-    """The table summary, plus the external seat's bot token when one was just made."""
-    if bot_token:
-        summary["bot_token"] = bot_token
-    return summary
-
-
-def renumber(room: Room) -> None:
-    for i, s in enumerate(room.seats):
-        s.rec.position = i
-    room.rec.seats = [s.rec for s in room.seats]
-
-
 def check_preset(preset: Any, overrides: Any) -> None:
     _rules, errors = bridge.check_rules(preset, overrides)
     if errors:
@@ -145,9 +278,53 @@ def check_preset(preset: Any, overrides: Any) -> None:
         raise ProtocolError("bad_rules", message, field=key)
 
 
+def changes_of(room: Room, body: TableChanges) -> Changes:
+    """The checked changes of a PATCH or rematch body (options merged over the table's)."""
+    if body.rules is not None:
+        check_preset(room.rec.preset, body.rules)
+    if body.options is not None:
+        check_options(body.options, room.rec.options)
+    title = None if body.title is None else " ".join(body.title.split())
+    return Changes(body.rules, body.options, body.public, title)
+
+
 def router(hub: Hub) -> APIRouter:
     api = APIRouter(prefix="/api")
 
+    # --- who is asking ----------------------------------------------------------------
+    async def this_table(table_id: str) -> Room:
+        """The table of the path (404 no_table)."""
+        return await hub.room(table_id)
+
+    TableDep = Annotated[Room, Depends(this_table)]
+    Authorization = Annotated[str | None, Header()]
+
+    async def this_seat(room: TableDep, authorization: Authorization = None) -> Seat:
+        """The seat whose token is the Bearer token (401 unauthorized, 403 bad_token)."""
+        seat = room.seat_of(hash_token(bearer(authorization)))
+        if seat is None:
+            raise ProtocolError("bad_token", "this token holds no seat at this table")
+        return seat
+
+    SeatDep = Annotated[Seat, Depends(this_seat)]
+
+    async def the_host(room: TableDep, seat: SeatDep) -> Seat:
+        """The seat of the Bearer token, which must hold the host role (403 not_host)."""
+        if seat.position != room.host:
+            raise ProtocolError("not_host", f"only the host (seat {room.host}) may do this")
+        return seat
+
+    HostDep = Annotated[Seat, Depends(the_host)]
+
+    async def asks_as_host(room: TableDep, authorization: Authorization = None) -> bool:
+        """True if the request carries the host's token (the summary then has the invite)."""
+        scheme, _, token = (authorization or "").partition(" ")
+        if scheme.lower() != "bearer" or not token.strip():
+            return False
+        seat = room.seat_of(hash_token(token.strip()))
+        return seat is not None and seat.position == room.host
+
+    # --- about the server -------------------------------------------------------------
     @api.get("/health")
     async def health() -> JSONResponse:
         body = {"status": "draining" if hub.draining else "ok", "protocol": PROTOCOL,
@@ -165,85 +342,65 @@ def router(hub: Hub) -> APIRouter:
         return {"presets": out, "settings": setting_schema()}
 
     @api.post("/rules/check")
-    async def rules_check(request: Request) -> dict[str, Any]:
-        body = await body_of(request)
-        players = body.get("players")
-        if players is not None and (isinstance(players, bool) or not isinstance(players, int)):
-            return {"ok": False, "errors": {"players": "players is a whole number"},
-                    "settings": None}
-        rules, errors = bridge.check_rules(body.get("preset", "six-card"),
-                                           body.get("rules", {}), players)
-        return {"ok": not errors, "errors": errors,
-                "settings": rules.to_dict() if rules else None}
+    async def rules_check(body: RulesCheck | None = None) -> RulesVerdict:
+        body = body or RulesCheck()
+        rules, errors = bridge.check_rules(body.preset, body.rules or {}, body.players)
+        return RulesVerdict(ok=not errors, errors=errors,
+                            settings=rules.to_dict() if rules else None)
 
     @api.get("/bots")
-    async def bots() -> dict[str, Any]:
-        return {"difficulties": bridge.DIFFICULTIES, "bots": bot_names()}
+    async def bots() -> BotList:
+        return BotList(difficulties=LEVELS, bots=bot_names())
 
-    @api.post("/tables", status_code=201)
-    async def create(request: Request) -> JSONResponse:
+    # --- tables -------------------------------------------------------------------------
+    @api.post("/tables", status_code=201, response_model_exclude_unset=True)
+    async def create(body: NewTable) -> Created:
         if hub.draining:
             raise ProtocolError("draining", "the server is shutting down; try again in a "
                                 "moment")
-        body = await body_of(request)
-        name = check_name(body.get("name"))
-        preset = body.get("preset", "six-card")
-        overrides = body.get("rules", {}) or {}
-        check_preset(preset, overrides)
-        raw_seats = body.get("seats", [{"kind": "human"}, {"kind": "bot", "bot": "medium"}])
-        if not isinstance(raw_seats, list) or not 1 <= len(raw_seats) <= MAX_SEATS:
-            raise ProtocolError("bad_seats", f"seats is a list of 1 to {MAX_SEATS} seats",
-                                field="seats")
-        seats = [parse_seat(s, i) for i, s in enumerate(raw_seats)]
+        name = check_name(body.name)
+        overrides = body.rules or {}
+        check_preset(body.preset, overrides)
+        seats = [parse_seat(s, i) for i, s in enumerate(body.seats)]
         if seats[0].kind != "human":
             raise ProtocolError("bad_seats", "seat 0 is the host's and must be human",
                                 field="seats")
         try:
-            load_rules(preset, overrides or None).check_players(len(seats))
+            load_rules(body.preset, overrides or None).check_players(len(seats))
         except GolfError as e:
             raise ProtocolError("bad_seats", str(e), field="seats") from None
-        public = body.get("public", False)
-        if not isinstance(public, bool):
-            raise ProtocolError("bad_option", "public is true or false", field="public")
-        title = body.get("title") or f"{name}'s table"
-        if not isinstance(title, str) or len(title) > 60:
+        title = body.title or f"{name}'s table"
+        if len(title) > 60:
             raise ProtocolError("bad_option", "title is text of at most 60 characters",
                                 field="title")
-        options = check_options(body.get("options", {}) or {})
+        options = check_options(body.options or {})
         token = new_token()
         seats[0].name = name
         seats[0].token_hash = hash_token(token)
-        bot_tokens = {}
-        for s in seats:
-            if s.kind == "external":
-                t = new_token()
-                s.token_hash = hash_token(t)
-                bot_tokens[str(s.position)] = t
-        rec = TableRecord(new_table_id(), " ".join(title.split()), "waiting", preset,
-                          dict(overrides), public, options, 0, new_invite(), 0, time.time(),
-                          seats)
+        bot_tokens = {str(s.position): t for s in seats if (t := external_token(s))}
+        rec = TableRecord(new_table_id(), " ".join(title.split()), "waiting", body.preset,
+                          dict(overrides), body.public, options, 0, new_invite(), 0,
+                          time.time(), seats)
         room = await hub.add(rec)
-        return JSONResponse({"table": room.summary(host_view=True), "seat": 0, "token": token,
-                             "invite": rec.invite, "invite_url": f"/join/{rec.invite}",
-                             "bot_tokens": bot_tokens}, status_code=201)
+        return Created.model_validate({
+            "table": room.summary(host_view=True), "seat": 0, "token": token,
+            "invite": rec.invite, "invite_url": f"/join/{rec.invite}",
+            "bot_tokens": bot_tokens})
 
     @api.get("/tables")
-    async def open_tables() -> dict[str, Any]:
-        out: list[dict[str, Any]] = []
-        for room in hub.rooms.values():
-            r = room.rec
-            if r.public and r.status in ("waiting", "playing"):
-                out.append({"id": r.id, "title": r.title, "preset": r.preset,
-                            "status": r.status, "seats": len(room.seats),
-                            "free": sum(not s.taken for s in room.seats),
-                            "spectators": len(room.spectators)})
-        out.sort(key=lambda t: (t["status"] != "waiting", -int(t["free"])))
-        return {"tables": out[:200]}
+    async def open_tables() -> OpenTables:
+        out = [OpenTable(id=room.id, title=room.rec.title, preset=room.rec.preset,
+                         status=room.status, seats=len(room.seats), free=room.free_seats(),
+                         spectators=room.audience.spectators)
+               for room in hub.rooms.values()
+               if room.rec.public and room.status in ("waiting", "playing")]
+        out.sort(key=lambda t: (t.status != "waiting", -t.free))
+        return OpenTables(tables=out[:200])
 
-    @api.get("/tables/{table_id}")
-    async def table(table_id: str, request: Request) -> dict[str, Any]:
-        room = await hub.room(table_id)
-        return await with_matches(room, is_host(room, request))
+    @api.get("/tables/{table_id}", response_model_exclude_unset=True)
+    async def table(room: TableDep, host: Annotated[bool, Depends(asks_as_host)]
+                    ) -> TableSummary:
+        return TableSummary.model_validate(await with_matches(room, host))
 
     async def with_matches(room: Room, host_view: bool = False) -> dict[str, Any]:
         out = room.summary(host_view)
@@ -254,221 +411,96 @@ def router(hub: Hub) -> APIRouter:
             for m in await hub.store.matches(room.id)]
         return out
 
-    @api.get("/invites/{code}")
-    async def invite(code: str) -> dict[str, Any]:
+    @api.get("/invites/{code}", response_model_exclude_unset=True)
+    async def invite(code: str) -> TableSummary:
         room = await hub.by_invite(code)
-        return room.summary()
+        return TableSummary.model_validate(room.summary())
 
-    async def join(room: Room, request: Request) -> dict[str, Any]:
-        body = await body_of(request)
-        name = check_name(body.get("name"))
-        async with room.lock:
-            if room.rec.status != "waiting":
-                raise ProtocolError("already_started", "the match has started; watch it at "
-                                    f"/watch/{room.id}")
-            if any(s.rec.name and s.rec.name.lower() == name.lower() for s in room.seats):
-                raise ProtocolError("name_taken", f"someone at this table is called {name!r};"
-                                    " choose another name", field="name")
-            seat = next((s for s in room.seats if not s.taken), None)
-            if seat is None:
-                raise ProtocolError("table_full", "every seat is taken")
-            token = new_token()
-            seat.rec.name = name
-            seat.rec.token_hash = hash_token(token)
-            await hub.store.save_seat(room.id, seat.rec)
-            room.send_table()
-        return {"table": room.summary(), "seat": seat.position, "token": token}
+    async def join(room: Room, body: JoinIn) -> Joined:
+        name = check_name(body.name)
+        token = new_token()
+        seat = await room.join(name, hash_token(token))
+        return Joined.model_validate({"table": room.summary(), "seat": seat.position,
+                                      "token": token})
 
-    @api.post("/invites/{code}/join")
-    async def join_invite(code: str, request: Request) -> dict[str, Any]:
-        return await join(await hub.by_invite(code), request)
+    @api.post("/invites/{code}/join", response_model_exclude_unset=True)
+    async def join_invite(code: str, body: JoinIn) -> Joined:
+        return await join(await hub.by_invite(code), body)
 
-    @api.post("/tables/{table_id}/join")
-    async def join_public(table_id: str, request: Request) -> dict[str, Any]:
-        room = await hub.room(table_id)
+    @api.post("/tables/{table_id}/join", response_model_exclude_unset=True)
+    async def join_public(room: TableDep, body: JoinIn) -> Joined:
         if not room.rec.public:
             raise ProtocolError("bad_invite", "this table is not public; join it with its "
                                 "invite link")
-        return await join(room, request)
+        return await join(room, body)
 
-    @api.post("/my-tables")
-    async def my_tables(request: Request) -> dict[str, Any]:
-        body = await body_of(request)
-        tokens = body.get("tokens")
-        if not isinstance(tokens, list) or len(tokens) > 50 or \
-                not all(isinstance(t, str) for t in tokens):
-            raise ProtocolError("bad_message", "tokens is a list of at most 50 seat tokens",
-                                field="tokens")
+    @api.post("/my-tables", response_model_exclude_unset=True)
+    async def my_tables(body: MyTablesIn) -> MyTables:
         out = []
-        for token in tokens:
+        for token in body.tokens:
             found = await hub.by_token(token)
             if found is None:
                 continue
             room, seat = found
-            if room.rec.status in ("waiting", "playing"):
+            if room.status in ("waiting", "playing"):
                 out.append({"token": token, "seat": seat,
-                            "table": room.summary(seat == room.rec.host)})
-        return {"tables": out}
+                            "table": room.summary(seat == room.host)})
+        return MyTables.model_validate({"tables": out})
 
-    # --- host tools ------------------------------------------------------------------------
-    @api.patch("/tables/{table_id}")
-    async def patch(table_id: str, request: Request) -> dict[str, Any]:
-        room = await hub.room(table_id)
-        host_of(room, request)
-        body = await body_of(request)
-        async with room.lock:
-            if room.rec.status == "playing":
-                raise ProtocolError("already_started", "rules and options change between "
-                                    "matches, not during one")
-            apply_changes(room, body)
-            await hub.store.save_table(room.rec)
-            room.send_table()
-        return room.summary(True)
+    # --- host tools ---------------------------------------------------------------------
+    @api.patch("/tables/{table_id}", response_model_exclude_unset=True)
+    async def patch(room: TableDep, _host: HostDep, body: TableChanges) -> TableSummary:
+        await room.change(changes_of(room, body))
+        return TableSummary.model_validate(room.summary(True))
 
-    async def seats_changed(room: Room) -> None:
-        """Renumber, store and broadcast a table whose seats changed."""
-        renumber(room)
-        await hub.store.save_table(room.rec, seats=True)
-        room.send_table()
+    @api.post("/tables/{table_id}/seats", response_model_exclude_unset=True)
+    async def add_seat(room: TableDep, _host: HostDep, body: SeatIn) -> TableSummary:
+        rec = parse_seat(body, len(room.seats))
+        bot_token = external_token(rec)
+        await room.add_seat(rec, MAX_SEATS)
+        return with_token(room, bot_token)
 
-    @api.post("/tables/{table_id}/seats")
-    async def add_seat(table_id: str, request: Request) -> dict[str, Any]:
-        room = await hub.room(table_id)
-        host_of(room, request)
-        body = await body_of(request)
-        async with room.lock:
-            waiting(room)
-            if len(room.seats) >= MAX_SEATS:
-                raise ProtocolError("bad_seats", f"a table has at most {MAX_SEATS} seats")
-            rec = parse_seat(body, len(room.seats))
-            bot_token = external_token(rec)
-            room.seats.append(Seat(rec))
-            await seats_changed(room)
-        return with_token(room.summary(True), bot_token)
+    @api.put("/tables/{table_id}/seats/{position}", response_model_exclude_unset=True)
+    async def set_seat(room: TableDep, _host: HostDep, position: int,
+                       body: SeatIn) -> TableSummary:
+        rec = parse_seat(body, position)
+        bot_token = external_token(rec)
+        await room.replace_seat(position, rec)
+        return with_token(room, bot_token)
 
-    @api.put("/tables/{table_id}/seats/{position}")
-    async def set_seat(table_id: str, position: int, request: Request) -> dict[str, Any]:
-        room = await hub.room(table_id)
-        host_of(room, request)
-        body = await body_of(request)
-        async with room.lock:
-            waiting(room)
-            seat = seat_at(room, position)
-            if seat.rec.kind == "human" and seat.taken:
-                raise ProtocolError("bad_seats", f"seat {position} holds a person; remove "
-                                    "them first")
-            rec = parse_seat(body, position)
-            bot_token = external_token(rec)
-            room.seats[position] = Seat(rec)
-            await seats_changed(room)
-        return with_token(room.summary(True), bot_token)
+    @api.delete("/tables/{table_id}/seats/{position}", response_model_exclude_unset=True)
+    async def remove_seat(room: TableDep, host: HostDep, position: int) -> TableSummary:
+        await room.remove_seat(host, position)
+        return TableSummary.model_validate(room.summary(True))
 
-    @api.delete("/tables/{table_id}/seats/{position}")
-    async def remove_seat(table_id: str, position: int, request: Request) -> dict[str, Any]:
-        room = await hub.room(table_id)
-        host = host_of(room, request)
-        async with room.lock:
-            waiting(room)
-            seat = seat_at(room, position)
-            if seat is host:
-                raise ProtocolError("bad_seats", "the host cannot remove themself; hand the "
-                                    "host role over or leave")
-            del room.seats[position]
-            renumber(room)
-            room.rec.host = host.position
-            await hub.store.save_table(room.rec, seats=True)
-            for c in list(seat.conns):
-                c.close_soon(4001, "removed", "the host removed you from this table")
-            seat.conns.clear()
-            for s in room.seats[position:]:
-                for c in list(s.conns):
-                    room.greet(c)
-            room.send_table()
-        return room.summary(True)
+    @api.post("/tables/{table_id}/host", response_model_exclude_unset=True)
+    async def hand_over(room: TableDep, host: HostDep, body: HostIn) -> TableSummary:
+        await room.hand_over(host, body.seat)
+        return TableSummary.model_validate(room.summary())
 
-    @api.post("/tables/{table_id}/host")
-    async def hand_over(table_id: str, request: Request) -> dict[str, Any]:
-        room = await hub.room(table_id)
-        old = host_of(room, request)
-        body = await body_of(request)
-        position = body.get("seat")
-        async with room.lock:
-            if isinstance(position, bool) or not isinstance(position, int):
-                raise ProtocolError("bad_message", "seat is the seat number of the new host",
-                                    field="seat")
-            new = seat_at(room, position)
-            if new.rec.kind != "human" or not new.taken:
-                raise ProtocolError("bad_seats", f"seat {position} holds no person; the host "
-                                    "must be a person at the table", field="seat")
-            room.rec.host = new.position
-            await hub.store.save_table(room.rec)
-            for s in (old, new):
-                for c in list(s.conns):
-                    room.greet(c)
-            room.send_table()
-        return room.summary()
+    @api.post("/tables/{table_id}/start", response_model_exclude_unset=True)
+    async def start(room: TableDep, _host: HostDep) -> TableSummary:
+        await room.start()
+        return TableSummary.model_validate(room.summary(True))
 
-    @api.post("/tables/{table_id}/start")
-    async def start(table_id: str, request: Request) -> dict[str, Any]:
-        room = await hub.room(table_id)
-        host_of(room, request)
-        async with room.lock:
-            waiting(room)
-            await room.start()
-        return room.summary(True)
+    @api.post("/tables/{table_id}/rematch", response_model_exclude_unset=True)
+    async def rematch(room: TableDep, _host: HostDep,
+                      body: TableChanges | None = None) -> TableSummary:
+        await room.rematch(changes_of(room, body) if body else None)
+        return TableSummary.model_validate(room.summary(True))
 
-    @api.post("/tables/{table_id}/rematch")
-    async def rematch(table_id: str, request: Request) -> dict[str, Any]:
-        room = await hub.room(table_id)
-        host_of(room, request)
-        body = await body_of(request)
-        async with room.lock:
-            if room.rec.status not in ("finished", "ended"):
-                raise ProtocolError("not_finished", "a rematch follows a finished match")
-            if body:
-                apply_changes(room, body)
-            open_seats = [s for s in room.seats if not s.taken]
-            if open_seats:
-                raise ProtocolError("seats_open", "a seat was left; the rematch needs every "
-                                    "seat filled")
-            await room.start()
-        return room.summary(True)
-
-    @api.post("/tables/{table_id}/leave")
-    async def leave(table_id: str, request: Request) -> dict[str, Any]:
-        room = await hub.room(table_id)
-        seat = seat_by_token(room, request)
-        async with room.lock:
-            if seat.rec.kind != "human":
-                raise ProtocolError("bad_seats", "bot seats are removed by the host")
-            if room.rec.status == "waiting":
-                seat.rec.name = None
-                seat.rec.token_hash = None
-                seat.rec.muted = []
-                await hub.store.save_seat(room.id, seat.rec)
-                for c in list(seat.conns):
-                    c.close_soon(4001, "removed", "you left this table")
-                seat.conns.clear()
-            else:
-                seat.grace_left = 0.0
-                for c in list(seat.conns):
-                    c.close_soon(1000, "left", "you left this table")
-                seat.conns.clear()
-                room.reschedule(announce=True)
-            if seat.position == room.rec.host:
-                await room._pass_host(exclude=seat)
-            room.send_table()
-        return room.summary()
+    @api.post("/tables/{table_id}/leave", response_model_exclude_unset=True)
+    async def leave(room: TableDep, seat: SeatDep) -> TableSummary:
+        await room.leave(seat)
+        return TableSummary.model_validate(room.summary())
 
     # --- replays -----------------------------------------------------------------------------
     @api.get("/tables/{table_id}/matches")
-    async def matches(table_id: str) -> dict[str, Any]:
-        room = await hub.room(table_id)
-        return {"matches": (await with_matches(room))["matches"]}
+    async def matches(room: TableDep) -> Matches:
+        return Matches.model_validate({"matches": (await with_matches(room))["matches"]})
 
     @api.get("/tables/{table_id}/matches/{number}/replay")
-    async def replay(table_id: str, number: int) -> dict[str, Any]:
-        room = await hub.room(table_id)
+    async def replay(room: TableDep, number: int) -> ReplayInfo:
         m = await hub.store.match(room.id, number)
         if m is None:
             raise ProtocolError("no_match", f"table {room.id} has no match {number}")
@@ -478,9 +510,9 @@ def router(hub: Hub) -> APIRouter:
         record = {"format": "golf-record/1", "rules": m.rules, "players": m.players,
                   "seed": m.seed, "actions": m.actions}
         steps = await replay_of(room, number)
-        return {"table": room.id, "match": m.number, "names": m.names, "record": record,
-                "by": m.by, "result": m.result, "length": steps.length,
-                "holes": steps.hole_starts}
+        return ReplayInfo(table=room.id, match=m.number, names=m.names, record=record,
+                          by=m.by, result=m.result, length=steps.length,
+                          holes=steps.hole_starts)
 
     replays: OrderedDict[tuple[str, int], bridge.Replay] = OrderedDict()
 
@@ -495,16 +527,16 @@ def router(hub: Hub) -> APIRouter:
         if m.status == "playing":
             raise ProtocolError("match_running", "the replay is available once the match is "
                                 "over")
-        rec = {"rules": m.rules, "players": m.players, "seed": m.seed, "actions": m.actions}
+        rec = {"rules": m.rules, "players": m.players, "seed": m.seed, "actions": m.actions,
+               "by": m.by}
         steps = replays[key] = await asyncio.to_thread(bridge.Replay, rec)
         while len(replays) > REPLAY_CACHE:
             replays.popitem(last=False)
         return steps
 
     @api.get("/tables/{table_id}/matches/{number}/replay/{version}")
-    async def replay_step(table_id: str, number: int, version: int,
-                          seat: str = "public") -> dict[str, Any]:
-        room = await hub.room(table_id)
+    async def replay_step(room: TableDep, number: int, version: int,
+                          seat: str = "public") -> ReplayStep:
         steps = await replay_of(room, number)
         if not 0 <= version <= steps.length:
             raise ProtocolError("bad_message", f"version is from 0 to {steps.length}",
@@ -516,42 +548,14 @@ def router(hub: Hub) -> APIRouter:
         else:
             raise ProtocolError("bad_message", "seat is 'public' or a seat number",
                                 field="seat")
-        return steps.step(version, who)
+        return ReplayStep.model_validate(steps.step(version, who))
 
     return api
 
 
-def waiting(room: Room) -> None:
-    if room.rec.status != "waiting":
-        raise ProtocolError("already_started", "seats change only before the match starts")
-
-
-def seat_at(room: Room, position: int) -> Seat:
-    if not 0 <= position < len(room.seats):
-        raise ProtocolError("bad_seats", f"there is no seat {position}; seats are 0 to "
-                            f"{len(room.seats) - 1}", field="seat")
-    return room.seats[position]
-
-
-def apply_changes(room: Room, body: Mapping[str, Any]) -> None:
-    """Rules, options, public and title from a PATCH or rematch body (all checked first)."""
-    rec = room.rec
-    unknown = set(body) - {"rules", "options", "public", "title"}
-    if unknown:
-        raise ProtocolError("bad_message", f"unknown field {sorted(unknown)[0]!r}; fields are: "
-                            "rules, options, public, title", field=sorted(unknown)[0])
-    overrides = body.get("rules", rec.overrides)
-    if overrides is None:
-        overrides = {}
-    check_preset(rec.preset, overrides)
-    options = check_options(body.get("options", {}) or {}, rec.options)
-    public = body.get("public", rec.public)
-    if not isinstance(public, bool):
-        raise ProtocolError("bad_option", "public is true or false", field="public")
-    title = body.get("title", rec.title)
-    if not isinstance(title, str) or not 1 <= len(title) <= 60:
-        raise ProtocolError("bad_option", "title is text of 1 to 60 characters", field="title")
-    rec.overrides = dict(overrides)
-    rec.options = options
-    rec.public = public
-    rec.title = " ".join(title.split())
+def with_token(room: Room, bot_token: str | None) -> TableSummary:
+    """The host's table summary, plus the external seat's bot token when one was just made."""
+    summary = room.summary(True)
+    if bot_token:
+        summary["bot_token"] = bot_token
+    return TableSummary.model_validate(summary)

@@ -18,7 +18,7 @@ import unicodedata
 from collections.abc import Mapping
 from typing import Any
 
-PROTOCOL = 1
+PROTOCOL = 2
 #: Frames above this many bytes are refused with ``too_large``.
 MAX_FRAME = 4096
 #: Frames above this size make the WebSocket layer close the connection (1009).
@@ -59,8 +59,10 @@ CODES: dict[str, int] = {
 
 #: A REST body field with a code of its own keeps that code whatever is wrong with it
 #: (a number for ``name`` is ``bad_name``, as an empty name is).
-FIELD_CODES: dict[str, str] = {"name": "bad_name", "rules": "bad_rules", "seats": "bad_seats",
-                               "options": "bad_option"}
+FIELD_CODES: dict[str, str] = {
+    "name": "bad_name", "seats": "bad_seats", "kind": "bad_seats", "bot": "bad_seats",
+    "options": "bad_option", "public": "bad_option", "title": "bad_option",
+    "rules": "bad_rules", "preset": "bad_rules"}
 
 
 class ProtocolError(Exception):

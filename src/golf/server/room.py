@@ -1,185 +1,161 @@
-"""A live table: its seats, connections, match, clocks and bots.
+"""A live table: the rules of the lobby and of play for one table, each change stored
+and then announced.
 
-All changes to one table run under the table's lock, one at a time. An action is
-applied to a clone of the game by the engine, written to the database, and only then
-made current and announced: a failed write leaves the table as it was.
+A room puts together these parts, each in its own module:
+
+* the lobby's rules (:mod:`.seating`): seats, the host role, settings between matches;
+* the match (:mod:`.match`): a :class:`golf.table.Table` with its bots;
+* the connections and broadcasting (:mod:`.audience`): seats, spectators, frames;
+* the clocks (:mod:`.clocks`): turn timer, absence grace, bot pace, the next
+  time-driven move;
+* persistence (:mod:`.store`): every change is written before anyone hears of it.
+
+All changes to one table run under the table's lock, one at a time. An accepted action
+is played by the match, written to the database in the transaction that acknowledges
+it, and only then announced: each receiver gets one ``state`` frame with the new
+version, the engine's event for it and its view. If the write fails, the match is
+rebuilt from what is stored, so the table is as it was.
 
 Time-driven moves (bots, the turn timer, the absence policy) are planned by
 :meth:`Room.reschedule` after every change. A planned move is a task that sleeps, then
-re-checks under the lock that the table is still where it was planned for, so a
-move that lost a race does nothing.
+re-checks under the lock that the table is still where it was planned for, so a move
+that lost a race does nothing.
+
+The room knows nothing of the hub that holds it: it gets the store and the server's
+:class:`Lifecycle` (is the server shutting down?).
 """
 
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 import time
-from collections.abc import Mapping
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Protocol
+from collections import deque
+from collections.abc import Iterable
+from typing import Any
 
-from ..bots.base import Bot
 from ..errors import GolfError, IllegalAction, NotationError
-from ..game import Game
 from ..rules import Rules, load_rules
 from . import bridge
-from .protocol import ProtocolError, now_ms
-from .store import MatchRecord, SeatRecord, TableRecord
+from .audience import Audience, Client, Seat, dumps
+from .clocks import Clocks, Plan, clock_key
+from .match import BY_BOT, BY_STAND_IN, LiveMatch
+from .protocol import PROTOCOL, ProtocolError
+from .seating import DEFAULT_OPTIONS, Changes, Seating, check_options
+from .store import MatchRecord, Store, TableRecord
 from .tokens import new_seed
 
-if TYPE_CHECKING:
-    from .hub import Hub
+__all__ = ["DEFAULT_OPTIONS", "Changes", "Client", "Lifecycle", "Room", "Seat",
+           "check_options"]
 
 log = logging.getLogger("golf.server")
-dumps = json.JSONEncoder(separators=(",", ":"), check_circular=False).encode
 
 #: Seconds a time-driven move may fire early (timer granularity).
 SLACK = 0.02
-DEFAULT_OPTIONS: dict[str, Any] = {
-    "bot_delay": 0.8, "absence": "bot", "grace": 60, "turn_timer": None, "reserve": 30,
-    "show_peeked": False,
-}
+#: Chat lines a (re)joining client receives.
+CHAT_HISTORY = 50
+class Lifecycle:
+    """What a room needs to know about its server process: whether it is shutting
+    down (then no new time-driven move is planned and nobody inherits the host role)."""
+
+    def __init__(self) -> None:
+        self._draining = False
+
+    @property
+    def draining(self) -> bool:
+        return self._draining
+
+    def drain(self) -> None:
+        """The server begins to shut down."""
+        self._draining = True
 
 
-class Client(Protocol):
-    """A connection as a room sees it (see ``sockets.Connection``)."""
+class RefusedWithState(ProtocolError):
+    """A refused action, answered with the receiver's current state."""
 
-    seat: Seat | None
+    def __init__(self, e: ProtocolError, state: dict[str, Any]) -> None:
+        super().__init__(e.code, e.message, e.field)
+        self.state = state
 
-    def push(self, text: str) -> None: ...
-    def close_soon(self, code: int, reason: str, message: str) -> None: ...
+
+def _result(live: LiveMatch, ended: str | None) -> dict[str, Any]:
+    g = live.game
+    return {"totals": g.totals, "winners": g.winners, "ended": ended,
+            "hole_scores": g.hole_scores}
 
 
-class Seat:
-    """One seat at run time: the stored record plus connections and clocks."""
+class Room(Seating):
+    """One table: its seats, its match, its clocks; every lobby rule and every move."""
 
-    def __init__(self, rec: SeatRecord) -> None:
+    def __init__(self, rec: TableRecord, store: Store, life: Lifecycle,
+                 chat: Iterable[dict[str, Any]] = ()) -> None:
         self.rec = rec
-        self.conns: set[Client] = set()
-        self.grace_left = 0.0
-        self.absence_started: float | None = None
-        self.stand_in = False
-        self.reserve_left = 0.0
-        self.bot: Bot | None = None
-
-    @property
-    def position(self) -> int:
-        return self.rec.position
-
-    @property
-    def taken(self) -> bool:
-        return self.rec.kind != "human" or self.rec.token_hash is not None
-
-    @property
-    def is_server_bot(self) -> bool:
-        return self.rec.kind == "bot"
-
-    @property
-    def connected(self) -> bool:
-        return self.is_server_bot or bool(self.conns)
-
-
-@dataclass(frozen=True)
-class Plan:
-    """The next time-driven move: what, for which version, and when."""
-
-    kind: str  # bot | stand_in | timeout | absence
-    version: int
-    at: float  # time.monotonic()
-
-
-def check_options(options: Any, base: Mapping[str, Any] | None = None) -> dict[str, Any]:
-    """Table options merged over ``base`` and checked (ProtocolError bad_option).
-
-    >>> check_options({"turn_timer": 20})["turn_timer"]
-    20
-    """
-    if not isinstance(options, Mapping):
-        raise ProtocolError("bad_option", "options are an object, e.g. "
-                            '{"bot_delay": 0.8, "absence": "bot"}', field="options")
-    # Defaults first: a table stored before an option existed gets its default.
-    out = {**DEFAULT_OPTIONS, **(base or {})}
-    for key, value in options.items():
-        if key not in DEFAULT_OPTIONS:
-            raise ProtocolError("bad_option", f"unknown option {key!r}; options are: "
-                                + ", ".join(DEFAULT_OPTIONS), field=str(key))
-        out[key] = value
-
-    def number(key: str, lo: float, hi: float, none_ok: bool = False) -> None:
-        v = out[key]
-        if v is None and none_ok:
-            return
-        if isinstance(v, bool) or not isinstance(v, int | float) or not lo <= v <= hi:
-            extra = " or null" if none_ok else ""
-            raise ProtocolError("bad_option", f"{key} must be a number from {lo:g} to {hi:g}"
-                                f"{extra}, got {dumps(v)}", field=key)
-
-    number("bot_delay", 0, 5)
-    number("grace", 1, 600)
-    number("turn_timer", 1, 600, none_ok=True)
-    number("reserve", 0, 600)
-    if not isinstance(out["show_peeked"], bool):
-        raise ProtocolError("bad_option", "show_peeked must be true or false, got "
-                            f"{dumps(out['show_peeked'])}", field="show_peeked")
-    if out["absence"] not in ("wait", "bot", "end"):
-        raise ProtocolError("bad_option", "absence must be 'wait', 'bot' or 'end', got "
-                            f"{dumps(out['absence'])}", field="absence")
-    return out
-
-
-class Room:
-    def __init__(self, hub: Hub, rec: TableRecord) -> None:
-        self.hub = hub
-        self.rec = rec
+        self._store = store
+        self._life = life
         # A table stored before an option existed shows that option's default.
         rec.options = {**DEFAULT_OPTIONS, **rec.options}
-        self.seats = [Seat(s) for s in rec.seats]
-        self.spectators: set[Client] = set()
+        self._seats = [Seat(s) for s in rec.seats]
+        self.audience = Audience(lambda: self._seats)
         self.lock = asyncio.Lock()
-        self.game: Game | None = None
-        self.match: MatchRecord | None = rec.current
-        self.rules: Rules = self._rules()
+        self.record: MatchRecord | None = rec.current
+        self.live: LiveMatch | None = None
+        self.clocks = Clocks(self.options, len(self._seats))
         self._timer: asyncio.Task[None] | None = None
         self._host_task: asyncio.Task[None] | None = None
-        self._turn: tuple[int, int] | None = None  # (hole, seat) whose turn runs
-        self._turn_started = time.monotonic()
-        self._changed = time.monotonic()
-        self.clock: dict[str, Any] | None = None
-        self._coach: Bot | None = None
-        self._public: tuple[Game, dict[str, Any]] | None = None
-        if self.match is not None:
-            self.game = bridge.restore_game(self.match.rules, self.match.players,
-                                            self.match.seed, self.match.actions)
-            self.rules = self.game.rules
-            self._reset_clocks()
+        self._coach: Any = None
+        self._public: tuple[int, dict[str, Any]] | None = None  # (version, public view)
+        #: The last chat lines (as stored), oldest first.
+        self._chat: deque[dict[str, Any]] = deque(chat, maxlen=CHAT_HISTORY)
+        if self.record is not None:
+            self.live = self._restore(self.record, think=rec.status == "playing")
+            self._new_clocks()
+            if rec.clocks is not None and rec.status == "playing":
+                self.clocks.restore(rec.clocks, self._current_turn())
+
+    def _restore(self, m: MatchRecord, think: bool) -> LiveMatch:
+        """The stored match rebuilt; with ``think`` its bots are shown every decision
+        they made (a running match goes on as it would have), else not (a finished
+        match only needs its positions)."""
+        bots = self._bot_specs() if think else {}
+        return LiveMatch.restore(m.rules, m.players, m.seed, bots, m.actions,
+                                 m.by if think else [""] * len(m.actions))
+
+    def _bot_specs(self) -> dict[int, str]:
+        return {s.position: s.rec.bot or "medium" for s in self._seats if s.is_server_bot}
 
     # --- facts -------------------------------------------------------------------------
     @property
-    def id(self) -> str:
-        return self.rec.id
+    def version(self) -> int:
+        return self.live.version if self.live else 0
 
     @property
-    def version(self) -> int:
-        return len(self.game.history) if self.game else 0
+    def status(self) -> str:
+        return self.rec.status
 
     @property
     def running(self) -> bool:
-        return self.rec.status == "playing" and self.game is not None and not self.game.is_over
+        return self.rec.status == "playing" and self.live is not None and \
+            not self.live.is_over
 
     @property
-    def options(self) -> dict[str, Any]:
-        return self.rec.options
+    def seats(self) -> tuple[Seat, ...]:
+        return tuple(self._seats)
+
+    @property
+    def host(self) -> int:
+        return self.rec.host
+
+    def seat_of(self, token_hash: str) -> Seat | None:
+        return next((s for s in self._seats if s.rec.token_hash == token_hash), None)
+
+    def free_seats(self) -> int:
+        return sum(not s.taken for s in self._seats)
+
+    def connections(self) -> int:
+        return self.audience.connections()
 
     def _rules(self) -> Rules:
         return load_rules(self.rec.preset, self.rec.overrides or None)
-
-    def seat_of(self, token_hash: str) -> Seat | None:
-        return next((s for s in self.seats if s.rec.token_hash == token_hash), None)
-
-    def connections(self) -> int:
-        return sum(len(s.conns) for s in self.seats) + len(self.spectators)
 
     # --- what clients are told ---------------------------------------------------------
     def summary(self, host_view: bool = False) -> dict[str, Any]:
@@ -187,8 +163,8 @@ class Room:
         out: dict[str, Any] = {
             "id": r.id, "title": r.title, "status": r.status, "preset": r.preset,
             "rules": r.overrides, "public": r.public, "options": r.options, "host": r.host,
-            "seats": [self._seat_info(s) for s in self.seats],
-            "spectators": len(self.spectators), "match": r.match,
+            "seats": [self._seat_info(s) for s in self._seats],
+            "spectators": self.audience.spectators, "match": r.match,
             "watch_url": f"/watch/{r.id}",
         }
         if host_view:
@@ -201,30 +177,29 @@ class Room:
                 "taken": s.taken, "connected": s.connected,
                 "away": self.running and not s.connected, "stand_in": s.stand_in}
 
-    def state_for(self, seat: int | None) -> dict[str, Any]:
-        assert self.game is not None and self.match is not None
-        view = self.public() if seat is None else bridge.seat_view(self.game, seat)
-        return {"type": "state", "table": self.id, "match": self.match.number,
-                "version": self.version, "view": view, "legal_actions": view["legal_actions"],
-                "your_turn": bool(view["legal_actions"]), "clock": self.clock}
+    def state_for(self, seat: int | None, event: dict[str, Any] | None = None,
+                  scoring: list[dict[str, Any] | None] | None = None) -> dict[str, Any]:
+        """The ``state`` frame for a seat (None: spectators): the version, the view and,
+        after an action, the engine's event for that receiver (docs/protocol.md)."""
+        live, m = self.live, self.record
+        assert live is not None and m is not None
+        view = self._public_view() if seat is None else dict(live.game.view(seat))
+        return {"type": "state", "table": self.id, "match": m.number,
+                "version": live.version, "view": view, "legal_actions": view["legal_actions"],
+                "your_turn": bool(view["legal_actions"]), "clock": self.clocks.clock,
+                "event": event, "scoring": scoring}
 
-    def public(self) -> dict[str, Any]:
-        """The public view of the current state (kept until the next change)."""
-        assert self.game is not None
-        if self._public is None or self._public[0] is not self.game:
-            self._public = (self.game, bridge.public_view(self.game))
+    def _public_view(self) -> dict[str, Any]:
+        """The public view of the current state, built once per version and only when a
+        spectator receives it."""
+        live = self.live
+        assert live is not None
+        if self._public is None or self._public[0] != live.version:
+            self._public = (live.version, dict(live.game.public_view()))
         return self._public[1]
 
-    def _table_message(self) -> dict[str, Any]:
-        return {"type": "table", "table": self.summary()}
-
     def send_table(self) -> None:
-        text = dumps(self._table_message())
-        for c in self._all_clients():
-            c.push(text)
-
-    def _all_clients(self) -> list[Client]:
-        return [c for s in self.seats for c in s.conns] + list(self.spectators)
+        self.audience.push_all(dumps({"type": "table", "table": self.summary()}))
 
     def greet(self, client: Client) -> None:
         """Welcome a client that just said hello: who it is, the table, the state."""
@@ -233,106 +208,181 @@ class Room:
                                                   else "player")
         pos = None if seat is None else seat.position
         client.push(dumps({
-            "type": "welcome", "protocol": 1, "table": self.id, "seat": pos, "role": role,
-            "host": pos is not None and pos == self.rec.host,
+            "type": "welcome", "protocol": PROTOCOL, "table": self.id, "seat": pos,
+            "role": role, "host": pos is not None and pos == self.rec.host,
             "muted": [] if seat is None else seat.rec.muted}))
-        client.push(dumps(self._table_message()))
-        if self.game is not None:
+        client.push(dumps({"type": "table", "table": self.summary()}))
+        if self.live is not None:
             client.push(dumps(self.state_for(pos)))
+        client.push(dumps(self.history_for(seat)))
 
-    def _broadcast_state(self, outcome: bridge.Outcome | None = None) -> None:
-        assert self.match is not None
-        for s in self.seats:
-            if s.conns:
-                self._send_update(s.conns, s.position, outcome)
-        if self.spectators:
-            self._send_update(self.spectators, None, outcome)
+    def history_for(self, seat: Seat | None) -> dict[str, Any]:
+        """What a (re)joining receiver missed: the last chat lines it may see, the
+        match's moves so far rendered for it, and for a person a stand-in played for,
+        where "while you were away" starts (docs/protocol.md, ``history``)."""
+        pos = None if seat is None else seat.position
+        muted = set() if seat is None else set(seat.rec.muted)
+        chat = [{"type": "chat", **line} for line in self._chat if line["seat"] not in muted]
+        live, m = self.live, self.record
+        log: list[dict[str, Any]] = []
+        if live is not None and m is not None:
+            log = [{"version": v, "hole": hole, "event": {**event.to_dict(pos), "by": by}}
+                   for v, ((_seat, hole, event), by) in
+                   enumerate(zip(live.played(), m.by, strict=False), 1)]
+        return {"type": "history", "match": None if m is None else m.number, "chat": chat,
+                "log": log, "away_since": self._away_since(pos)}
 
-    def _send_update(self, clients: set[Client], seat: int | None,
-                     outcome: bridge.Outcome | None) -> None:
-        assert self.match is not None
-        texts = []
-        if outcome is not None:
-            texts.append(dumps({"type": "event", "match": self.match.number,
-                                     "version": self.version,
-                                     "event": outcome.event_for(seat)}))
-        texts.append(dumps(self.state_for(seat)))
-        for c in list(clients):
-            for t in texts:
-                c.push(t)
+    def _away_since(self, pos: int | None) -> int | None:
+        """The version after this seat's last own move, when a stand-in bot played for
+        it since (None: nothing was played for it). Read from who played each stored
+        action, so it holds after a restart too."""
+        live, m = self.live, self.record
+        if pos is None or live is None or m is None:
+            return None
+        since, stood_in = 0, False
+        for v, ((seat, _hole, _event), by) in enumerate(zip(live.played(), m.by,
+                                                                strict=False), 1):
+            if seat != pos:
+                continue
+            if by == BY_STAND_IN:
+                stood_in = True
+            else:
+                since, stood_in = v, False
+        return since if stood_in else None
+
+    def _announce(self, by: str, event: Any, scoring: list[dict[str, Any] | None] | None
+                  ) -> None:
+        """One frame per receiver after an action: its view and its event."""
+        def frame(seat: int | None) -> dict[str, Any]:
+            return self.state_for(seat, {**event.to_dict(seat), "by": by}, scoring)
+        self.audience.send_each(frame)
 
     def _send_clock(self) -> None:
-        if self.match is None:
+        if self.record is None:
             return
-        text = dumps({"type": "clock", "match": self.match.number,
-                           "version": self.version, "clock": self.clock})
-        for c in self._all_clients():
-            c.push(text)
+        self.audience.push_all(dumps({"type": "clock", "match": self.record.number,
+                                      "version": self.version, "clock": self.clocks.clock}))
+
+    def _rewelcome(self, *seats: Seat) -> None:
+        for s in seats:
+            for c in s.conns:
+                self.greet(c)
 
     # --- connections ---------------------------------------------------------------------
     def attach(self, client: Client) -> None:
+        """A client said hello (the lock is held)."""
         seat = client.seat
         if seat is None:
-            self.spectators.add(client)
+            self.audience.watch(client)
             self.greet(client)
             self.send_table()
             return
-        returning = not seat.conns
-        seat.conns.add(client)
-        before = self.clock
+        returning = seat.add(client)
+        before = self.clocks.clock
         if returning:
-            seat.grace_left = float(self.options["grace"])
-            seat.absence_started = None
-            seat.stand_in = False
+            seat.hand_to_bot(False)
+            if self.live is not None:
+                self.clocks.returned(seat.position)
             if seat.position == self.rec.host and self._host_task:
                 self._host_task.cancel()
                 self._host_task = None
-            # The absence clock stops before the greeting, so its state shows no clock
-            # for the seat that just came; the others hear of it after.
+            # Planned before the greeting: its state shows no absence clock for this seat.
             self.reschedule()
         self.greet(client)
         if returning:
             self.send_table()
-            if _clock_key(before) != _clock_key(self.clock):
+            if clock_key(before) != clock_key(self.clocks.clock):
                 self._send_clock()
 
     def detach(self, client: Client) -> None:
+        """A client's socket closed (the lock is held)."""
         seat = client.seat
         if seat is None:
-            if client in self.spectators:
-                self.spectators.discard(client)
+            if self.audience.unwatch(client):
                 self.send_table()
             return
-        if client not in seat.conns:
+        if not seat.remove(client):
             return
-        seat.conns.discard(client)
-        if not seat.conns:
-            self.send_table()
-            if seat.position == self.rec.host and not self.hub.draining:
-                self._host_task = asyncio.create_task(self._hand_over_later(seat))
-            self.reschedule(announce=True)
+        self.send_table()
+        if seat.position == self.rec.host and not self._life.draining:
+            self._host_task = asyncio.create_task(self._hand_over_later(seat))
+        self.reschedule(announce=True)
 
-    async def _hand_over_later(self, seat: Seat) -> None:
-        await asyncio.sleep(float(self.options["grace"]))
+    async def chat(self, seat: Seat, text: str, at: int) -> None:
+        """A chat line from ``seat``: stored with the table, then sent to everyone who
+        has not muted it. (No table lock: a line need not wait for a bot's move.)"""
+        line = {"seat": seat.position, "name": seat.rec.name, "text": text, "time": at}
+        await self._store.add_chat(self.id, seat.position, seat.rec.name, text, at)
+        self._chat.append(line)
+        self.audience.chat(seat.position, dumps({"type": "chat", **line}))
+
+    # --- starting --------------------------------------------------------------------------
+    async def start(self) -> None:
+        """The host starts the first match."""
         async with self.lock:
-            if not seat.conns and seat.position == self.rec.host:
-                await self._pass_host(exclude=seat)
+            self._waiting()
+            await self._start()
 
-    async def _pass_host(self, exclude: Seat) -> None:
-        """Hand the host role to the next seated person, connected ones first."""
-        people = [s for s in self.seats if s is not exclude and s.rec.kind == "human"
-                  and s.taken]
-        n = len(self.seats)
-        people.sort(key=lambda s: (not s.conns, (s.position - exclude.position) % n))
-        if people:
-            self.rec.host = people[0].position
-            await self.hub.store.save_table(self.rec)
-            self._rewelcome(people[0])
-            self.send_table()
+    async def rematch(self, changes: Changes | None) -> None:
+        """The host starts the next match after a finished one (with changes)."""
+        async with self.lock:
+            if self.rec.status not in ("finished", "ended"):
+                raise ProtocolError("not_finished", "a rematch follows a finished match")
+            if changes is not None:
+                self._apply(changes)
+            if self.free_seats():
+                raise ProtocolError("seats_open", "a seat was left; the rematch needs every "
+                                    "seat filled")
+            await self._start()
 
-    def _rewelcome(self, seat: Seat) -> None:
-        for c in list(seat.conns):
-            self.greet(c)
+    async def _start(self) -> None:
+        """Start match ``match + 1`` with the seats as they are (the lock is held)."""
+        open_seats = [s.position for s in self._seats if not s.taken]
+        if open_seats:
+            raise ProtocolError("seats_open", "seats " + ", ".join(map(str, open_seats))
+                                + " wait for people; share the invite, remove the seats or "
+                                "make them bots")
+        rules = self._rules()
+        try:
+            rules.check_players(len(self._seats))
+        except GolfError as e:
+            raise ProtocolError("bad_seats", str(e)) from None
+        seed = new_seed()
+        self.rec.match += 1
+        self.rec.status = "playing"
+        names = [s.rec.name or f"Seat {s.position}" for s in self._seats]
+        self.record = await self._store.start_match(self.rec, rules.to_dict(),
+                                                    len(self._seats), seed, names)
+        self.live = LiveMatch.new(rules, len(self._seats), seed, self._bot_specs())
+        self._new_clocks()
+        self.reschedule()
+        self.send_table()
+        self.audience.send_each(self.state_for)
+
+    def _new_clocks(self) -> None:
+        for s in self._seats:
+            s.hand_to_bot(False)
+        self.clocks = Clocks(self.options, len(self._seats))
+        self._track_turn()
+
+    def _current_turn(self) -> tuple[int, int] | None:
+        """The running turn: (hole, seat to act), None once the match is over."""
+        live = self.live
+        seat = None if live is None else live.to_act
+        return None if live is None or seat is None else (live.game.hole, seat)
+
+    def _track_turn(self) -> None:
+        self.clocks.track_turn(self._current_turn())
+
+    def _clocks_matter(self) -> bool:
+        """True if a clock of this match can run out: a turn timer, or someone away."""
+        return self.options["turn_timer"] is not None or any(
+            t is not None for t in self.clocks.absence_started)
+
+    async def save_clocks(self, final: bool) -> None:
+        """Store the running match's clocks (``final``: the server is shutting down)."""
+        if self.running:
+            await self._store.save_clocks(self.id, self.clocks.snapshot(final))
 
     # --- playing -----------------------------------------------------------------------
     async def act(self, client: Client, version: int, text: str) -> None:
@@ -341,190 +391,103 @@ class Room:
         if seat is None:
             raise ProtocolError("spectator", "spectators watch; only seated players act")
         async with self.lock:
-            if self.game is None or self.match is None or self.rec.status == "waiting":
+            if self.live is None or self.record is None or self.rec.status == "waiting":
                 raise ProtocolError("not_started", "the match has not started; the host "
                                     "starts it from the waiting room")
-            if self.game.is_over or self.rec.status != "playing":
+            if self.live.is_over or self.rec.status != "playing":
                 raise ProtocolError("match_over", "the match is over; the host may start a "
                                     "rematch")
             if version != self.version:
-                raise self._with_state(ProtocolError(
+                raise RefusedWithState(ProtocolError(
                     "stale_version", f"the action was made on version {version}, but the "
-                    f"state is at version {self.version}; here is the current state"), seat)
-            if self.game.current_player != seat.position:
-                raise self._with_state(ProtocolError(
-                    "not_your_turn", f"it is seat {self.game.current_player}'s turn, not "
-                    f"yours (seat {seat.position}); wait for your turn"), seat)
+                    f"state is at version {self.version}; here is the current state"),
+                    self.state_for(seat.position))
+            if self.live.to_act != seat.position:
+                raise RefusedWithState(ProtocolError(
+                    "not_your_turn", f"it is seat {self.live.to_act}'s turn, not "
+                    f"yours (seat {seat.position}); wait for your turn"),
+                    self.state_for(seat.position))
             try:
                 await self._play(text, "player")
             except ProtocolError as e:
-                raise self._with_state(e, seat) from None
+                raise RefusedWithState(e, self.state_for(seat.position)) from None
 
-    def _with_state(self, e: ProtocolError, seat: Seat) -> ProtocolError:
-        e.state = self.state_for(seat.position)  # type: ignore[attr-defined]
-        return e
-
-    async def _play(self, text: str | Any, by: str) -> None:
-        """Apply, store, then announce one action (the lock is held)."""
-        assert self.game is not None and self.match is not None
-        g = self.game.clone()
+    async def _play(self, action: Any, by: str) -> None:
+        """Play, store, then announce one action (the lock is held)."""
+        live, m = self.live, self.record
+        assert live is not None and m is not None
+        index = live.version
+        was = self._current_turn()
         try:
-            outcome = bridge.apply_and_describe(g, text, by)
+            turn = live.play(action)
         except NotationError as e:
             raise ProtocolError("bad_action", str(e)) from None
-        except IllegalAction as e:
+        except (IllegalAction, GolfError) as e:
             raise ProtocolError("illegal_action", str(e)) from None
-        except GolfError as e:
-            raise ProtocolError("illegal_action", str(e)) from None
-        index = len(self.game.history)
-        result = self._result(g, None) if g.is_over else None
-        # The commit is the acknowledgement: a cancelled caller must not leave the
-        # database and the table apart, so the write is shielded.
-        await asyncio.shield(self.hub.store.append_action(
-            self.id, self.match.id, index, outcome.action, by, result))
-        self.game = g
-        self._public = (g, outcome.after)
-        self.match.actions.append(outcome.action)
-        self.match.by.append(by)
-        self._changed = time.monotonic()
+        result = _result(live, None) if live.is_over else None
+        try:
+            # The commit is the acknowledgement: a cancelled caller must not leave the
+            # database and the table apart, so the write is shielded.
+            await asyncio.shield(self._store.append_action(
+                self.id, m.id, index, str(turn.action), by, result))
+        except BaseException:
+            # Not stored: the table goes back to what the database holds.
+            self.live = self._restore(m, think=True)
+            raise
+        m.actions.append(str(turn.action))
+        m.by.append(by)
+        self.clocks.moved()
         if result is not None:
-            self.rec.status = "finished"
-            self.match.status = "finished"
-            self.match.result = result
+            self.rec.status = m.status = "finished"
+            m.result = result
+        mattered = self._clocks_matter()
         self._track_turn()
+        if self._current_turn() != was and (mattered or self._clocks_matter()):
+            # A new turn's clocks are stored, so that a crash does not reset them.
+            await self.save_clocks(final=False)
         self.reschedule()
-        self._broadcast_state(outcome)
+        event = turn.event
+        self._announce(by, event, live.explained(event))  # type: ignore[arg-type]
         if result is not None:
             self.send_table()
 
-    def _result(self, g: Game, ended: str | None) -> dict[str, Any]:
-        return {"totals": g.totals, "winners": g.winners, "ended": ended,
-                "hole_scores": g.hole_scores}
-
-    async def start(self, rules_overrides: Mapping[str, Any] | None = None) -> None:
-        """Start match ``match + 1`` with the seats as they are (the lock is held)."""
-        open_seats = [s.position for s in self.seats if not s.taken]
-        if open_seats:
-            raise ProtocolError("seats_open", "seats " + ", ".join(map(str, open_seats))
-                                + " wait for people; share the invite, remove the seats or "
-                                "make them bots")
-        rules = self._rules()
-        try:
-            rules.check_players(len(self.seats))
-        except GolfError as e:
-            raise ProtocolError("bad_seats", str(e)) from None
-        seed = new_seed()
-        self.rec.match += 1
-        self.rec.status = "playing"
-        names = [s.rec.name or f"Seat {s.position}" for s in self.seats]
-        self.match = await self.hub.store.start_match(self.rec, rules.to_dict(),
-                                                      len(self.seats), seed, names)
-        self.rules = rules
-        self.game = bridge.new_game(rules, len(self.seats), seed)
-        self._changed = time.monotonic()
-        self._reset_clocks()
-        self.reschedule()
-        self.send_table()
-        self._broadcast_state()
-
-    def _reset_clocks(self) -> None:
-        for s in self.seats:
-            s.grace_left = float(self.options["grace"])
-            s.absence_started = None
-            s.stand_in = False
-            s.reserve_left = float(self.options["reserve"])
-            s.bot = None
-        self._turn = None
-        self._track_turn()
-
-    def _track_turn(self) -> None:
-        """Notice a new turn (another seat or another hole): settle the last one's clocks."""
-        g = self.game
-        if g is None or g.current_player is None:
-            self._turn = None
-            return
-        turn = (g.hole, g.current_player)
-        if turn == self._turn:
-            return
-        now = time.monotonic()
-        if self._turn is not None:
-            last = self.seats[self._turn[1]]
-            timer = self.options["turn_timer"]
-            if timer is not None:
-                over = now - self._turn_started - float(timer)
-                last.reserve_left = max(0.0, last.reserve_left - max(0.0, over))
-            if last.absence_started is not None:
-                last.grace_left = max(0.0, last.grace_left - (now - last.absence_started))
-                last.absence_started = None
-        self._turn = turn
-        self._turn_started = now
-
-    async def end_for_absence(self, seat: Seat) -> None:
-        assert self.game is not None and self.match is not None
+    async def _end_for_absence(self, seat: Seat) -> None:
+        live, m = self.live, self.record
+        assert live is not None and m is not None
         reason = f"seat {seat.position} ({seat.rec.name}) did not come back"
-        result = self._result(self.game, reason)
-        await asyncio.shield(self.hub.store.end_match(self.id, self.match.id, result, "ended"))
-        self.rec.status = "ended"
-        self.match.status = "ended"
-        self.match.result = result
-        self.clock = None
-        event: dict[str, Any] = {
-            "seat": seat.position, "action": None, "by": "absence", "ended": reason,
-            "hole": self.game.hole, "card": None, "replaced": None, "hole_over": None,
-            "match_over": True, "facts": []}
-        text = dumps({"type": "event", "match": self.match.number,
-                           "version": self.version, "event": event})
-        for c in self._all_clients():
-            c.push(text)
-        self._broadcast_state()
+        result = _result(live, reason)
+        await asyncio.shield(self._store.end_match(self.id, m.id, result, "ended"))
+        self.rec.status = m.status = "ended"
+        m.result = result
+        self.clocks.stop()
+        event: dict[str, Any] = {"seat": seat.position, "action": None, "by": "absence",
+                                 "ended": reason, "facts": []}
+        self.audience.send_each(lambda receiver: self.state_for(receiver, event))
         self.send_table()
 
     # --- time-driven moves ---------------------------------------------------------------
     def plan(self) -> Plan | None:
-        """The next move the server makes by itself, and the clock clients see."""
-        self.clock = None
+        """The next move the server makes by itself (and the clock clients see)."""
+        self.clocks.stop()
         if not self.running:
             return None
-        g = self.game
-        assert g is not None
-        seat = self.seats[g.current_player]  # type: ignore[index]
-        now = time.monotonic()
-        if seat.is_server_bot or seat.stand_in:
-            delay = float(self.options["bot_delay"])
-            kind = "bot" if seat.is_server_bot else "stand_in"
-            return Plan(kind, self.version, self._changed + delay)
-        plans: list[tuple[Plan, dict[str, Any]]] = []
-        timer = self.options["turn_timer"]
-        if timer is not None:
-            at = self._turn_started + float(timer) + seat.reserve_left
-            plans.append((Plan("timeout", self.version, at),
-                          {"seat": seat.position, "kind": "turn",
-                           "reserve": int(seat.reserve_left * 1000)}))
-        if not seat.conns and not (self.options["absence"] == "wait" and
-                                   seat.grace_left <= 0):
-            if seat.absence_started is None:
-                seat.absence_started = now
-            at = seat.absence_started + seat.grace_left
-            plans.append((Plan("absence", self.version, at),
-                          {"seat": seat.position, "kind": "absence", "reserve": 0}))
-        if not plans:
-            return None
-        best, clock = min(plans, key=lambda p: p[0].at)
-        remaining = max(0.0, best.at - now)
-        self.clock = {**clock, "remaining": int(remaining * 1000),
-                      "deadline": now_ms() + int(remaining * 1000)}
-        return best
+        live = self.live
+        assert live is not None and live.to_act is not None
+        seat = self._seats[live.to_act]
+        mover = BY_BOT if seat.is_server_bot else BY_STAND_IN if seat.stand_in else None
+        return self.clocks.plan(self.version, seat.position, mover, bool(seat.conns),
+                                self.options["absence"] == "wait")
 
     def reschedule(self, announce: bool = False) -> None:
         """Plan the next time-driven move (cancelling a planned one that has not fired)."""
         if self._timer is not None:
             self._timer.cancel()
             self._timer = None
-        before = self.clock
+        before = self.clocks.clock
         p = self.plan()
-        if p is not None and not self.hub.draining:
+        if p is not None and not self._life.draining:
             self._timer = asyncio.create_task(self._fire_at(p))
-        if announce and _clock_key(before) != _clock_key(self.clock):
+        if announce and clock_key(before) != clock_key(self.clocks.clock):
             self._send_clock()
 
     async def _fire_at(self, p: Plan) -> None:
@@ -543,53 +506,42 @@ class Room:
             log.exception("table %s: automatic %s move failed", self.id, p.kind)
 
     async def _fire(self, p: Plan) -> None:
-        g = self.game
-        assert g is not None
-        pos = g.current_player
-        assert pos is not None
-        seat = self.seats[pos]
-        if p.kind in ("bot", "stand_in"):
-            bot = self._bot_for(seat)
-            view = bridge.bot_view(g, pos)
-            legal = g.legal_actions()
-            action = await asyncio.to_thread(bot.choose, view, legal)
+        live = self.live
+        assert live is not None and live.to_act is not None
+        seat = self._seats[live.to_act]
+        if p.kind in (BY_BOT, BY_STAND_IN):
+            action = await asyncio.to_thread(live.decide, p.kind)
             await self._play(action, p.kind)
         elif p.kind == "timeout":
-            view = bridge.seat_view(g, pos)
+            view = live.game.view(seat.position)
             await self._play(bridge.default_move(view, view["legal_actions"]), "timeout")
-        else:  # absence ran out
-            seat.grace_left = 0.0
-            seat.absence_started = None
+        else:  # the absence grace ran out
+            self.clocks.gave_up(seat.position)
             policy = self.options["absence"]
             if policy == "bot":
-                seat.stand_in = True
+                seat.hand_to_bot(True)
                 self.send_table()
                 self.reschedule(announce=True)
             elif policy == "end":
-                await self.end_for_absence(seat)
+                await self._end_for_absence(seat)
             else:
                 self.reschedule(announce=True)
-
-    def _bot_for(self, seat: Seat) -> Bot:
-        if seat.bot is None:
-            name = seat.rec.bot if seat.is_server_bot and seat.rec.bot else bridge.STAND_IN
-            seat.bot = bridge.new_bot(name, self.rules, seat.rec.bot_seed)
-        return seat.bot
 
     async def hint(self, client: Client, version: int) -> dict[str, Any]:
         seat = client.seat
         if seat is None:
             raise ProtocolError("spectator", "spectators cannot ask for hints")
         async with self.lock:
-            if not self.running or self.game is None:
+            live = self.live
+            if not self.running or live is None:
                 raise ProtocolError("not_started", "hints are given during a match")
-            if self.game.current_player != seat.position:
+            if live.to_act != seat.position:
                 raise ProtocolError("not_your_turn", "hints are given on your own turn")
             if self._coach is None:
-                self._coach = bridge.new_bot(bridge.coach_for(self.rules, self.game.players),
-                                             self.rules, 0)
-            view = bridge.bot_view(self.game, seat.position)
-            legal = self.game.legal_actions()
+                self._coach = bridge.new_bot(bridge.coach_for(live.rules, live.game.players),
+                                             live.rules, 0)
+            view = dict(live.game.view(seat.position, codes=True))
+            legal = live.game.legal_actions()
             coach = self._coach
         options = await asyncio.to_thread(coach.explain, view, legal)
         if options:
@@ -602,6 +554,7 @@ class Room:
             out = [{"action": str(await asyncio.to_thread(coach.choose, view, legal))}]
         return {"type": "hint", "version": version, "options": out}
 
+    # --- shutting down -------------------------------------------------------------------
     def cancel_timers(self) -> None:
         for t in (self._timer, self._host_task):
             if t is not None:
@@ -614,9 +567,5 @@ class Room:
             pass
 
     def close_clients(self, code: int, reason: str, message: str) -> None:
-        for c in self._all_clients():
-            c.close_soon(code, reason, message)
+        self.audience.close_all(code, reason, message)
 
-
-def _clock_key(clock: Mapping[str, Any] | None) -> tuple[Any, ...] | None:
-    return None if clock is None else (clock["seat"], clock["kind"])

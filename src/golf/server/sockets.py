@@ -187,36 +187,14 @@ class Connection:
             raise ProtocolError("rate_limited", f"at most {CHAT_BURST} chat messages at once "
                                 f"and {CHAT_RATE:g} per second; this one was not sent",
                                 extra={"retry_after": self.chat_bucket.wait_ms()})
-        sender = self.seat.position
-        text_out = json.dumps({"type": "chat", "seat": sender, "name": self.seat.rec.name,
-                               "text": text, "time": now_ms()})
-        for s in room.seats:
-            if sender in s.rec.muted:
-                continue
-            for c in list(s.conns):
-                c.push(text_out)
-        for c in list(room.spectators):
-            c.push(text_out)
+        await room.chat(self.seat, text, now_ms())
 
     async def mute(self, room: Room, msg: dict[str, Any]) -> None:
         if self.seat is None:
             raise ProtocolError("spectator", "spectators see no chat to mute")
         seat = field(msg, "seat", int, "the seat number to mute")
         muted = field(msg, "muted", bool, "true to mute, false to unmute")
-        if not 0 <= seat < len(room.seats) or seat == self.seat.position:
-            raise ProtocolError("bad_message", f"seat must be another seat, 0 to "
-                                f"{len(room.seats) - 1}", field="seat")
-        async with room.lock:
-            current = set(self.seat.rec.muted)
-            if muted:
-                current.add(seat)
-            else:
-                current.discard(seat)
-            self.seat.rec.muted = sorted(current)
-            await room.hub.store.save_seat(room.id, self.seat.rec)
-        out = json.dumps({"type": "muted", "seats": self.seat.rec.muted})
-        for c in list(self.seat.conns):
-            c.push(out)
+        await room.mute(self.seat, seat, muted)
 
 
 async def endpoint(ws: WebSocket, hub: Hub) -> None:

@@ -66,6 +66,8 @@ class TableRecord:
     created: float
     seats: list[SeatRecord]
     current: MatchRecord | None = None
+    #: The running match's clocks as last saved (golf.server.clocks.Clocks.snapshot).
+    clocks: dict[str, Any] | None = None
 
 
 #: At most this many writes share one transaction.
@@ -311,6 +313,36 @@ class Store:
 
         await self.submit(op)
 
+    async def save_clocks(self, table_id: str, clocks: dict[str, Any] | None) -> None:
+        """Write the running match's clocks (None: no match runs)."""
+        async def op(conn: AsyncConnection) -> None:
+            await conn.execute(db.tables.update().where(db.tables.c.id == table_id)
+                               .values(clocks=clocks))
+
+        await self.submit(op)
+
+    # --- chat ------------------------------------------------------------------------
+    async def add_chat(self, table_id: str, seat: int, name: str | None, text: str,
+                       at: int) -> None:
+        """Store one chat line of a table (committed before anyone sees it)."""
+        async def op(conn: AsyncConnection) -> None:
+            await conn.execute(db.chat.insert().values(
+                table_id=table_id, seat=seat, name=name, text=text, at=at))
+
+        await self.submit(op)
+
+    async def recent_chat(self, table_id: str, limit: int) -> list[dict[str, Any]]:
+        """The last ``limit`` chat lines of a table, oldest first."""
+        async with self.engine.connect() as conn:
+            res = await conn.execute(
+                sa.select(db.chat.c.seat, db.chat.c.name, db.chat.c.text, db.chat.c.at)
+                .where(db.chat.c.table_id == table_id)
+                .order_by(db.chat.c.id.desc()).limit(limit))
+            rows = [{"seat": r[0], "name": r[1], "text": r[2], "time": int(r[3])}
+                    for r in res]
+        rows.reverse()
+        return rows
+
     # --- reading -------------------------------------------------------------------
     async def load(self, table_id: str) -> TableRecord | None:
         async with self.engine.connect() as conn:
@@ -385,7 +417,8 @@ async def _load(conn: AsyncConnection, row: sa.RowMapping) -> TableRecord:
              for s in seat_rows]
     t = TableRecord(row["id"], row["title"], row["status"], row["preset"],
                     dict(row["overrides"]), bool(row["public"]), dict(row["options"]),
-                    row["host"], row["invite"], row["match"], row["created"], seats)
+                    row["host"], row["invite"], row["match"], row["created"], seats,
+                    clocks=row.get("clocks"))
     if t.match:
         m = (await conn.execute(sa.select(db.matches).where(
             db.matches.c.table_id == t.id, db.matches.c.number == t.match))).mappings().first()

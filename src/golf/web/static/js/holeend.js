@@ -1,5 +1,5 @@
-// The end of a hole (every grid face up, what cancelled and why, from the engine's scorer
-// as the server sends it in event.hole_over) and the match result.
+// The end of a hole (every grid face up, what cancelled and why: the hole_end fact's result
+// with the frame's scoring, the engine scorer's explanation) and the match result.
 
 import { h } from "./dom.js";
 import { joinNames, t } from "./i18n.js";

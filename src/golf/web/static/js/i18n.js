@@ -643,6 +643,39 @@ const PRESET_NAMES = {
     "nine-card": "Neun-Karten-Golf", "german": "Golf nach deutscher Art" },
 };
 
+// Kept as its own block, merged into EN and DE below, so that it stays apart from the
+// lobby's strings.
+const NARRATION = {
+  en: {
+    "ev.peek.youUnseen": "You looked at position {n}.",
+    "ev.reshuffle": "The discard pile was shuffled into a new stock of {size} cards.",
+    "ev.finalTurns": "Last turns: {names} play once more.",
+    "ev.playoffOver": "Playoff hole {n} is over.",
+    "ev.playoff": "A tie: {names} play a playoff hole ({n}).",
+    "ev.holeStart": "Hole {n} begins; {name} deals.",
+    "ev.matchWon": "The match is over: {names} won.",
+    "away.title": "While you were away",
+    "away.none": "Nothing happened while you were away.",
+    "away.close": "Back to the table",
+    "ev.by.stand_in.you": "(a bot played for you)",
+  },
+  de: {
+    "ev.peek.youUnseen": "Du hast dir Platz {n} angeschaut.",
+    "ev.reshuffle": "Die Ablage wurde zu einem neuen Stapel mit {size} Karten gemischt.",
+    "ev.finalTurns": "Letzte Züge: {names} spielen noch einmal.",
+    "ev.playoffOver": "Die Stichrunde {n} ist vorbei.",
+    "ev.playoff": "Gleichstand: {names} spielen eine Stichrunde ({n}).",
+    "ev.holeStart": "Runde {n} beginnt; {name} gibt.",
+    "ev.matchWon": "Die Partie ist vorbei. Gewonnen: {names}.",
+    "away.title": "Während du weg warst",
+    "away.none": "Während du weg warst, ist nichts passiert.",
+    "away.close": "Zurück zum Tisch",
+    "ev.by.stand_in.you": "(ein Bot hat für dich gespielt)",
+  },
+};
+Object.assign(EN, NARRATION.en);
+Object.assign(DE, NARRATION.de);
+
 const TABLES = { en: EN, de: DE };
 const listeners = new Set();
 let current = pickLanguage();

@@ -1,8 +1,10 @@
-// Sentences for the server's turn events (docs/protocol.md, "event"), for the log, the
-// live region and the "last move" line. Only what the event says is used: a card the
-// receiver may not see arrives as null and is never named.
+// Sentences for the engine's turn events (docs/protocol.md, "state": its event), for the log,
+// the live region and the "last move" line: one sentence per fact the engine reports
+// (docs/events.md). Only what the event and the receiver's view say is used: a card the
+// receiver may not see arrives as null and is never named. A peek's card is the peeker's
+// alone, read from its own view (the event never holds it).
 
-import { cardName, t } from "./i18n.js";
+import { cardName, joinNames, t } from "./i18n.js";
 import { cardText } from "./cards.js";
 
 export function parseAction(text) {
@@ -19,25 +21,89 @@ export function seatName(table, seat, mySeat) {
   return (info && info.name) || `#${seat + 1}`;
 }
 
-/** {text, spoken}: text uses card symbols (7♣), spoken the card names (7 of clubs). */
-export function narrate(event, table, mySeat) {
+/** The hole_end fact's result, when the event ended a hole (else null). */
+export function holeEnd(event) {
+  const f = event && event.facts ? event.facts.find((x) => x.type === "hole_end") : null;
+  return f && f.result ? f.result : null;
+}
+
+/** True when the event ended the match (a match_end fact). */
+export function matchEnded(event) {
+  return Boolean(event && event.facts && event.facts.some((x) => x.type === "match_end"));
+}
+
+// A fact's sentence: its i18n key (".you" for the receiver's own) and parameters; cards are
+// named by `named` (symbols for text, words for speech).
+function factSentence(f, ctx, named) {
+  const mine = f.seat !== undefined && f.seat === ctx.mySeat;
+  const who = f.seat === undefined ? "" : seatName(ctx.table, f.seat, ctx.mySeat);
+  const names = (seats) => joinNames((seats || []).map((s) => seatName(ctx.table, s, ctx.mySeat)));
+  const card = (c) => (c ? named(c) : "?");
+  const you = (key) => (mine ? `${key}.you` : key);
+  switch (f.type) {
+    case "draw":
+      return t(you(f.from === "stock" ? "ev.draw" : "ev.take"), { name: who, card: card(f.card) });
+    case "swap":
+      return t(you("ev.swap"), { name: who, card: card(f.card), old: card(f.discarded),
+        n: f.position });
+    case "discard":
+      return t(you("ev.discard"), { name: who, card: card(f.card) });
+    case "flip":
+    case "reveal":
+      return t(you(`ev.${f.type}`), { name: who, card: card(f.card), n: f.position });
+    case "pass":
+    case "knock":
+      return t(you(`ev.${f.type}`), { name: who });
+    case "peek": {
+      // The peeked card is in the peeker's own view while that view still shows it (the
+      // position is still among its peeked ones, face down).
+      const v = ctx.view;
+      const seen = mine && v && v.peeked && v.peeked.includes(f.position) && v.grids[f.seat]
+        ? v.grids[f.seat][f.position - 1] : null;
+      if (mine && !seen) return t("ev.peek.youUnseen", { n: f.position });
+      return t(you("ev.peek"), { name: who, n: f.position, card: card(seen) });
+    }
+    case "reshuffle":
+      return t("ev.reshuffle", { size: f.stock_size });
+    case "final_turns":
+      return t("ev.finalTurns", { name: who, names: names(f.seats) });
+    case "hole_end":
+      return t(f.playoff ? "ev.playoffOver" : "ev.holeOver", { n: f.hole });
+    case "playoff":
+      return t("ev.playoff", { n: f.hole, names: names(f.seats) });
+    case "hole_start":
+      return t("ev.holeStart", { n: f.hole, name: seatName(ctx.table, f.dealer, ctx.mySeat) });
+    case "match_end":
+      return t("ev.matchWon", { names: names(f.winners) });
+    default:
+      return "";
+  }
+}
+
+/**
+ * {text, spoken, lines}: every fact of the event as a sentence (lines), joined in text (card
+ * symbols, 7♣) and spoken (card names, 7 of clubs). `view` is the receiver's current view
+ * (for the peeker's own card, named only while that view still shows it); null in replays.
+ */
+export function narrate(event, table, mySeat, view = null) {
   if (!event) return null;
   if (event.action === null || event.action === undefined) {
     const text = event.ended ? t("match.ended", { reason: event.ended }) : "";
-    return { text, spoken: text };
+    return { text, spoken: text, lines: text ? [text] : [] };
   }
-  const { kind, pos } = parseAction(event.action);
-  const mine = event.seat === mySeat;
-  const key = `ev.${kind}${mine ? ".you" : ""}`;
-  const base = { name: seatName(table, event.seat, mySeat), n: pos, action: event.action };
+  const ctx = { table, mySeat, view };
   const build = (named) => {
-    const params = { ...base,
-      card: event.card ? named(event.card) : "?",
-      old: event.replaced ? named(event.replaced) : "?" };
-    let text = t(key, params);
-    if (text === key) text = t("ev.other", params);
-    if (event.by === "timeout" || event.by === "stand_in") text += " " + t(`ev.by.${event.by}`);
-    return text;
+    const lines = (event.facts || []).map((f) => factSentence(f, ctx, named)).filter(Boolean);
+    if (!lines.length) {
+      lines.push(t("ev.other", { name: seatName(table, event.seat, mySeat), action: event.action }));
+    }
+    if (event.by === "timeout" || event.by === "stand_in") {
+      const own = event.seat === mySeat && event.by === "stand_in" ? ".you" : "";
+      lines[0] += " " + t(`ev.by.${event.by}${own}`);
+    }
+    return lines;
   };
-  return { text: build(cardText), spoken: build(cardName) };
+  const lines = build(cardText);
+  const spoken = build(cardName);
+  return { text: lines.join(" "), spoken: spoken.join(" "), lines };
 }

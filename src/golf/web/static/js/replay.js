@@ -9,7 +9,7 @@ import { get, pref } from "./api.js";
 import { gridEl, historyEl } from "./board.js";
 import { cardBack, cardFace, cardSpace } from "./cards.js";
 import { holeEndEl, resultEl, scorecardEl } from "./holeend.js";
-import { narrate } from "./narrate.js";
+import { holeEnd, narrate } from "./narrate.js";
 
 /** The hole a version of the match belongs to. */
 function holeAt(holes, version) {
@@ -111,8 +111,9 @@ export function replayScreen(root, where, { navigate }) {
             h("span.pile-count", { text: t("table.stockCards", { n: view.stock_size }) })),
           h("div.pile-wrap", {}, h("span.pile-name", { text: t("table.discard") }),
             h("div.pile", {}, top ? cardFace(top, { fourColour: four }) : cardSpace(t("table.discardEmpty"))))))),
-      frame.event && frame.event.hole_over
-        ? h("section.panel", {}, holeEndEl(frame.event.hole_over, view, table, null, four)) : null,
+      holeEnd(frame.event)
+        ? h("section.panel", {}, holeEndEl({ ...holeEnd(frame.event), explained: frame.scoring },
+          view, table, null, four)) : null,
       h("details.panel.replay-result", { open: S.at === last },
         h("summary", { text: t("replay.result") }), resultEl(final, table, null)),
       h("section.panel", {}, h("h2", { text: t("score.title") }), scorecardEl(view, table, null)),

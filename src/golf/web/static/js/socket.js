@@ -2,7 +2,7 @@
 // After every (re)connect it says hello again; the server answers with welcome, table and the
 // full current state, so nothing has to be replayed on the client.
 
-const PROTOCOL = 1;
+export const PROTOCOL = 2;
 const BACKOFF_MS = [500, 1000, 2000, 4000, 8000, 15000];
 
 export class TableSocket {

@@ -5,10 +5,10 @@
 import { h, replace, prefersReducedMotion } from "./dom.js";
 import { t } from "./i18n.js";
 import { api, forgetSeat, get, pref, rememberSeat, tokenFor } from "./api.js";
-import { TableSocket } from "./socket.js";
+import { PROTOCOL, TableSocket } from "./socket.js";
 import { discardEl, gridEl, heldEl, historyEl, stockEl, targetsOf } from "./board.js";
 import { holeEndEl, resultEl, scorecardEl } from "./holeend.js";
-import { narrate, parseAction, seatName } from "./narrate.js";
+import { holeEnd, matchEnded, narrate, parseAction, seatName } from "./narrate.js";
 import { waitingEl } from "./waiting.js";
 
 const KEYS = { d: "draw", t: "take", x: "discard", k: "knock", p: "pass" };
@@ -129,8 +129,8 @@ export function tableScreen(root, where, { navigate }) {
       case "state":
         takeState(msg);
         break;
-      case "event":
-        takeEvent(msg);
+      case "history":
+        takeHistory(msg);
         break;
       case "clock":
         S.clock = msg.clock;
@@ -171,7 +171,7 @@ export function tableScreen(root, where, { navigate }) {
       forgetSeat(id);
       S.token = null;
       socket.token = null;
-      socket.send({ type: "hello", protocol: 1, table: id, token: null });
+      socket.send({ type: "hello", protocol: PROTOCOL, table: id, token: null });
       showToast(t("banner.badToken"));
       return;
     }
@@ -198,14 +198,13 @@ export function tableScreen(root, where, { navigate }) {
     }
   }
 
+  // One frame per move: the new version, this page's view and the engine's event for it.
   function takeState(msg) {
     const before = S.state;
     if (before && before.match === msg.match && msg.version < before.version) return;
     S.prev = before && before.match === msg.match ? before : null;
     S.state = msg;
-    const ev = S.pendingEvent;
-    S.pendingEvent = null;
-    if (ev && ev.version === msg.version && ev.match === msg.match) showEvent(ev);
+    if (msg.event) showEvent(msg);
     S.clock = msg.clock;
     S.clockAt = Date.now();
     S.pending = false;
@@ -222,34 +221,49 @@ export function tableScreen(root, where, { navigate }) {
     }
   }
 
-  // An event arrives just before the state of its version; it is shown with that state, so
-  // the page never pairs a sentence about a move with the table from before it.
-  function takeEvent(msg) {
-    if (msg.event && msg.event.action === null) {
-      S.pendingEvent = null;
-      showEvent(msg);
-      render();
-      return;
-    }
-    S.pendingEvent = msg;
-  }
-
   function showEvent(msg) {
     const ev = msg.event;
     if (ev.ended) S.endedReason = ev.ended;
     S.lastEvent = { ...ev, version: msg.version, match: msg.match };
-    const said = narrate(ev, S.table, S.seat);
+    const said = narrate(ev, S.table, S.seat, msg.view);
     if (said && said.text) {
       S.log.unshift(said.text);
       S.log.length = Math.min(S.log.length, LOG_SIZE);
       announce(said.spoken);
     }
-    if (ev.hole_over) {
-      S.log.unshift(t("ev.holeOver", { n: ev.hole_over.number }));
-      S.showHoleEnd = { holeOver: ev.hole_over, matchOver: Boolean(ev.match_over) };
-      if (ev.match_over) S.holdResult = true;
+    const result = holeEnd(ev);
+    if (result) {
+      // The hole-end panel: the engine's result and the scorer's explanation per seat.
+      S.showHoleEnd = { holeOver: { ...result, explained: msg.scoring }, matchOver: matchEnded(ev) };
+      if (matchEnded(ev)) S.holdResult = true;
     }
     replace(logList, S.log.slice(0, LOG_SIZE).map((line) => h("li", { text: line })));
+  }
+
+  // After (re)joining: the last chat lines and this match's moves so far, told for this page;
+  // for a person a bot stood in for, the moves since they left ("while you were away").
+  function takeHistory(msg) {
+    S.chat = (msg.chat || []).slice();
+    const view = S.state ? S.state.view : null;
+    const told = (msg.log || []).map((entry) => {
+      // A past peek names its card only while the current view still shows it.
+      const same = view && entry.hole === view.hole ? view : null;
+      const said = narrate(entry.event, S.table, S.seat, same);
+      return { version: entry.version, text: said ? said.text : "" };
+    }).filter((x) => x.text);
+    S.log = told.map((x) => x.text).reverse().slice(0, LOG_SIZE);
+    replace(logList, S.log.map((line) => h("li", { text: line })));
+    renderChat();
+    render();
+    if (msg.away_since !== null && msg.away_since !== undefined && !dialog.open) {
+      const missed = told.filter((x) => x.version > msg.away_since).map((x) => x.text);
+      openDialog("away",
+        h("h2#dialog-title", { text: t("away.title") }),
+        missed.length ? h("ol.away-log", {}, missed.map((line) => h("li", { text: line })))
+          : h("p", { text: t("away.none") }),
+        h("div.form-actions", {}, h("button.primary", { type: "button", text: t("away.close"),
+          onclick: () => dialog.close() })));
+    }
   }
 
   // --- acting ------------------------------------------------------------------------------
@@ -399,7 +413,7 @@ export function tableScreen(root, where, { navigate }) {
   function lastPosFor(seat) {
     const ev = S.lastEvent;
     if (!ev || !S.state || ev.version !== S.state.version || ev.seat !== seat) return null;
-    if (ev.hole_over) return null;
+    if (holeEnd(ev)) return null;
     return parseAction(ev.action || "").pos;
   }
 

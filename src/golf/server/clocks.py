@@ -1,0 +1,164 @@
+"""A match's clocks: the turn timer with each seat's reserve, the absence grace, the
+bot pace, and the one next move the server makes by itself (:class:`Plan`).
+
+The clocks only measure and plan; the room acts on a plan when it is due. A turn is a
+(hole, seat) pair: when it changes, the seat that just played is charged the time it
+took beyond the turn timer (from its reserve) and the time it was away (from its grace).
+
+>>> c = Clocks({"turn_timer": 20, "reserve": 30, "grace": 60, "bot_delay": 0.5}, 2)
+>>> c.track_turn((1, 0), now=100.0)
+>>> p = c.plan(3, seat=0, mover=None, connected=True, wait_when_gone=False, now=100.0)
+>>> p.kind, p.at, c.clock["kind"], c.clock["remaining"]
+('timeout', 150.0, 'turn', 50000)
+>>> c.track_turn((1, 1), now=125.0)  # seat 0 took 25 s: 5 s beyond the timer
+>>> c.reserve_left[0]
+25.0
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from .protocol import now_ms
+
+__all__ = ["Clocks", "Plan"]
+
+
+@dataclass(frozen=True)
+class Plan:
+    """The next time-driven move: what, for which version, and when."""
+
+    kind: str  # bot | stand_in | timeout | absence
+    version: int
+    at: float  # time.monotonic()
+
+
+class Clocks:
+    """Every seat's clocks during one match (made anew for each match)."""
+
+    def __init__(self, options: Mapping[str, Any], players: int) -> None:
+        self._options = options
+        self.grace_left = [float(options["grace"])] * players
+        self.reserve_left = [float(options["reserve"])] * players
+        self.absence_started: list[float | None] = [None] * players
+        self._turn: tuple[int, int] | None = None  # (hole, seat) whose turn runs
+        self._turn_started = time.monotonic()
+        self._changed = time.monotonic()
+        #: The countdown clients see (``state.clock``), set by :meth:`plan`.
+        self.clock: dict[str, Any] | None = None
+
+    # --- what happened -------------------------------------------------------------------
+    def moved(self, now: float | None = None) -> None:
+        """An action was played: a bot's pause counts from now."""
+        self._changed = time.monotonic() if now is None else now
+
+    def returned(self, seat: int) -> None:
+        """A seat got a connection back: its grace is full again, no absence runs."""
+        self.grace_left[seat] = float(self._options["grace"])
+        self.absence_started[seat] = None
+
+    def gave_up(self, seat: int) -> None:
+        """A person left during the match: no grace is left to wait for them."""
+        self.grace_left[seat] = 0.0
+        self.absence_started[seat] = None
+
+    def track_turn(self, turn: tuple[int, int] | None, now: float | None = None) -> None:
+        """Notice a new turn (another seat or another hole): settle the last one's clocks."""
+        if turn == self._turn:
+            return
+        now = time.monotonic() if now is None else now
+        if self._turn is not None:
+            last = self._turn[1]
+            timer = self._options["turn_timer"]
+            if timer is not None:
+                over = now - self._turn_started - float(timer)
+                self.reserve_left[last] = max(0.0, self.reserve_left[last] - max(0.0, over))
+            started = self.absence_started[last]
+            if started is not None:
+                self.grace_left[last] = max(0.0, self.grace_left[last] - (now - started))
+                self.absence_started[last] = None
+        self._turn = turn
+        self._turn_started = now
+
+    # --- what comes next -----------------------------------------------------------------
+    def plan(self, version: int, seat: int, mover: str | None, connected: bool,
+             wait_when_gone: bool, now: float | None = None) -> Plan | None:
+        """The next move the server makes by itself for ``seat`` (the seat to act), and
+        the clock clients see. ``mover`` is ``bot`` or ``stand_in`` when a bot plays the
+        seat; ``wait_when_gone``: the absence policy is ``wait`` (no more countdown once
+        the grace is spent)."""
+        self.clock = None
+        now = time.monotonic() if now is None else now
+        if mover is not None:
+            return Plan(mover, version, self._changed + float(self._options["bot_delay"]))
+        plans: list[tuple[Plan, dict[str, Any]]] = []
+        timer = self._options["turn_timer"]
+        if timer is not None:
+            at = self._turn_started + float(timer) + self.reserve_left[seat]
+            plans.append((Plan("timeout", version, at),
+                          {"seat": seat, "kind": "turn",
+                           "reserve": int(self.reserve_left[seat] * 1000)}))
+        if not connected and not (wait_when_gone and self.grace_left[seat] <= 0):
+            started = self.absence_started[seat]
+            if started is None:
+                started = self.absence_started[seat] = now
+            plans.append((Plan("absence", version, started + self.grace_left[seat]),
+                          {"seat": seat, "kind": "absence", "reserve": 0}))
+        if not plans:
+            return None
+        best, clock = min(plans, key=lambda p: p[0].at)
+        remaining = max(0.0, best.at - now)
+        self.clock = {**clock, "remaining": int(remaining * 1000),
+                      "deadline": now_ms() + int(remaining * 1000)}
+        return best
+
+    def stop(self) -> None:
+        """No countdown runs (the match is over)."""
+        self.clock = None
+
+    # --- across a restart --------------------------------------------------------------
+    def snapshot(self, final: bool, now: float | None = None) -> dict[str, Any]:
+        """The clocks as data to store. ``final``: taken when the server shuts down
+        cleanly, so the time until it comes back is nobody's; otherwise (taken when a
+        turn begins) a crash's downtime counts as time spent, the most a crash can
+        have taken."""
+        now = time.monotonic() if now is None else now
+        wall = time.time()
+        return {
+            "final": final, "at": wall,
+            "turn": None if self._turn is None else list(self._turn),
+            "turn_started": wall - (now - self._turn_started),
+            "grace_left": list(self.grace_left), "reserve_left": list(self.reserve_left),
+            "absence_started": [None if t is None else wall - (now - t)
+                                for t in self.absence_started],
+        }
+
+    def restore(self, snap: Mapping[str, Any], turn: tuple[int, int] | None,
+                now: float | None = None) -> None:
+        """Take the clocks back from :meth:`snapshot` for the match now at ``turn``: each
+        seat's grace and reserve as they were left, and the running turn's and absence's
+        time spent (a clean shutdown's downtime not counted)."""
+        players = len(self.grace_left)
+        if len(snap.get("grace_left", ())) != players:
+            return  # another match's clocks: keep the fresh ones
+        now = time.monotonic() if now is None else now
+        wall = time.time()
+        # A clean shutdown's clocks stand still until the server is back.
+        shift = wall - float(snap["at"]) if snap.get("final") else 0.0
+        self.grace_left = [float(x) for x in snap["grace_left"]]
+        self.reserve_left = [float(x) for x in snap["reserve_left"]]
+        saved = snap.get("turn")
+        if saved is not None and turn is not None and tuple(saved) == turn:
+            self._turn = turn
+            self._turn_started = now - (wall - shift - float(snap["turn_started"]))
+            self.absence_started = [
+                None if t is None else now - (wall - shift - float(t))
+                for t in snap["absence_started"]]
+
+
+def clock_key(clock: Mapping[str, Any] | None) -> tuple[Any, ...] | None:
+    """What makes two clocks the same countdown (for announcing only real changes)."""
+    return None if clock is None else (clock["seat"], clock["kind"])
