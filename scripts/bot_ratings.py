@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from golf.backend import make_backend
+from golf.bots.ratings import measured_variant
 from golf.rules import load_rules, preset_names
 from golf.simulate import Progress
 from golf.tournament import Tournament, run_tournament
@@ -60,10 +61,7 @@ def main() -> int:
                                progress=Progress(sys.stderr, label=f"{variant} matches"))
         took = time.monotonic() - start
         print(f"{variant}: {board['matches']} matches in {took:.0f} s", file=sys.stderr)
-        out[variant] = {"players": players, "matches": board["matches"],
-                        "bots": {r["entrant"]: {k: r[k] for k in (
-                            "rank", "mu", "sigma", "ordinal", "matches", "win_rate")}
-                            for r in board["leaderboard"]}}
+        out[variant] = measured_variant(board)
     command = "python scripts/bot_ratings.py " + " ".join(sys.argv[1:])
     data = {
         "model": "openskill PlackettLuce", "mu0": 25.0, "sigma0": 25.0 / 3,

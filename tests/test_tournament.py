@@ -6,6 +6,7 @@ from __future__ import annotations
 import itertools
 import json
 import math
+import re
 import threading
 from collections import Counter
 from collections.abc import Iterator
@@ -18,14 +19,19 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from golf.backend import LocalPool
+from golf.bots.ratings import measured_variant
 from golf.cli import main
 from golf.errors import GolfError
+from golf.ratings import Anchors, Variant
+from golf.ratings import placings as rated_placings
 from golf.results import MatchResult
+from golf.results import placings as result_placings
 from golf.rules import load_rules
 from golf.tournament import (
     Tournament,
     _ticks,
     format_html,
+    format_markdown,
     load_state,
     placings,
     round_jobs,
@@ -76,6 +82,57 @@ def test_placings_rank_winners_then_totals_and_a_forfeit_last() -> None:
     assert placings(r) == [0, 1, 1]
     r = MatchResult(0, 0, ("a", "b", "c"), (), (), (), (1, 5, 9), (), "gone", 0)
     assert placings(r) == [2, 0, 1]
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.integers(0, 60), min_size=2, max_size=8), st.data())
+def test_tournaments_and_player_ratings_place_seats_by_one_rule(totals: list[int],
+                                                                data: st.DataObject) -> None:
+    # golf.ratings rates people from the same places a tournament rates its entrants
+    # from: one function (golf.results.placings), a forfeit last on top of it.
+    n = len(totals)
+    # The winners are the lowest totals: all of them, or the playoff's one.
+    lowest = [s for s in range(n) if totals[s] == min(totals)]
+    winners = data.draw(st.sampled_from([lowest, *([s] for s in lowest)]))
+    bots = tuple(f"b{s}" for s in range(n))
+    finished = MatchResult(0, 0, bots, (), (), (), tuple(totals), tuple(winners))
+    assert placings(finished) == rated_placings(winners, totals)
+    assert rated_placings is result_placings
+    places = placings(finished)
+    assert all(places[w] == 0 for w in winners)
+    for a, b in itertools.permutations(range(n), 2):
+        if a not in winners and b not in winners and totals[a] < totals[b]:
+            assert places[a] < places[b]
+    gone = data.draw(st.integers(0, n - 1))
+    forfeited = MatchResult(0, 0, bots, (), (), (), tuple(totals), (), "gone", gone)
+    places = placings(forfeited)
+    assert places[gone] == n - 1 and sorted(places)[-2] < n - 1
+    others = [s for s in range(n) if s != gone]
+    ahead = rated_placings([], [totals[s] for s in others])
+    assert [places[s] for s in others] == ahead  # the rest in the same order
+
+
+def test_a_board_says_whether_its_rules_were_the_presets(tmp_path: Path) -> None:
+    house = run_tournament(Tournament(("greedy", "random"), ONE, deals=1))
+    assert (house["variant"], house["rated_rules"], house["house_rules"]) == (
+        "six-card", False, {"holes": 1})
+    assert "six-card with house rules holes=1," in format_markdown(house)
+    with pytest.raises(GolfError, match=re.escape('house rules {"holes": 1}')):
+        measured_variant(house)
+    shipped = run_tournament(Tournament(("greedy", "random"), load_rules("german"), deals=1))
+    assert (shipped["rated_rules"], shipped["house_rules"]) == (True, {})
+    entry = measured_variant(shipped)
+    assert entry["players"] == 2 and set(entry["bots"]) == {"greedy", "random"}
+    anchors = Anchors.from_data({"mu0": 25.0, "sigma0": 25 / 3, "variants": {
+        "german": entry | {"bots": {b: r | {"matches": 200} for b, r in entry["bots"].items()}}}})
+    greedy = anchors.fixed(Variant("german", "2"), "greedy")
+    assert greedy is not None and greedy.mu == shipped["leaderboard"][0]["mu"]
+    # The command line records the same.
+    out = tmp_path / "board.json"
+    assert main(["tournament", "-e", "greedy,random", "--rule", "holes=1", "--deals", "1",
+                 "--json", str(out), "--state", str(tmp_path / "s.jsonl"), "--quiet"]) == 0
+    board = json.loads(out.read_text())
+    assert (board["rated_rules"], board["house_rules"]) == (False, {"holes": 1})
 
 
 def _interrupt_after(n: int) -> Any:

@@ -9,9 +9,10 @@ docs/ratings.md describes the model for players; this module is its one source.
   parameters of :data:`MODEL` rates a free-for-all of any size in one update; seats
   with equal places tie. A seat abandoned (left for good, or ended by the absence
   policy) counts as last; abandoners tie with each other.
-* **Bots are anchors.** A bot seat is rated at its fixed rating (:class:`Anchors`,
-  measured from bot-versus-bot tournaments); people's updates take it as given and the
-  bot's rating never moves.
+* **Bots are anchors.** A bot seat is rated at its fixed rating (:class:`Anchors`;
+  :meth:`Anchors.measured` are the bot-versus-bot tournament ratings shipped in
+  ``golf/bots/ratings.json``, each in the band of the player count it was measured
+  at); people's updates take it as given and the bot's rating never moves.
 * **Display.** One integer, ``max(0, round(DISPLAY_OFFSET + DISPLAY_SCALE * (mu - 3
   sigma)))``, a conservative figure: 900 for a new player, about 1500 for a settled
   player of mu 25. The scale makes 200 points roughly the same winning chance as
@@ -35,12 +36,15 @@ import json
 import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import cache
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
 from .bots.base import LEVELS
+from .bots.ratings import rating_data
 from .errors import GolfError
+from .results import placings
 from .rules import Rules, load_rules, preset_names
 
 __all__ = [
@@ -48,7 +52,7 @@ __all__ = [
     "CONSERVATIVE_Z",
     "DISPLAY_OFFSET",
     "DISPLAY_SCALE",
-    "MAX_ANCHOR_SIGMA",
+    "MIN_ANCHOR_MATCHES",
     "MODEL",
     "PROVISIONAL_MATCHES",
     "Anchors",
@@ -65,6 +69,7 @@ __all__ = [
     "completion_rate",
     "display_rating",
     "effective_places",
+    "house_rules",
     "load_anchors",
     "placings",
     "rate_match",
@@ -105,10 +110,12 @@ DISPLAY_SCALE = 30.0
 DISPLAY_OFFSET = 900.0
 #: Rated matches before a rating stops being provisional.
 PROVISIONAL_MATCHES = 10
-#: The largest sigma a bot's fixed rating may have: an anchor must be well measured
-#: (OpenSkill's tau keeps sigma above about 1.5 in two-player play; 2.5 takes a few
-#: hundred matches).
-MAX_ANCHOR_SIGMA = 2.5
+#: The fewest matches a bot's measured rating must come from to be an anchor. Not a
+#: sigma limit: a bot that nearly always loses keeps a wide sigma however long it is
+#: measured (its expected losses teach little: ``random`` has sigma 4.2-4.3 after 200
+#: matches, as much as ``hard`` after 30), so only the match count tells an
+#: under-measured anchor from a lopsided one (docs/ratings.md).
+MIN_ANCHOR_MATCHES = 200
 #: Player-count bands, each with its smallest and largest player count.
 BANDS: Mapping[str, tuple[int, int]] = {"2": (2, 2), "3-4": (3, 4), "5+": (5, 8)}
 
@@ -182,20 +189,38 @@ class Variant:
         return cls(preset, band)
 
 
+def house_rules(rules: Rules) -> dict[str, Any]:
+    """The settings in which ``rules`` differ from the shipped preset they are named
+    after, as plain data (``{}`` for a preset unchanged); every setting when the name
+    is no preset's. Where a setting's text comes from does not count.
+
+    >>> house_rules(load_rules("six-card", {"holes": 1})), house_rules(load_rules("german"))
+    ({'holes': 1}, {})
+    """
+    mine = rules.to_dict()
+    del mine["sources"]
+    if rules.name not in preset_names():
+        return mine
+    shipped = load_rules(rules.name).to_dict()
+    return {k: v for k, v in mine.items() if shipped[k] != v}
+
+
 def rules_rateable(rules: Rules) -> bool:
     """Whether ``rules`` are a shipped preset's rules unchanged (every setting, the
-    name included; where a setting's text comes from does not count).
+    name included: no :func:`house_rules`).
 
     >>> rules_rateable(load_rules("six-card")), rules_rateable(load_rules("six-card", {"holes": 1}))
     (True, False)
     """
-    return rules.name in preset_names() and rules == load_rules(rules.name)
+    return rules.name in preset_names() and not house_rules(rules)
 
 
 def casual_reason(rules: Rules, players: int, bots: Iterable[str] = (),
                   anchors: Anchors | None = None) -> str | None:
     """Why a table of ``rules``, ``players`` seats and these bot seats cannot be rated
-    (a sentence for the player), or None when it can.
+    (a sentence for the player), or None when it can. ``anchors`` are
+    :meth:`Anchors.measured` unless given: a bot measured at another player count
+    than the table's band has no anchor there, and makes the table casual.
 
     >>> casual_reason(load_rules("six-card", {"holes": 3}), 2)
     'house rules make a table casual: rated tables play a preset unchanged'
@@ -203,12 +228,16 @@ def casual_reason(rules: Rules, players: int, bots: Iterable[str] = (),
     'medium has no measured rating for six-card/2, so a table with it is casual'
     >>> casual_reason(load_rules("six-card"), 3) is None
     True
+    >>> casual_reason(load_rules("six-card"), 2, ["medium"]) is None
+    True
+    >>> casual_reason(load_rules("six-card"), 3, ["medium"])
+    'medium has no measured rating for six-card/3-4, so a table with it is casual'
     """
     try:
         variant = variant_of(rules, players)
     except GolfError as e:  # house rules, or a player count no band or rule allows
         return str(e)
-    fixed = anchors or Anchors()
+    fixed = Anchors.measured() if anchors is None else anchors
     for bot in bots:
         if fixed.fixed(variant, bot) is None:
             return (f"{bot} has no measured rating for {variant.key}, "
@@ -282,10 +311,9 @@ def _bot_key(bot: str) -> str:
 class Anchors:
     """Bots' fixed ratings per variant (difficulty names and their specs are one bot).
 
-    The file format (:func:`load_anchors`), JSON::
-
-        {"format": "golf-bot-anchors", "version": 1,
-         "variants": {"six-card/2": {"medium": {"mu": 24.1, "sigma": 0.8}, ...}, ...}}
+    :meth:`measured` gives the shipped ones, measured by ``scripts/bot_ratings.py``
+    into ``src/golf/bots/ratings.json`` (:mod:`golf.bots.ratings`); :func:`load_anchors`
+    reads another file of that format, :meth:`from_data` that format's data.
     """
 
     by_variant: Mapping[Variant, Mapping[str, Rating]] = field(default_factory=dict)
@@ -306,58 +334,75 @@ class Anchors:
         """The bot's fixed rating in ``variant``, or None if it was not measured there."""
         return self.by_variant.get(variant, {}).get(_bot_key(bot))
 
-    def to_json(self) -> dict[str, Any]:
-        """The anchors in the file format."""
-        return {"format": "golf-bot-anchors", "version": 1, "variants": {
-            v.key: {b: {"mu": r.mu, "sigma": r.sigma} for b, r in sorted(bots.items())}
-            for v, bots in sorted(self.by_variant.items())}}
+    @classmethod
+    def measured(cls) -> Anchors:
+        """The bots' measured ratings shipped with golf (``golf/bots/ratings.json``):
+        each preset's bots in the band of the player count they were measured at.
+
+        >>> a = Anchors.measured()
+        >>> sorted(v.key for v in a.by_variant)[:2]
+        ['four-card-wild/2', 'four-card/3-4']
+        >>> a.fixed(Variant("six-card", "2"), "expert") == a.fixed(Variant("six-card", "2"), "hard")
+        True
+        >>> a.fixed(Variant("six-card", "3-4"), "hard") is None
+        True
+        """
+        return _measured()
 
     @classmethod
-    def from_json(cls, data: Mapping[str, Any], where: str = "anchors") -> Anchors:
-        """Anchors from the file format; RatingError naming what is wrong."""
-        if data.get("format") != "golf-bot-anchors" or data.get("version") != 1:
-            raise RatingError(f"{where}: not a golf-bot-anchors file of version 1")
+    def from_data(cls, data: Mapping[str, Any], where: str = "bot ratings") -> Anchors:
+        """Anchors from bot-rating data in ``ratings.json``'s format (``mu0``,
+        ``sigma0``, and ``variants`` mapping a preset to the ``players`` it was
+        measured at and its ``bots``' ``mu``, ``sigma`` and ``matches``): each preset's
+        bots become anchors in that player count's band only. RatingError naming
+        what is wrong."""
+        if not (_close(data.get("mu0"), MU) and _close(data.get("sigma0"), SIGMA)):
+            raise RatingError(f"{where}: measured from mu0 {data.get('mu0')!r}, sigma0 "
+                              f"{data.get('sigma0')!r}; the ratings' scale starts at "
+                              f"mu {MU}, sigma {SIGMA:.4f}")
         variants = data.get("variants")
         if not isinstance(variants, Mapping):
-            raise RatingError(f"{where}: 'variants' must map PRESET/BAND to bots")
+            raise RatingError(f"{where}: 'variants' must map presets to their measurement")
         out: dict[Variant, dict[str, Rating]] = {}
-        for key, bots in variants.items():
-            if not isinstance(bots, Mapping):
-                raise RatingError(f"{where}: {key} must map bot names to mu and sigma")
-            out[Variant.parse(key)] = {b: _anchor_rating(r, f"{where}: {key} {b}")
-                                       for b, r in bots.items()}
+        for preset, entry in variants.items():
+            if not (isinstance(entry, Mapping) and isinstance(entry.get("bots"), Mapping)
+                    and isinstance(entry.get("players"), int)):
+                raise RatingError(f"{where}: {preset} needs 'players' (a whole number) "
+                                  "and 'bots'")
+            variant = Variant(str(preset), band_for(entry["players"]))
+            out[variant] = {b: _anchor_rating(r, f"{where}: {preset} {b}")
+                            for b, r in entry["bots"].items()}
         return cls(out)
 
-    @classmethod
-    def from_boards(cls, boards: Iterable[Mapping[str, Any]]) -> Anchors:
-        """Anchors from ``golf tournament`` JSON leaderboards (``variant``, ``players``,
-        rows of ``entrant``, ``mu``, ``sigma``), one board per variant. The boards
-        must come from a preset's unchanged rules: a board names only its preset."""
-        out: dict[Variant, dict[str, Rating]] = {}
-        for board in boards:
-            variant = Variant(str(board["variant"]), band_for(int(board["players"])))
-            if variant in out:
-                raise RatingError(f"two tournament boards for {variant.key}: give one")
-            out[variant] = {str(row["entrant"]): _anchor_rating(row, variant.key)
-                            for row in board["leaderboard"]}
-        return cls(out)
+
+@cache
+def _measured() -> Anchors:
+    # The shipped file never changes while golf runs: read and check it once.
+    return Anchors.from_data(rating_data(), "golf/bots/ratings.json")
+
+
+def _close(value: Any, want: float) -> bool:
+    return isinstance(value, int | float) and math.isclose(value, want)
 
 
 def _anchor_rating(data: Any, where: str) -> Rating:
     try:
-        mu, sigma = float(data["mu"]), float(data["sigma"])
+        mu, sigma, matches = float(data["mu"]), float(data["sigma"]), data["matches"]
     except (TypeError, KeyError, ValueError):
-        raise RatingError(f"{where}: needs numbers 'mu' and 'sigma'") from None
+        raise RatingError(f"{where}: needs numbers 'mu', 'sigma' and 'matches'") from None
     if not (math.isfinite(mu) and math.isfinite(sigma) and sigma > 0):
         raise RatingError(f"{where}: mu must be finite and sigma positive")
-    if sigma > MAX_ANCHOR_SIGMA:
-        raise RatingError(f"{where}: sigma {sigma:.2f} is above {MAX_ANCHOR_SIGMA}: "
-                          "measure the bot with more matches")
+    if isinstance(matches, bool) or not isinstance(matches, int):
+        raise RatingError(f"{where}: 'matches' must be a whole number")
+    if matches < MIN_ANCHOR_MATCHES:
+        raise RatingError(f"{where}: measured in {matches} matches, fewer than "
+                          f"{MIN_ANCHOR_MATCHES}: measure the bot with more deals")
     return Rating(mu, sigma)
 
 
 def load_anchors(path: str | Path) -> Anchors:
-    """Bots' fixed ratings from a JSON file in :class:`Anchors`' format."""
+    """Bots' fixed ratings from a JSON file in ``ratings.json``'s format
+    (:meth:`Anchors.from_data`)."""
     try:
         data = json.loads(Path(path).read_text(encoding="utf-8"))
     except OSError as e:
@@ -366,7 +411,7 @@ def load_anchors(path: str | Path) -> Anchors:
         raise RatingError(f"bot anchors {str(path)!r} are not JSON: {e}") from None
     if not isinstance(data, Mapping):
         raise RatingError(f"bot anchors {str(path)!r}: expected a JSON object")
-    return Anchors.from_json(data, str(path))
+    return Anchors.from_data(data, str(path))
 
 
 def bots_below(rating: Rating, variant: Variant, anchors: Anchors) -> tuple[str, ...]:
@@ -446,18 +491,6 @@ class RatedMatch:
             raise RatingError("a stored match has 'variant' and 'seats' of 'player', "
                               "'place', 'bot' and 'abandoned'") from None
         return cls(variant, seats)
-
-
-def placings(winners: Sequence[int], totals: Sequence[int]) -> list[int]:
-    """Each seat's place from a finished match, as how many seats finished ahead of
-    it: the winners share first place, then the others by total (lower is better),
-    equal totals sharing a place.
-
-    >>> placings([1], [9, 4, 4, 20])
-    [2, 0, 1, 3]
-    """
-    keys = [(s not in winners, t) for s, t in enumerate(totals)]
-    return [sum(k < mine for k in keys) for mine in keys]
 
 
 def effective_places(seats: Sequence[Seat]) -> list[int]:

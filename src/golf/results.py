@@ -1,12 +1,14 @@
-"""What a batch of matches yields, and how its matches are seeded and seated.
+"""What a batch of matches yields, how its matches are seeded and seated, and the one
+rule that places a finished match's seats (:func:`placings`).
 
 Shared by the simulator's two paths: the Python tables (:mod:`golf.simulate`) and the
-compiled core (:mod:`golf.fast.batch`).
+compiled core (:mod:`golf.fast.batch`); tournaments, player ratings and the text
+environment place seats with :func:`placings`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -78,3 +80,19 @@ def rotated(seats: Sequence[str], k: int) -> tuple[str, ...]:
     """
     n = len(seats)
     return tuple(seats[(s - k) % n] for s in range(n))
+
+
+def placings(winners: Collection[int], totals: Sequence[int],
+             forfeit: int | None = None) -> list[int]:
+    """Each seat's place in a finished match, as how many seats finished ahead of it
+    (0 is first; seats that tie share a place): the match's winners first (a playoff
+    may have settled a tie on totals), then the others by total, lower first; the seat
+    that ``forfeit`` names comes last whatever its total.
+
+    >>> placings([1], [9, 4, 4, 20])
+    [2, 0, 1, 3]
+    >>> placings([], [3, 10, 10], forfeit=1)
+    [0, 2, 1]
+    """
+    keys = [(s == forfeit, s not in winners, t) for s, t in enumerate(totals)]
+    return [sum(k < mine for k in keys) for mine in keys]

@@ -51,7 +51,9 @@ from .envs.agents import ChatAgent, is_chat_spec
 from .envs.text import TextMatch, TextOptions
 from .errors import GolfError
 from .game import Game
+from .ratings import house_rules, rules_rateable
 from .results import MatchResult, match_seed, rotated
+from .results import placings as result_placings
 from .rules import Rules, rules_from_dict
 from .simulate import Z95, play_match, wilson
 
@@ -235,16 +237,14 @@ def play(job: MatchJob) -> MatchResult:
 
 
 def placings(result: MatchResult) -> list[int]:
-    """Each seat's place (0 is first; tied seats share one): the match's winners, then
-    by total; a seat that forfeited comes last.
+    """Each seat's place (0 is first; tied seats share one) by
+    :func:`golf.results.placings`: the match's winners, then by total; a seat that
+    forfeited comes last.
 
     >>> placings(MatchResult(0, 0, ("a", "b", "c"), (), (), (), (9, 4, 4), (1,)))
     [2, 0, 1]
     """
-    winners = set(result.winners)
-    keys = [(s == result.forfeit_seat, s not in winners, result.totals[s])
-            for s in range(len(result.bots))]
-    return [sum(k < mine for k in keys) for mine in keys]
+    return result_placings(result.winners, result.totals, result.forfeit_seat)
 
 
 # --- ratings -------------------------------------------------------------------------
@@ -413,7 +413,9 @@ def leaderboard(t: Tournament, results: Sequence[MatchResult]) -> dict[str, Any]
     """The tournament's figures as JSON-ready data: per entrant its rating (``mu``,
     ``sigma``, the 95% interval, ``ordinal``), matches, win share (Wilson 95%
     interval), mean hole score and forfeits, ranked by ``mu``; the pairwise share of
-    meetings each entrant placed ahead (ties count half)."""
+    meetings each entrant placed ahead (ties count half). ``variant`` names the rules'
+    preset; ``rated_rules`` says whether they were that preset's unchanged and
+    ``house_rules`` holds the settings that differ (:func:`golf.ratings.house_rules`)."""
     ratings = rate(t.entrants, results)
     stats = {e: {"matches": 0, "wins": 0.0, "points": 0, "holes": 0, "forfeits": 0}
              for e in t.entrants}
@@ -449,6 +451,9 @@ def leaderboard(t: Tournament, results: Sequence[MatchResult]) -> dict[str, Any]
         row["rank"] = rank
     return {
         "format": t.format, "variant": t.rules.name, "players": t.players,
+        # A board names its preset; these say whether the rules were that preset's
+        # unchanged (only then can it measure anchors for player ratings).
+        "rated_rules": rules_rateable(t.rules), "house_rules": house_rules(t.rules),
         "deals": t.deals, "rounds": t.rounds, "seed": t.seed,
         "matches": len(results), "scheduled": t.matches,
         "rating": {"model": "openskill PlackettLuce", "mu0": 25.0, "sigma0": 25.0 / 3,
@@ -463,7 +468,11 @@ def leaderboard(t: Tournament, results: Sequence[MatchResult]) -> dict[str, Any]
 
 def _title(board: Mapping[str, Any]) -> str:
     rounds = f", {board['rounds']} rounds" if board["rounds"] > 1 else ""
-    return (f"{board['format']} tournament: {board['variant']}, {board['players']} players a "
+    house = board.get("house_rules") or {}
+    changed = (" with house rules " + ", ".join(f"{k}={json.dumps(v)}" for k, v in house.items())
+               if house else "")
+    return (f"{board['format']} tournament: {board['variant']}{changed}, "
+            f"{board['players']} players a "
             f"table, {board['deals']} duplicate deals a table{rounds}, seed {board['seed']}")
 
 

@@ -38,6 +38,7 @@ from ..bots.base import Bot
 from ..bots.external import BotFailure
 from ..errors import GolfError
 from ..game import Game
+from ..results import placings
 from ..table import BotSeat, Outside, Seat, Table, Turn, bot_seat
 from ..terminal.board import board, memory_mode, remembered, scorecard
 from ..terminal.entry import SHORT, Command, EntryError, legal_text, read
@@ -363,8 +364,7 @@ class TextMatch:
         g = self.game
         # A playoff settles a tie on totals, so the match's winners come first.
         winners = set(g.winners) if g.is_over and self.forfeited is None else set()
-        keys = [(s == self.forfeited, s not in winners, g.totals[s]) for s in range(g.players)]
-        return [1 + sum(k < mine for k in keys) for mine in keys]
+        return [1 + p for p in placings(winners, g.totals, self.forfeited)]
 
     def rewards(self) -> dict[int, float]:
         """A reward per seat from its place: +1 first, -1 last, evenly between (shared
