@@ -62,9 +62,11 @@ export function holeEndEl(holeOver, view, table, mySeat, fourColour) {
   const title = holeOver.playoff ? t("holeEnd.playoff") : t("holeEnd.title", { n: holeOver.number });
   const who = [];
   if (holeOver.knocked_by !== null && holeOver.knocked_by !== undefined) {
-    who.push(t("holeEnd.knocked", { name: seatName(table, holeOver.knocked_by, mySeat) }));
+    who.push(holeOver.knocked_by === mySeat ? t("holeEnd.knockedYou")
+      : t("holeEnd.knocked", { name: seatName(table, holeOver.knocked_by, mySeat) }));
   } else if (holeOver.went_out !== null && holeOver.went_out !== undefined) {
-    who.push(t("holeEnd.wentOut", { name: seatName(table, holeOver.went_out, mySeat) }));
+    who.push(holeOver.went_out === mySeat ? t("holeEnd.wentOutYou")
+      : t("holeEnd.wentOut", { name: seatName(table, holeOver.went_out, mySeat) }));
   }
   return h("div.hole-end", {},
     h("h2#dialog-title", { text: title }),
