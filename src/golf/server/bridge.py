@@ -164,12 +164,11 @@ class Replay:
         self.by: list[str] = ["", *rec.get("by", [])]
         self.hole_starts = [{"hole": 1, "version": 0}]
         for a in rec["actions"]:
-            hole = g.hole
             event = g.step(a)
             self.events.append(event)
             self.scoring.append(hole_scoring(g, event))
             self.games.append(g.clone())
-            if g.hole != hole and not g.is_over:
+            if event.ended_hole and not g.is_over:  # the next hole was dealt
                 self.hole_starts.append({"hole": g.hole, "version": len(self.games) - 1})
 
     @property
