@@ -62,3 +62,21 @@ def test_a_draw_from_the_stock_is_the_holders_alone() -> None:
     assert replay.step(5, seat)["event"]["facts"][0]["card"] == held
     assert replay.step(5, 1 - seat)["event"]["facts"][0]["card"] is None
     assert held not in json.dumps(replay.step(5, None)["event"])
+
+
+@pytest.mark.parametrize("preset", ["six-card", "german"])
+def test_replay_links_each_hole_at_the_version_its_deal_is_shown(preset: str) -> None:
+    """The replay's hole starts are the versions at which a new hole's deal is on the
+    table: the first version of each hole number, and no other."""
+    g = Game(preset, players=2, seed=11, rules={"holes": 3, "target": 0}
+             if preset == "german" else {"holes": 3})
+    pick = random.Random(5)
+    while not g.is_over:
+        g.apply(pick.choice(g.legal_actions()))
+    replay = bridge.Replay(g.record())
+    first_version: dict[int, int] = {}
+    for version, state in enumerate(replay.games):
+        first_version.setdefault(state.hole, version)
+    assert replay.hole_starts == [{"hole": h, "version": v}
+                                  for h, v in sorted(first_version.items())]
+    assert len(replay.hole_starts) >= 3
