@@ -143,6 +143,11 @@ def test_replay_is_refused_while_the_match_runs(server: ServerProcess) -> None:
         r = server.get(f"/api/tables/{tid}/matches/1/replay")
         assert r.status_code == 409 and r.json()["error"]["code"] == "match_running"
         assert "seed" not in r.text
+        step = server.get(f"/api/tables/{tid}/matches/1/replay/0")
+        assert step.status_code == 409 and step.json()["error"]["code"] == "match_running"
+        assert "seed" not in step.text
+        r = server.get(f"/api/tables/{tid}/matches/7/replay")
+        assert r.status_code == 404 and r.json()["error"]["code"] == "no_match"
         await close_all(clients)
 
     asyncio.run(run())

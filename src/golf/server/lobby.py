@@ -29,7 +29,7 @@ from .hub import Hub
 from .protocol import FIELD_CODES, PROTOCOL, ProtocolError, check_name
 from .room import Room, Seat
 from .seating import Changes, check_options
-from .store import SeatRecord, TableRecord
+from .store import MatchRecord, SeatRecord, TableRecord
 from .tokens import hash_token, new_invite, new_seed, new_table_id, new_token
 
 MAX_SEATS = 8
@@ -499,14 +499,20 @@ def router(hub: Hub) -> APIRouter:
     async def matches(room: TableDep) -> Matches:
         return Matches.model_validate({"matches": (await with_matches(room))["matches"]})
 
-    @api.get("/tables/{table_id}/matches/{number}/replay")
-    async def replay(room: TableDep, number: int) -> ReplayInfo:
+    async def finished_match(room: Room, number: int) -> MatchRecord:
+        """The stored match ``number`` of this table, once it is over (a replay never
+        shows a running match)."""
         m = await hub.store.match(room.id, number)
         if m is None:
             raise ProtocolError("no_match", f"table {room.id} has no match {number}")
         if m.status == "playing":
             raise ProtocolError("match_running", "the replay is available once the match is "
                                 "over")
+        return m
+
+    @api.get("/tables/{table_id}/matches/{number}/replay")
+    async def replay(room: TableDep, number: int) -> ReplayInfo:
+        m = await finished_match(room, number)
         record = {"format": "golf-record/1", "rules": m.rules, "players": m.players,
                   "seed": m.seed, "actions": m.actions}
         steps = await replay_of(room, number)
@@ -521,12 +527,7 @@ def router(hub: Hub) -> APIRouter:
         if key in replays:
             replays.move_to_end(key)
             return replays[key]
-        m = await hub.store.match(room.id, number)
-        if m is None:
-            raise ProtocolError("no_match", f"table {room.id} has no match {number}")
-        if m.status == "playing":
-            raise ProtocolError("match_running", "the replay is available once the match is "
-                                "over")
+        m = await finished_match(room, number)
         rec = {"rules": m.rules, "players": m.players, "seed": m.seed, "actions": m.actions,
                "by": m.by}
         steps = replays[key] = await asyncio.to_thread(bridge.Replay, rec)
