@@ -114,10 +114,13 @@ def test_one_full_turn_by_keyboard_alone(browser: Browser, server: Server, shots
     page.locator(".hint-others summary").click()
     page.locator(".hint-box").screenshot(path=str(shots / "hint.png"))
     page.keyboard.press("Escape")
+    # The key legend offers the shortcuts legal now: six-card has no knock.
+    expect(page.locator(".keys-help")).to_have_text("Keys: D draw · T take · H hint")
     v = version(ann)
     page.keyboard.press("d")
     after(page, v)
     expect(page.locator(".held .pile-name")).to_have_text("In hand")
+    expect(page.locator(".keys-help")).to_have_text("Keys: X discard · 1–6 your cards · H hint")
     assert my_turn(ann)
     v = version(ann)
     page.keyboard.press("3")

@@ -175,7 +175,10 @@ const EN = {
   "act.flip": "Turn up position {n}",
   "act.reveal": "Turn up position {n}",
   "act.peek": "Look at position {n}",
-  "keys.help": "Keys: D draw · T take · X discard · K knock · P pass · 1–9 your cards · H hint",
+  "keys.help": "Keys: {keys}",
+  "keys.draw": "D draw", "keys.take": "T take", "keys.discard": "X discard",
+  "keys.knock": "K knock", "keys.pass": "P pass", "keys.cells": "1–{n} your cards",
+  "keys.hint": "H hint",
 
   "cell.label": "Position {n}: {card}",
   "cell.down": "face down",
@@ -483,7 +486,10 @@ const DE = {
   "act.flip": "Platz {n} aufdecken",
   "act.reveal": "Platz {n} aufdecken",
   "act.peek": "Platz {n} anschauen",
-  "keys.help": "Tasten: D ziehen · T nehmen · X ablegen · K klopfen · P passen · 1–9 deine Karten · H Tipp",
+  "keys.help": "Tasten: {keys}",
+  "keys.draw": "D ziehen", "keys.take": "T nehmen", "keys.discard": "X ablegen",
+  "keys.knock": "K klopfen", "keys.pass": "P passen", "keys.cells": "1–{n} deine Karten",
+  "keys.hint": "H Tipp",
 
   "cell.label": "Platz {n}: {card}",
   "cell.down": "verdeckt",

@@ -14,6 +14,16 @@ import { waitingEl } from "./waiting.js";
 const KEYS = { d: "draw", t: "take", x: "discard", k: "knock", p: "pass" };
 const LOG_SIZE = 60;
 
+// The shortcuts usable now, from the engine's legal actions (never a key for a move the
+// rules do not have: no "K knock" in six-card), plus the coach's key for players.
+function keysHelp(cells, others) {
+  const parts = Object.entries(KEYS).filter(([, kind]) => others.has(kind))
+    .map(([, kind]) => t("keys." + kind));
+  if (cells.size) parts.push(t("keys.cells", { n: Math.max(...cells.keys()) }));
+  parts.push(t("keys.hint"));
+  return t("keys.help", { keys: parts.join(" · ") });
+}
+
 export function tableScreen(root, where, { navigate }) {
   const id = where.id;
   const S = {
@@ -551,7 +561,7 @@ export function tableScreen(root, where, { navigate }) {
         fourColour: four, hidePeeked, lastPos: lastPosFor(me), changed: changedCells(me) }),
       h("div.actions", {}, actions),
       hintEl(),
-      yourTurn ? h("p.keys-help", { text: t("keys.help") }) : null);
+      yourTurn ? h("p.keys-help", { text: keysHelp(cells, others) }) : null);
     }
 
     let result = null;
