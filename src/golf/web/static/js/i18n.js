@@ -700,6 +700,21 @@ function pickLanguage() {
   return "en";
 }
 
+/**
+ * Add a feature's own strings (a module under js/strings/). Every key must come in both
+ * languages: a key missing from either is an error at load time, not an English word in
+ * the German page. A key already defined is refused too, so that each string is written once.
+ */
+export function extendStrings(en, de) {
+  const keys = new Set([...Object.keys(en), ...Object.keys(de)]);
+  for (const key of keys) {
+    if (!(key in en) || !(key in de)) throw new Error(`string ${key} needs English and German`);
+    if (key in EN) throw new Error(`string ${key} is defined twice`);
+  }
+  Object.assign(EN, en);
+  Object.assign(DE, de);
+}
+
 export function lang() {
   return current;
 }
