@@ -33,6 +33,8 @@ tables = sa.Table(
     sa.Column("created", sa.Float, nullable=False),
     # The running match's clocks (migration 0002), see golf.server.clocks.
     sa.Column("clocks", sa.JSON, nullable=True),
+    # Rated or casual (migration 0003): a rated table plays its preset unchanged.
+    sa.Column("rated", sa.Boolean, nullable=False, server_default=sa.false()),
 )
 
 seats = sa.Table(
@@ -47,6 +49,8 @@ seats = sa.Table(
     sa.Column("token_hash", sa.String(64), nullable=True, unique=True),
     sa.Column("bot_seed", sa.String(48), nullable=False),
     sa.Column("muted", sa.JSON, nullable=False),
+    # The player profile seated here (migration 0003); NULL for bots and older seats.
+    sa.Column("player_id", sa.String(32), nullable=True, index=True),
 )
 
 matches = sa.Table(
@@ -85,6 +89,123 @@ chat = sa.Table(
     sa.Column("text", sa.String(1200), nullable=False),
     sa.Column("at", sa.BigInteger, nullable=False),
     sa.Index("ix_golf_chat_table_id", "table_id", "id"),
+)
+
+# --- players who come back (migration 0003) -------------------------------------------
+# A player is a guest profile first (a random id and the SHA-256 of a long-lived secret
+# in a cookie); claiming it adds an account row. Secrets, passwords and codes are kept
+# as hashes only (see golf.identity).
+
+players = sa.Table(
+    "golf_players", metadata,
+    sa.Column("id", sa.String(32), primary_key=True),
+    sa.Column("secret_hash", sa.String(64), nullable=True),
+    sa.Column("name", sa.String(40), nullable=True),
+    # active, suspended or deleted (a deleted player's games show "deleted player").
+    sa.Column("status", sa.String(16), nullable=False, server_default="active"),
+    sa.Column("created", sa.Float, nullable=False),
+    sa.Column("last_seen", sa.Float, nullable=False),
+)
+
+accounts = sa.Table(
+    "golf_accounts", metadata,
+    sa.Column("player_id", sa.String(32), sa.ForeignKey("golf_players.id"), primary_key=True),
+    sa.Column("username", sa.String(24), nullable=False),
+    sa.Column("username_key", sa.String(24), nullable=False, unique=True),
+    sa.Column("password_hash", sa.String(255), nullable=False),
+    sa.Column("created", sa.Float, nullable=False),
+    sa.Column("password_changed", sa.Float, nullable=False),
+)
+
+sessions = sa.Table(
+    "golf_sessions", metadata,
+    sa.Column("id", sa.String(32), primary_key=True),
+    sa.Column("player_id", sa.String(32), sa.ForeignKey("golf_players.id"), nullable=False,
+              index=True),
+    sa.Column("secret_hash", sa.String(64), nullable=False),
+    sa.Column("csrf", sa.String(64), nullable=False),
+    sa.Column("label", sa.String(120), nullable=True),
+    sa.Column("created", sa.Float, nullable=False),
+    sa.Column("last_seen", sa.Float, nullable=False),
+)
+
+recovery_codes = sa.Table(
+    "golf_recovery_codes", metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("player_id", sa.String(32), sa.ForeignKey("golf_players.id"), nullable=False,
+              index=True),
+    sa.Column("digest", sa.String(64), nullable=False),
+    sa.Column("used", sa.Float, nullable=True),
+)
+
+passkeys = sa.Table(
+    "golf_passkeys", metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("player_id", sa.String(32), sa.ForeignKey("golf_players.id"), nullable=False,
+              index=True),
+    sa.Column("credential_id", sa.String(512), nullable=False, unique=True),
+    sa.Column("public_key", sa.LargeBinary, nullable=False),
+    sa.Column("sign_count", sa.BigInteger, nullable=False),
+    sa.Column("name", sa.String(60), nullable=False),
+    sa.Column("created", sa.Float, nullable=False),
+    sa.Column("last_used", sa.Float, nullable=True),
+)
+
+#: A person's OpenSkill rating per variant ("preset/band", golf.ratings.Variant.key).
+ratings = sa.Table(
+    "golf_ratings", metadata,
+    sa.Column("player_id", sa.String(32), sa.ForeignKey("golf_players.id"), primary_key=True),
+    sa.Column("variant", sa.String(80), primary_key=True),
+    sa.Column("mu", sa.Float, nullable=False),
+    sa.Column("sigma", sa.Float, nullable=False),
+    sa.Column("matches", sa.Integer, nullable=False),
+    sa.Column("abandoned", sa.Integer, nullable=False),
+    sa.Column("updated", sa.Float, nullable=False),
+    sa.Index("ix_golf_ratings_variant", "variant", "mu"),
+)
+
+#: The rated matches ratings are rebuilt from, one row per seat with its update.
+rated_matches = sa.Table(
+    "golf_rated_matches", metadata,
+    sa.Column("match_id", sa.Integer, sa.ForeignKey("golf_matches.id"), primary_key=True),
+    sa.Column("variant", sa.String(80), nullable=False),
+    sa.Column("finished", sa.Float, nullable=False, index=True),
+)
+
+rated_seats = sa.Table(
+    "golf_rated_seats", metadata,
+    sa.Column("match_id", sa.Integer, sa.ForeignKey("golf_matches.id"), primary_key=True),
+    sa.Column("position", sa.Integer, primary_key=True, autoincrement=False),
+    sa.Column("player_id", sa.String(32), sa.ForeignKey("golf_players.id"), nullable=True,
+              index=True),
+    sa.Column("bot", sa.String(120), nullable=True),
+    sa.Column("place", sa.Integer, nullable=False),
+    sa.Column("abandoned", sa.Boolean, nullable=False),
+    sa.Column("mu_before", sa.Float, nullable=True),
+    sa.Column("sigma_before", sa.Float, nullable=True),
+    sa.Column("mu_after", sa.Float, nullable=True),
+    sa.Column("sigma_after", sa.Float, nullable=True),
+)
+
+blocks = sa.Table(
+    "golf_blocks", metadata,
+    sa.Column("player_id", sa.String(32), sa.ForeignKey("golf_players.id"), primary_key=True),
+    sa.Column("blocked_id", sa.String(32), sa.ForeignKey("golf_players.id"), primary_key=True),
+    sa.Column("created", sa.Float, nullable=False),
+)
+
+reports = sa.Table(
+    "golf_reports", metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("reporter_id", sa.String(32), sa.ForeignKey("golf_players.id"), nullable=False),
+    sa.Column("reported_id", sa.String(32), sa.ForeignKey("golf_players.id"), nullable=False,
+              index=True),
+    sa.Column("table_id", sa.String(32), nullable=True),
+    sa.Column("reason", sa.String(500), nullable=False),
+    # The reported chat line(s), copied so that the report outlives the chat's trimming.
+    sa.Column("chat", sa.JSON, nullable=True),
+    sa.Column("status", sa.String(16), nullable=False, server_default="open"),
+    sa.Column("created", sa.Float, nullable=False),
 )
 
 MIGRATIONS = Path(__file__).parent / "migrations"
