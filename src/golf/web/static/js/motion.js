@@ -27,6 +27,13 @@ function artOf(board, selector) {
   return place ? place.querySelector(".card-svg") || place : null;
 }
 
+// Where a place is. Measured on the place, not on its drawing: a card that flips over is
+// squeezed to no width at the start of its turn (the CSS flip-in), its place is not.
+function rectOf(board, selector) {
+  const place = board.querySelector(selector);
+  return place ? place.getBoundingClientRect() : null;
+}
+
 /**
  * Where the places of the table are before a redraw: the piles, each seat's card in hand and
  * its grid cells, by selector. Call it before the board is redrawn.
@@ -34,8 +41,8 @@ function artOf(board, selector) {
 export function capture(board) {
   const rects = new Map();
   const note = (selector) => {
-    const art = artOf(board, selector);
-    if (art) rects.set(selector, art.getBoundingClientRect());
+    const rect = rectOf(board, selector);
+    if (rect) rects.set(selector, rect);
   };
   note(STOCK);
   note(DISCARD);
@@ -48,10 +55,9 @@ export function capture(board) {
   return rects;
 }
 
-/** Slide `art` (now at its new place) from the rectangle `from`. */
-function travel(art, from) {
-  if (!art || !from) return null;
-  const to = art.getBoundingClientRect();
+/** Slide `art` (now at the place `to`) from the rectangle `from`. */
+function travel(art, to, from) {
+  if (!art || !to || !from) return null;
   if (!to.width || !from.width) return null;
   const dx = from.left + from.width / 2 - (to.left + to.width / 2);
   const dy = from.top + from.height / 2 - (to.top + to.height / 2);
@@ -96,14 +102,9 @@ export function playMoves(board, before, { event, key, fresh, mySeat }) {
   const out = [];
   for (const [from, to] of movesOf(event, mySeat)) {
     // A swapped card's cell is in the same place before and after: read it from either page.
-    const start = before.get(from) || (from.includes(".grid") ? rectNow(board, from) : null);
-    const animation = travel(artOf(board, to), start);
+    const start = before.get(from) || (from.includes(".grid") ? rectOf(board, from) : null);
+    const animation = travel(artOf(board, to), rectOf(board, to), start);
     if (animation) out.push(animation);
   }
   return out;
-}
-
-function rectNow(board, selector) {
-  const art = artOf(board, selector);
-  return art ? art.getBoundingClientRect() : null;
 }
