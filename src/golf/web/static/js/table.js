@@ -371,7 +371,9 @@ export function tableScreen(root, where, { navigate }) {
     dialog.dataset.kind = kind;
     if (!dialog.open) dialog.showModal();
     const first = dialog.querySelector("button.primary") || dialog.querySelector("button");
-    if (first) first.focus();
+    // Focus the main button without scrolling to it: the dialog opens at its title.
+    if (first) first.focus({ preventScroll: true });
+    dialog.scrollTop = 0;
   }
 
   function showHoleEnd(holeOver, matchOver) {
