@@ -17,6 +17,7 @@ const RANGE = {
 const GAP = 0.12; // the grid's gap, as a fraction of the card width (golf.css .grid)
 const MARGIN = 6; // room left under the last thing that must be seen, in px
 const STEPS = 8; // bisection steps: 1/256 of the range is below a pixel
+const NARROW = 700; // px: golf.css puts the piles in a column below this width
 
 function lerp([lo, hi], s) {
   return lo + (hi - lo) * s;
@@ -94,8 +95,15 @@ export function fitTable(board) {
   // Start from the largest sizes so that the width caps are measured on the real layout.
   set(board, RANGE.my[1], oppRange[1], RANGE.pile[1]);
   const cap = caps(board);
-  const apply = (s) => set(board, Math.min(cap.my, lerp(RANGE.my, s)),
-    Math.max(Math.min(cap.opp, lerp(oppRange, s)), oppRange[0]), lerp(RANGE.pile, s));
+  // On a narrow screen the piles stand in a column beside the own grid: never wider than its
+  // cards, so that the column leaves the grid its width.
+  const narrow = document.documentElement.clientWidth < NARROW;
+  const apply = (s) => {
+    const my = Math.min(cap.my, lerp(RANGE.my, s));
+    const pile = lerp(RANGE.pile, s);
+    set(board, my, Math.max(Math.min(cap.opp, lerp(oppRange, s)), oppRange[0]),
+      narrow && !watching ? Math.max(RANGE.pile[0], Math.min(pile, my)) : pile);
+  };
   const elements = mustSee(board);
   apply(1);
   if (overflow(elements) <= 0) return;
