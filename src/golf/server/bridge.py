@@ -26,6 +26,7 @@ from ..actions import Action
 from ..bots import make_bot
 from ..bots.base import LEVELS, Bot
 from ..bots.ladder import COACH_BUDGET_MS, strongest
+from ..cards import card_str
 from ..errors import GolfError
 from ..events import Event
 from ..game import Game
@@ -69,6 +70,19 @@ def bot_view(game: Game, seat: int) -> dict[str, Any]:
 def public_view(game: Game) -> dict[str, Any]:
     """What a spectator may see: the engine's public view (``Game.public_view()``)."""
     return dict(game.public_view())
+
+
+def open_view(game: Game) -> dict[str, Any]:
+    """Every card of the position, in the public view's shape (face-down cards and a card
+    held from the stock included). Only for a finished match's replay: the caller shows it
+    once the match is over, never while it runs."""
+    view = public_view(game)
+    pos = game.position()
+    view["grids"] = [None if grid is None else [card_str(c) for c in grid]
+                     for grid in pos["grids"]]
+    if pos["held"] is not None:
+        view["held"] = card_str(pos["held"])
+    return view
 
 
 def parse_action(text: str) -> Action:
@@ -175,9 +189,16 @@ class Replay:
     def length(self) -> int:
         return len(self.games) - 1
 
-    def step(self, version: int, seat: int | None) -> dict[str, Any]:
+    def step(self, version: int, seat: int | None, *, every_card: bool = False
+             ) -> dict[str, Any]:
+        """The step at ``version`` as ``seat`` saw it (None: the public view); with
+        ``every_card``, the public view's events over every card of the position (the
+        match is over: a Replay is only made from a finished match's record)."""
         g = self.games[version]
-        view = public_view(g) if seat is None else seat_view(g, seat)
+        if every_card:
+            view = open_view(g)
+        else:
+            view = public_view(g) if seat is None else seat_view(g, seat)
         event = self.events[version]
         by = self.by[version] if version < len(self.by) else "player"
         return {"version": version, "view": view,

@@ -542,14 +542,15 @@ def router(hub: Hub) -> APIRouter:
         if not 0 <= version <= steps.length:
             raise ProtocolError("bad_message", f"version is from 0 to {steps.length}",
                                 field="version")
-        if seat == "public":
+        if seat in ("public", "all"):
             who = None
         elif seat.isdigit() and int(seat) < steps.games[0].players:
             who = int(seat)
         else:
-            raise ProtocolError("bad_message", "seat is 'public' or a seat number",
+            raise ProtocolError("bad_message", "seat is 'public', 'all' or a seat number",
                                 field="seat")
-        return ReplayStep.model_validate(steps.step(version, who))
+        # "all": every card; replay_of has made sure that the match is over.
+        return ReplayStep.model_validate(steps.step(version, who, every_card=seat == "all"))
 
     return api
 

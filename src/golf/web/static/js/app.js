@@ -6,6 +6,8 @@ import { h, replace } from "./dom.js";
 import { lang, onLangChange, setLang, t } from "./i18n.js";
 import { pref, setPref } from "./api.js";
 import { cardBack, cardFace } from "./cards.js";
+import { soundSwitch } from "./sound.js";
+import { notifySwitch } from "./attention.js";
 
 const screens = {
   lobby: () => import("./lobby.js").then((m) => m.lobbyScreen),
@@ -67,7 +69,8 @@ function header() {
     h("div.menu-body", {},
       h("label.check", {}, four, " ", t("pref.fourColour")),
       h("label.check", {}, peeked, " ", t("pref.showPeeked")),
-      h("p.help", { text: t("pref.showPeeked.help") })));
+      h("p.help", { text: t("pref.showPeeked.help") }),
+      soundSwitch(), notifySwitch()));
   replace(bar, logo, h("div.topbar-tools", {},
     h("label.lang", {}, h("span.sr-only", { text: t("lang.label") }), select), menu));
 }

@@ -10,6 +10,10 @@ import { discardEl, gridEl, heldEl, historyEl, stockEl, targetsOf } from "./boar
 import { holeEndEl, resultEl, scorecardEl } from "./holeend.js";
 import { holeEnd, matchEnded, narrate, parseAction, seatName } from "./narrate.js";
 import { waitingEl } from "./waiting.js";
+import { fitTable, keepFitted } from "./layout.js";
+import { capture as captureCards, playMoves } from "./motion.js";
+import { soundFor } from "./sound.js";
+import { markTurn } from "./attention.js";
 
 const KEYS = { d: "draw", t: "take", x: "discard", k: "knock", p: "pass" };
 const LOG_SIZE = 60;
@@ -61,6 +65,7 @@ export function tableScreen(root, where, { navigate }) {
   });
   replace(root, banner, toast, board, side, dialog, live);
   root.classList.add("table-screen");
+  const unfit = keepFitted(board);
 
   function announce(text) {
     if (!text) return;
@@ -223,6 +228,10 @@ export function tableScreen(root, where, { navigate }) {
       if (!(before && before.your_turn)) announce(t("ev.yourTurn"));
     }
     if (S.seat !== null && S.token) rememberSeat(id, S.token, S.seat);
+    // Sounds for what happened while this page was open (not for the state found on load).
+    if (before && (before.version !== msg.version || before.match !== msg.match)) {
+      soundFor(msg, S.prev, S.seat);
+    }
     render();
     if (S.showHoleEnd) {
       const { holeOver, matchOver } = S.showHoleEnd;
@@ -362,7 +371,9 @@ export function tableScreen(root, where, { navigate }) {
     dialog.dataset.kind = kind;
     if (!dialog.open) dialog.showModal();
     const first = dialog.querySelector("button.primary") || dialog.querySelector("button");
-    if (first) first.focus();
+    // Focus the main button without scrolling to it: the dialog opens at its title.
+    if (first) first.focus({ preventScroll: true });
+    dialog.scrollTop = 0;
   }
 
   function showHoleEnd(holeOver, matchOver) {
@@ -390,6 +401,7 @@ export function tableScreen(root, where, { navigate }) {
     const focusKey = document.activeElement && document.activeElement.dataset
       ? document.activeElement.dataset.key : null;
     board.classList.remove("busy");
+    const before = captureCards(board);
     if (!S.table) {
       replace(board, h("p.loading", { text: t("common.loading") }));
     } else if (S.table.status === "waiting" && !(S.state && !S.state.view.is_over)) {
@@ -402,6 +414,11 @@ export function tableScreen(root, where, { navigate }) {
       replace(board, h("p.loading", { text: t("common.loading") }));
     }
     renderSide();
+    fitTable(board);
+    if (S.state && board.querySelector(".felt")) {
+      playMoves(board, before, { event: S.state.event, key: `${S.state.match}:${S.state.version}`,
+        fresh: Boolean(S.prev), mySeat: S.seat });
+    }
     if (focusKey) {
       const again = board.querySelector(`[data-key="${focusKey}"]`);
       if (again) again.focus();
@@ -456,6 +473,7 @@ export function tableScreen(root, where, { navigate }) {
     board.dataset.version = String(st.version);
     board.dataset.match = String(st.match);
     document.title = yourTurn ? t("turn.tab") : `${S.table.title} – ${t("app.name")}`;
+    markTurn(yourTurn, S.table.title);
 
     // Header: which hole, whose turn, the clock.
     const holeText = view.playoff ? t("table.playoff")
@@ -498,7 +516,7 @@ export function tableScreen(root, where, { navigate }) {
         const name = seatName(S.table, s, me);
         const muteable = mine && info.kind === "human" && s !== me;
         return h("section.seat-panel" + (s === current ? ".current" : ""), {
-          "aria-label": t("table.gridOf", { name }) },
+          "aria-label": t("table.gridOf", { name }), "data-seat": s },
         h("div.seat-head", {},
           h("span.turn-mark", { "aria-hidden": "true", text: s === current ? "▶" : "" }),
           h("strong.seat-name", { text: name }),
@@ -550,7 +568,7 @@ export function tableScreen(root, where, { navigate }) {
       }
       const name = seatName(S.table, me, me);
       mySection = h("section.my-area" + (current === me ? ".current" : ""), {
-        "aria-label": t("table.yourGrid") },
+        "aria-label": t("table.yourGrid"), "data-seat": me },
       h("div.seat-head", {},
         h("span.turn-mark", { "aria-hidden": "true", text: current === me ? "▶" : "" }),
         h("strong.seat-name", { text: (S.table.seats[me] || {}).name || name }),
@@ -734,6 +752,8 @@ export function tableScreen(root, where, { navigate }) {
       socket.close();
       clearInterval(clockTimer);
       clearInterval(renderBanner.timer);
+      unfit();
+      markTurn(false);
       document.removeEventListener("keydown", onKey);
       if (dialog.open) dialog.close();
       root.classList.remove("table-screen");
