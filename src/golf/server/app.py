@@ -26,6 +26,7 @@ from .guard import Guard
 from .hub import Hub
 from .lobby import error_response, refused_body, router
 from .metrics import Metrics, apply_gc_policy
+from .players import Players
 from .protocol import ProtocolError
 from .sockets import endpoint
 from .store import Store
@@ -108,6 +109,7 @@ def create_app(config: Config) -> FastAPI:
         hub = Hub(store, keep_finished=config.keep_finished)
         state["hub"] = hub
         app.state.hub = hub
+        app.state.players = Players(hub)
         n = await hub.load_unfinished()
         log.info("golf server: %d unfinished tables loaded", n)
         sweeper = asyncio.create_task(sweep_forever(hub))
