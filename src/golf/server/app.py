@@ -22,6 +22,7 @@ from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 
 from . import db
+from .account_api import account_router
 from .guard import Guard
 from .hub import Hub
 from .lobby import error_response, refused_body, router
@@ -161,6 +162,7 @@ def create_app(config: Config) -> FastAPI:
             return getattr(state["hub"], name)
 
     app.include_router(router(LazyHub()))  # type: ignore[arg-type]
+    app.include_router(account_router())
 
     @app.websocket("/ws")
     async def ws(websocket: WebSocket) -> None:

@@ -383,7 +383,7 @@ class Players:
             await self._set_password_hash(row.player_id, await asyncio.to_thread(
                 self.passwords.hash, password), end_others_than=None)
         player = Player(row.player_id, row.name, row.username)
-        return await self._begin(who, guest_cookie, player, label, False)
+        return await self.begin_session(who, guest_cookie, player, label, False)
 
     async def sign_in_with_code(self, who: Identity, guest_cookie: str | None, username: str,
                                 code: str, address: str, label: str | None) -> SignedIn:
@@ -423,9 +423,9 @@ class Players:
         except LookupError:
             raise sign_in_failed() from None
         player = Player(pid, row.name, row.username)
-        return await self._begin(who, guest_cookie, player, label, True)
+        return await self.begin_session(who, guest_cookie, player, label, True)
 
-    async def _begin(self, who: Identity, guest_cookie: str | None, player: Player,
+    async def begin_session(self, who: Identity, guest_cookie: str | None, player: Player,
                      label: str | None, password_needed: bool) -> SignedIn:
         """A new session for ``player``; the request's old session ends and its guest
         cookie (when valid) gets a new secret, so no value seen before the sign-in is
@@ -462,7 +462,7 @@ class Players:
 
     async def sessions(self, who: Identity) -> list[SessionInfo]:
         """The account's active sessions, most recently used first."""
-        s = self._signed_in(who)
+        s = self.require_signed_in(who)
         t = db.sessions
         async with self.store.engine.connect() as conn:
             rows = (await conn.execute(
@@ -472,7 +472,7 @@ class Players:
 
     async def end_session(self, who: Identity, session_id: str) -> None:
         """Sign out one session of the account (perhaps this one)."""
-        self._signed_in(who)
+        self.require_signed_in(who)
         t = db.sessions
         n = await self._end_sessions(sa.and_(t.c.id == session_id,
                                              t.c.player_id == who.player.id))
@@ -482,7 +482,7 @@ class Players:
 
     async def end_other_sessions(self, who: Identity) -> int:
         """Sign out every session of the account but this one; how many ended."""
-        current = self._signed_in(who)
+        current = self.require_signed_in(who)
         t = db.sessions
         return await self._end_sessions(sa.and_(t.c.player_id == who.player.id,
                                                 t.c.id != current))
@@ -496,7 +496,7 @@ class Players:
         return n
 
     @staticmethod
-    def _signed_in(who: Identity) -> str:
+    def require_signed_in(who: Identity) -> str:
         if who.session is None:
             raise AccountError("not_signed_in", "sign in to your account first", 401)
         return who.session
@@ -505,7 +505,7 @@ class Players:
                               address: str) -> int:
         """A new password (the current one is needed unless the account signed in with a
         recovery code); every other session ends. Returns how many ended."""
-        session = self._signed_in(who)
+        session = self.require_signed_in(who)
         username = who.player.username or ""
         if not who.password_needed:
             self._check_wait(username, address)
@@ -545,7 +545,7 @@ class Players:
         """Delete the account: the password (or a recovery sign-in) confirms it; the
         profile keeps its id for other people's histories but loses its name, account,
         sessions, codes and passkeys, and its seats show :data:`DELETED_NAME`."""
-        self._signed_in(who)
+        self.require_signed_in(who)
         if not who.password_needed:
             username = who.player.username or ""
             self._check_wait(username, address)
