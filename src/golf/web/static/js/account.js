@@ -360,7 +360,7 @@ function render() {
     state.notice ? h("p.acct-notice", { role: "status", text: state.notice }) : null,
     state.codes ? codesPanel() : null,
     me.signed_in ? accountPanels() : guestPanels());
-  const details = h("details#account-menu.display-menu.account-menu", { open: state.open || null,
+  const details = h("details#account-menu.account-menu", { open: state.open || null,
     ontoggle: (e) => { state.open = e.target.open; if (!state.open) state.notice = ""; } },
   h("summary#acct-summary", { "aria-label": `${t("acct.menu")}: ${who}` }, personIcon(),
     h("span.acct-name", { text: who })), body);
