@@ -7,7 +7,7 @@
 import "./strings/account.js";
 import { h, replace, svg } from "./dom.js";
 import { lang, t } from "./i18n.js";
-import { ApiError, rememberSeat } from "./api.js";
+import { ApiError, rememberSeat, saveName, savedName } from "./api.js";
 
 const state = { me: null, codes: null, notice: "", open: false, useCode: false };
 let mounted = null; // {el, navigate}
@@ -191,9 +191,10 @@ function actionButton(id, text, run, cls = "button") {
 
 function nameForm() {
   const name = field("name", "name", t("acct.name"),
-    { maxlength: 20, autocomplete: "nickname", value: state.me.player.name || "" }, t("acct.name.help"));
+    { maxlength: 20, autocomplete: "nickname", value: state.me.player.name || savedName() }, t("acct.name.help"));
   return form("name", null, [name], t("acct.name.save"), async (v) => {
-    await request("POST", "/api/me/name", { name: v.name });
+    const out = await request("POST", "/api/me/name", { name: v.name });
+    saveName(out.me.player.name); // the lobby's name field starts from it too
     return t("acct.name.saved");
   });
 }
