@@ -55,7 +55,7 @@ class AccountRoute(APIRoute):
                 headers = {"Cache-Control": "no-store"}
                 if e.retry_after is not None:
                     headers["Retry-After"] = str(e.retry_after)
-                return JSONResponse(e.body(), status_code=e.status, headers=headers)
+                return JSONResponse(e.body(), status_code=e.http_status, headers=headers)
 
         return run
 
