@@ -146,3 +146,30 @@ def test_the_menu_speaks_german(browser: Browser, server: Server) -> None:
     expect(page.locator(".acct-notice")).to_have_text("Name gespeichert.")
     assert not eva.errors, eva.errors
     eva.context.close()
+
+
+def test_a_recovery_code_signs_in_and_asks_for_a_new_password(browser: Browser,
+                                                              server: Server) -> None:
+    username = "rc" + secrets.token_hex(3)
+    cy = open_player(browser, "Cy", site(server))
+    page = cy.page
+    codes = claim(cy, username)
+    page.locator("#acct-signout").click()
+    expect(page.locator("#acct-claim")).to_be_visible()
+    page.locator("#acct-use-code").click()
+    page.fill("#acct-signin-username", username)
+    page.fill("#acct-signin-code", "not a code")
+    page.locator("#acct-signin button[type=submit]").click()
+    expect(page.locator("#acct-signin-code-error")).to_contain_text("16 letters and digits")
+    expected_refusal(cy, 422)
+    page.fill("#acct-signin-code", codes[0].lower())
+    page.locator("#acct-signin button[type=submit]").click()
+    expect(page.locator(".acct-who")).to_contain_text(username)
+    expect(page.locator("#acct-panel .notice")).to_be_visible()
+    page.fill("#acct-password-password", "brand new words 8")
+    page.locator("#acct-password button[type=submit]").click()
+    expect(page.locator(".acct-notice")).to_contain_text("Password changed")
+    expect(page.locator("#acct-panel .notice")).to_have_count(0)
+    expect(page.locator("#acct-panel")).to_contain_text("9 recovery codes left")
+    assert not cy.errors, cy.errors
+    cy.context.close()
