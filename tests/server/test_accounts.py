@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import itertools
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import httpx
@@ -40,6 +40,7 @@ class Browser:
         self.origin = origin or server.base
         self.csrf = ""
         self.bodies: list[str] = []
+        self.last_json: Any = None
 
     def me(self) -> dict[str, Any]:
         r = self.http.get("/api/me")
@@ -57,6 +58,8 @@ class Browser:
         h.update(headers or {})
         r = self.http.request(method, path, json=body, headers=h)
         self.bodies.append(r.text)
+        self.last_json = r.json() if r.headers.get("content-type", "").startswith(
+            "application/json") else None
         if r.status_code < 300 and r.headers.get("content-type", "").startswith(
                 "application/json"):
             data = r.json()
@@ -83,6 +86,27 @@ def new_browser(made: list[Browser], server: ServerProcess) -> Browser:
     b = Browser(server)
     made.append(b)
     return b
+
+
+def socket_closed_by(server: ServerProcess, table_id: str, token: str,
+                     act: Callable[[], httpx.Response]) -> list[tuple[int | None, str | None]]:
+    """The close codes a seat's socket gets while ``act`` runs (which must succeed)."""
+    import asyncio
+
+    from harness import Client
+
+    async def run() -> list[tuple[int | None, str | None]]:
+        c = await Client(server.ws_url, table_id, token).connect()
+        try:
+            await c.wait(lambda x: x.welcome is not None, what="welcome")
+            r = await asyncio.to_thread(act)
+            assert r.status_code == 200, r.text
+            await c.wait(lambda x: bool(x.closes), what="the close")
+            return list(c.closes)
+        finally:
+            await c.close()
+
+    return asyncio.run(run())
 
 
 def seat_players(server: ServerProcess, table_id: str) -> list[str | None]:
@@ -223,15 +247,17 @@ def test_signed_in_player_finds_the_unfinished_table_on_another_browser(
     assert r.status_code == 200, r.text
     me = r.json()["me"]
     assert [t["table_id"] for t in me["tables"]] == [table["table"]["id"]]
-    r = away.post(f"/api/me/tables/{table['table']['id']}/seat")
-    assert r.status_code == 200, r.text
-    fresh = r.json()
+    # The old browser's socket is closed when the seat moves (a copied token loses it too).
+    closed = socket_closed_by(server, table["table"]["id"], old_token, lambda: away.post(
+        f"/api/me/tables/{table['table']['id']}/seat"))
+    fresh = away.last_json
     assert fresh["seat"] == 0 and fresh["token"] != old_token
     # The fresh token holds the seat (the host's tools answer to it); the old one no more.
     r = server.get(f"/api/tables/{table['table']['id']}", token=fresh["token"])
     assert r.json().get("invite") == table["invite"]
     r = server.post(f"/api/tables/{table['table']['id']}/leave", token=old_token)
     assert r.status_code == 403 and r.json()["error"]["code"] == "bad_token"
+    assert closed == [(4001, "removed")]
     # Someone else's browser gets no token for that seat.
     stranger = new_browser(browsers, server)
     stranger.me()
