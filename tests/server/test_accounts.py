@@ -572,11 +572,14 @@ def test_no_secret_or_hash_in_any_response(server: ServerProcess,
         assert "$argon2" not in body
         for s in secrets_at_rest:
             assert s not in body
-    # Cookies appear only in Set-Cookie, never in a body.
+    # Cookies appear only in Set-Cookie, never in a body nor in the server's log.
+    log = server.log.read_text(errors="replace")
+    assert PASSWORD not in log and "another one 55" not in log and "$argon2" not in log
     for jar in (a.http.cookies, b.http.cookies):
         for value in jar.values():
             secret = value.partition(".")[2]
             assert secret and all(secret not in body for body in bodies)
+            assert secret not in log
 
 
 # --- invariants (Hypothesis) ----------------------------------------------------------------
