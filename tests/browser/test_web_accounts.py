@@ -43,6 +43,7 @@ def claim(p: Player, username: str) -> list[str]:
     page.locator("#acct-claim button[type=submit]").click()
     codes = page.locator("#acct-codes .code-list code")
     expect(codes).to_have_count(10)
+    expect(page.locator("#acct-codes-copy")).to_be_focused()
     texts = [c.inner_text() for c in codes.all()]
     page.locator("#acct-codes-done").click()
     expect(page.locator("#acct-codes")).to_have_count(0)
@@ -140,6 +141,13 @@ def test_the_menu_speaks_german(browser: Browser, server: Server) -> None:
     open_menu(page)
     expect(page.locator("#acct-claim h3")).to_have_text("Profil speichern")
     expect(page.locator("label[for=acct-claim-password]")).to_have_text("Passwort")
+    # The server's refusal of a field, in German next to that field.
+    page.fill("#acct-claim-username", "eva" + secrets.token_hex(3))
+    page.fill("#acct-claim-password", "kurz")
+    page.locator("#acct-claim button[type=submit]").click()
+    expect(page.locator("#acct-claim-password-error")).to_have_text(
+        "Ein Passwort braucht mindestens 10 Zeichen.")
+    expected_refusal(eva, 422)
     page.fill("#acct-name-name", "Eva")
     page.locator("#acct-name button[type=submit]").click()
     expect(page.locator("#acct-summary")).to_have_text("Eva")
