@@ -8,6 +8,7 @@ import { pref, setPref } from "./api.js";
 import { cardBack, cardFace } from "./cards.js";
 import { soundSwitch } from "./sound.js";
 import { notifySwitch } from "./attention.js";
+import { mountAccountMenu } from "./account.js";
 
 const screens = {
   lobby: () => import("./lobby.js").then((m) => m.lobbyScreen),
@@ -71,8 +72,10 @@ function header() {
       h("label.check", {}, peeked, " ", t("pref.showPeeked")),
       h("p.help", { text: t("pref.showPeeked.help") }),
       soundSwitch(), notifySwitch()));
+  const account = h("div.account-slot");
   replace(bar, logo, h("div.topbar-tools", {},
-    h("label.lang", {}, h("span.sr-only", { text: t("lang.label") }), select), menu));
+    h("label.lang", {}, h("span.sr-only", { text: t("lang.label") }), select), menu, account));
+  mountAccountMenu(account, { navigate });
 }
 
 function refresh() {
