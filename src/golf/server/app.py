@@ -27,6 +27,7 @@ from .hub import Hub
 from .lobby import error_response, refused_body, router
 from .metrics import Metrics, apply_gc_policy
 from .protocol import ProtocolError
+from .ratings_api import router as ratings_router
 from .sockets import endpoint
 from .store import Store
 
@@ -159,6 +160,7 @@ def create_app(config: Config) -> FastAPI:
             return getattr(state["hub"], name)
 
     app.include_router(router(LazyHub()))  # type: ignore[arg-type]
+    app.include_router(ratings_router(LazyHub()))  # type: ignore[arg-type]
 
     @app.websocket("/ws")
     async def ws(websocket: WebSocket) -> None:
@@ -175,6 +177,7 @@ def create_app(config: Config) -> FastAPI:
 
     app.add_api_route("/", page, methods=["GET"], include_in_schema=False)
     for prefix in ("join/{code}", "t/{table_id}", "watch/{table_id}",
-                   "replay/{table_id}/{number}"):
+                   "replay/{table_id}/{number}", "players/{player_id}", "leaderboards",
+                   "leaderboards/{preset}/{band}"):
         app.add_api_route(f"/{prefix}", page, methods=["GET"], include_in_schema=False)
     return app

@@ -24,7 +24,7 @@ from ..bots import bot_names
 from ..bots.base import LEVELS
 from ..errors import GolfError
 from ..rules import load_rules, preset_names, setting_schema
-from . import bridge
+from . import bridge, rating_service
 from .hub import Hub
 from .protocol import FIELD_CODES, PROTOCOL, ProtocolError, check_name
 from .room import Room, Seat
@@ -65,6 +65,8 @@ class NewTable(Body):
     public: bool = False
     title: str | None = Field(None, max_length=60)
     options: dict[str, Any] | None = None
+    #: Rated or casual; a rated table plays its preset unchanged (docs/ratings.md).
+    rated: bool = False
 
 
 class RulesCheck(Body):
@@ -131,6 +133,8 @@ class TableSummary(BaseModel):
     invite_url: str | None = None
     matches: list[MatchLink] | None = None
     bot_token: str | None = None
+    rated: bool = False
+    casual_reason: str | None = None
 
 
 class Created(BaseModel):
@@ -278,10 +282,23 @@ def check_preset(preset: Any, overrides: Any) -> None:
         raise ProtocolError("bad_rules", message, field=key)
 
 
+def check_rateable(preset: str, overrides: dict[str, Any],
+                   seats: list[tuple[str, str | None]]) -> None:
+    """A rated table's rules and seats must be rateable (ProtocolError not_rateable
+    with the reason, e.g. house rules)."""
+    reason = rating_service.casual_reason_for(load_rules(preset, overrides or None), seats)
+    if reason is not None:
+        raise ProtocolError("not_rateable", f"this table cannot be rated: {reason}",
+                            field="rated")
+
+
 def changes_of(room: Room, body: TableChanges) -> Changes:
     """The checked changes of a PATCH or rematch body (options merged over the table's)."""
     if body.rules is not None:
         check_preset(room.rec.preset, body.rules)
+        if room.rec.rated:
+            check_rateable(room.rec.preset, body.rules,
+                           [(s.rec.kind, s.rec.bot) for s in room.seats])
     if body.options is not None:
         check_options(body.options, room.rec.options)
     title = None if body.title is None else " ".join(body.title.split())
@@ -374,13 +391,15 @@ def router(hub: Hub) -> APIRouter:
             raise ProtocolError("bad_option", "title is text of at most 60 characters",
                                 field="title")
         options = check_options(body.options or {})
+        if body.rated:
+            check_rateable(body.preset, overrides, [(s.kind, s.bot) for s in seats])
         token = new_token()
         seats[0].name = name
         seats[0].token_hash = hash_token(token)
         bot_tokens = {str(s.position): t for s in seats if (t := external_token(s))}
         rec = TableRecord(new_table_id(), " ".join(title.split()), "waiting", body.preset,
                           dict(overrides), body.public, options, 0, new_invite(), 0,
-                          time.time(), seats)
+                          time.time(), seats, rated=body.rated)
         room = await hub.add(rec)
         return Created.model_validate({
             "table": room.summary(host_view=True), "seat": 0, "token": token,
