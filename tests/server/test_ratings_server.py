@@ -56,16 +56,17 @@ def db_url(server: ServerProcess) -> str:
     return server.db or f"sqlite+aiosqlite:///{server.data_dir / 'golf.db'}"
 
 
-def with_db(server: ServerProcess, work: Callable[[AsyncConnection], Awaitable[T]]) -> T:
-    async def run() -> T:
-        engine = db.make_engine(db_url(server))
-        try:
-            async with engine.begin() as conn:
-                return await work(conn)
-        finally:
-            await engine.dispose()
+async def in_db(server: ServerProcess, work: Callable[[AsyncConnection], Awaitable[T]]) -> T:
+    engine = db.make_engine(db_url(server))
+    try:
+        async with engine.begin() as conn:
+            return await work(conn)
+    finally:
+        await engine.dispose()
 
-    return asyncio.run(run())
+
+def with_db(server: ServerProcess, work: Callable[[AsyncConnection], Awaitable[T]]) -> T:
+    return asyncio.run(in_db(server, work))
 
 
 def new_player(server: ServerProcess, name: str, status: str = "active") -> str:
@@ -80,14 +81,14 @@ def new_player(server: ServerProcess, name: str, status: str = "active") -> str:
     return pid
 
 
-def seat_player(server: ServerProcess, table: str, position: int, pid: str) -> None:
+async def seat_player(server: ServerProcess, table: str, position: int, pid: str) -> None:
     """The seat's player profile (what the identity part records when a person sits)."""
     async def put(conn: AsyncConnection) -> None:
         await conn.execute(db.seats.update().where(
             db.seats.c.table_id == table, db.seats.c.position == position
         ).values(player_id=pid))
 
-    with_db(server, put)
+    await in_db(server, put)
 
 
 def rows(server: ServerProcess, query: Any) -> list[Any]:
@@ -121,7 +122,7 @@ async def play_rated(server: ServerProcess, seats: list[dict[str, Any]],
     server.start_table(tid, tokens[0])
     people = [i for i, s in enumerate(seats) if s["kind"] == "human"]
     for position, pid in zip(people, players, strict=True):
-        seat_player(server, tid, position, pid)
+        await seat_player(server, tid, position, pid)
     for c in clients:
         await c.wait(lambda c: c.state is not None, what="the first state")
     if leave is not None:
@@ -286,7 +287,7 @@ def test_a_casual_table_is_not_rated(server: ServerProcess) -> None:
         c = await Client(server.ws_url, tid, t["token"]).connect()
         await c.wait(lambda c: c.summary is not None, what="the table")
         server.start_table(tid, t["token"])
-        seat_player(server, tid, 0, ann)
+        await seat_player(server, tid, 0, ann)
         await c.wait(lambda c: c.state is not None, what="the state")
         await play_out([c], random.Random(3))
         await asyncio.sleep(0.3)
