@@ -22,10 +22,12 @@ from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 
 from . import db
+from .account_api import account_router
 from .guard import Guard
 from .hub import Hub
 from .lobby import error_response, refused_body, router
 from .metrics import Metrics, apply_gc_policy
+from .players import Players
 from .protocol import ProtocolError
 from .ratings_api import router as ratings_router
 from .sockets import endpoint
@@ -109,6 +111,7 @@ def create_app(config: Config) -> FastAPI:
         hub = Hub(store, keep_finished=config.keep_finished)
         state["hub"] = hub
         app.state.hub = hub
+        app.state.players = Players(hub)
         n = await hub.load_unfinished()
         log.info("golf server: %d unfinished tables loaded", n)
         sweeper = asyncio.create_task(sweep_forever(hub))
@@ -161,6 +164,7 @@ def create_app(config: Config) -> FastAPI:
 
     app.include_router(router(LazyHub()))  # type: ignore[arg-type]
     app.include_router(ratings_router(LazyHub()))  # type: ignore[arg-type]
+    app.include_router(account_router())
 
     @app.websocket("/ws")
     async def ws(websocket: WebSocket) -> None:

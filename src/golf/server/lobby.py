@@ -26,6 +26,7 @@ from ..errors import GolfError
 from ..rules import load_rules, preset_names, setting_schema
 from . import bridge, rating_service
 from .hub import Hub
+from .players import Player, current_player
 from .protocol import FIELD_CODES, PROTOCOL, ProtocolError, check_name
 from .room import Room, Seat
 from .seating import Changes, check_options
@@ -314,6 +315,7 @@ def router(hub: Hub) -> APIRouter:
         return await hub.room(table_id)
 
     TableDep = Annotated[Room, Depends(this_table)]
+    PlayerDep = Annotated[Player, Depends(current_player)]
     Authorization = Annotated[str | None, Header()]
 
     async def this_seat(room: TableDep, authorization: Authorization = None) -> Seat:
@@ -371,7 +373,7 @@ def router(hub: Hub) -> APIRouter:
 
     # --- tables -------------------------------------------------------------------------
     @api.post("/tables", status_code=201, response_model_exclude_unset=True)
-    async def create(body: NewTable) -> Created:
+    async def create(body: NewTable, player: PlayerDep) -> Created:
         if hub.draining:
             raise ProtocolError("draining", "the server is shutting down; try again in a "
                                 "moment")
@@ -396,6 +398,7 @@ def router(hub: Hub) -> APIRouter:
         token = new_token()
         seats[0].name = name
         seats[0].token_hash = hash_token(token)
+        seats[0].player_id = player.id
         bot_tokens = {str(s.position): t for s in seats if (t := external_token(s))}
         rec = TableRecord(new_table_id(), " ".join(title.split()), "waiting", body.preset,
                           dict(overrides), body.public, options, 0, new_invite(), 0,
@@ -435,23 +438,23 @@ def router(hub: Hub) -> APIRouter:
         room = await hub.by_invite(code)
         return TableSummary.model_validate(room.summary())
 
-    async def join(room: Room, body: JoinIn) -> Joined:
+    async def join(room: Room, body: JoinIn, player: Player) -> Joined:
         name = check_name(body.name)
         token = new_token()
-        seat = await room.join(name, hash_token(token))
+        seat = await room.join(name, hash_token(token), player.id)
         return Joined.model_validate({"table": room.summary(), "seat": seat.position,
                                       "token": token})
 
     @api.post("/invites/{code}/join", response_model_exclude_unset=True)
-    async def join_invite(code: str, body: JoinIn) -> Joined:
-        return await join(await hub.by_invite(code), body)
+    async def join_invite(code: str, body: JoinIn, player: PlayerDep) -> Joined:
+        return await join(await hub.by_invite(code), body, player)
 
     @api.post("/tables/{table_id}/join", response_model_exclude_unset=True)
-    async def join_public(room: TableDep, body: JoinIn) -> Joined:
+    async def join_public(room: TableDep, body: JoinIn, player: PlayerDep) -> Joined:
         if not room.rec.public:
             raise ProtocolError("bad_invite", "this table is not public; join it with its "
                                 "invite link")
-        return await join(room, body)
+        return await join(room, body, player)
 
     @api.post("/my-tables", response_model_exclude_unset=True)
     async def my_tables(body: MyTablesIn) -> MyTables:
