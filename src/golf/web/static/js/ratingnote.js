@@ -8,8 +8,15 @@ import { botName, formatNumber, signed } from "./numbers.js";
 
 let note = null;
 
-/** Show the frame's changes; `seat` is this browser's seat (null for a spectator). */
+/** Show the frame's changes; `seat` is this browser's seat (null for a spectator). While
+ * a modal dialog is open (the last hole's scores) the rest of the page is inert, so the
+ * note waits until it closes: the result is not given away behind the hole's dialog. */
 export function showRatingChange(frame, seat, names = {}) {
+  const modal = document.querySelector("dialog[open]");
+  if (modal) {
+    modal.addEventListener("close", () => showRatingChange(frame, seat, names), { once: true });
+    return;
+  }
   if (!note) {
     note = h("section.rating-note", { role: "status", "aria-live": "polite",
       "aria-labelledby": "rating-note-title" });
