@@ -71,7 +71,7 @@ def test_a_guest_plays_a_rated_match_against_a_bot_and_sees_the_rating_change(
     # The profile: the variant's figures, the provisional rating, the graph, the replay.
     note.get_by_role("link").click()
     page.wait_for_url(re.compile(r"/players/"))
-    expect(page.locator("h1#profile-title")).to_contain_text("Player")
+    expect(page.locator("h1#profile-title")).to_have_text("Player Ann")
     row = page.locator("table.stats tbody tr").first
     expect(row.locator("th")).to_contain_text("Six-card")
     expect(row).to_contain_text(after)
