@@ -54,7 +54,7 @@ def test_a_guest_plays_a_rated_match_against_a_bot_and_sees_the_rating_change(
         else:
             page.wait_for_timeout(40)
     expect(note).to_be_visible()
-    expect(note).to_contain_text("Your rating in six-card/2: 900 →")
+    expect(note).to_contain_text("Your rating in Six-card Golf · 2 players: 900 →")
     page.screenshot(path=str(shots / "rating-note.png"), full_page=False)
 
     # The change shown is the model's update for the stored result.
