@@ -14,6 +14,8 @@ from typing import Any
 import httpx
 import pytest
 from harness import ServerProcess
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
 
 _addresses = itertools.count(2)
 
@@ -549,3 +551,76 @@ def test_no_secret_or_hash_in_any_response(server: ServerProcess,
         for value in jar.values():
             secret = value.partition(".")[2]
             assert secret and all(secret not in body for body in bodies)
+
+
+# --- invariants (Hypothesis) ----------------------------------------------------------------
+
+# Any text a Cookie header can carry (HTTP allows no DEL, and ; , " \ end or quote a value).
+COOKIE_TEXT = st.text(alphabet=st.characters(min_codepoint=0x21, max_codepoint=0xFF,
+                                             exclude_characters=";,\\\"\x7f"), max_size=160)
+
+
+@settings(max_examples=40, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(guest=COOKIE_TEXT, session=COOKIE_TEXT)
+def test_any_cookie_text_is_a_fresh_guest_never_an_error(server: ServerProcess, guest: str,
+                                                          session: str) -> None:
+    raw = f"golf_guest={guest}; golf_session={session}".encode("latin-1")
+    r = httpx.get(server.base + "/api/me", headers={b"Cookie": raw}, timeout=30)
+    assert r.status_code == 200, r.text
+    me = r.json()
+    assert me["signed_in"] is False and me["tables"] == [] and me["player"]["name"] is None
+    assert "golf_guest=" in r.headers.get("set-cookie", "")
+
+
+@settings(max_examples=30, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(token=st.text(alphabet=st.characters(min_codepoint=0x20, max_codepoint=0x7E),
+                     max_size=80))
+def test_only_the_browsers_own_csrf_token_is_accepted(server: ServerProcess,
+                                                      csrf_browser: Browser,
+                                                      token: str) -> None:
+    b = csrf_browser
+    # A header value cannot start or end with white space (HTTP strips it).
+    assume(token == token.strip() and token != b.csrf)
+    r = b.post("/api/me/name", {"name": "Mallory"}, headers={"X-CSRF-Token": token})
+    assert r.status_code == 403 and r.json()["error"]["code"] == "bad_csrf"
+    assert b.me()["player"]["name"] != "Mallory"
+
+
+@pytest.fixture(scope="module")
+def csrf_browser(server: ServerProcess) -> Iterator[Browser]:
+    b = Browser(server)
+    b.me()
+    yield b
+    b.close()
+
+
+# --- passkeys: refusals (the ceremonies themselves run in tests/browser) ---------------------
+
+def test_passkey_routes_refuse_clearly(server: ServerProcess, browsers: list[Browser]) -> None:
+    guest = new_browser(browsers, server)
+    guest.me()
+    r = guest.post("/api/passkeys/register/options", {})
+    assert r.status_code == 401 and r.json()["error"]["code"] == "not_signed_in"
+    a, _ = claimed(browsers, server, unique("pk"))
+    r = a.post("/api/passkeys/register/options", {})
+    assert r.status_code == 200, r.text
+    begin = r.json()
+    opts = begin["options"]
+    assert opts["rp"]["id"] == "127.0.0.1" and opts["authenticatorSelection"]["residentKey"] \
+        == "required"
+    # A made-up answer, an unknown ceremony, a ceremony used twice: one clear refusal each.
+    fake = {"id": "AAAA", "rawId": "AAAA", "type": "public-key",
+            "response": {"clientDataJSON": "e30", "attestationObject": "oA"}}
+    r = a.post("/api/passkeys/register", {"ceremony": begin["ceremony"], "credential": fake})
+    assert r.status_code == 400 and r.json()["error"]["code"] == "passkey_failed"
+    r = a.post("/api/passkeys/register", {"ceremony": begin["ceremony"], "credential": fake})
+    assert r.status_code == 400 and "expired" in r.json()["error"]["message"]
+    r = guest.post("/api/passkeys/signin/options", {})
+    assert r.status_code == 200
+    r = guest.post("/api/passkeys/signin", {"ceremony": r.json()["ceremony"],
+                                            "credential": {"id": "nope"}})
+    assert r.status_code == 401 and r.json()["error"]["code"] == "passkey_failed"
+    assert guest.me()["signed_in"] is False
+    assert a.http.get("/api/passkeys").json() == {"passkeys": []}

@@ -8,6 +8,7 @@ import { lang, onLangChange, setLang, t } from "./i18n.js";
 import { pref, setPref } from "./api.js";
 import { cardBack, cardFace } from "./cards.js";
 import "./strings/profiles.js";
+import { mountAccountMenu } from "./account.js";
 
 const screens = {
   lobby: () => import("./lobby.js").then((m) => m.lobbyScreen),
@@ -79,8 +80,10 @@ function header() {
       h("p.help", { text: t("pref.showPeeked.help") })));
   const boards = h("a.topbar-link", { href: "/leaderboards", text: t("nav.leaderboards"),
     onclick: (e) => { e.preventDefault(); navigate("/leaderboards"); } });
+  const account = h("div.account-slot");
   replace(bar, logo, h("div.topbar-tools", {}, boards,
-    h("label.lang", {}, h("span.sr-only", { text: t("lang.label") }), select), menu));
+    h("label.lang", {}, h("span.sr-only", { text: t("lang.label") }), select), menu, account));
+  mountAccountMenu(account, { navigate });
 }
 
 function refresh() {
