@@ -11,16 +11,18 @@ from __future__ import annotations
 import asyncio
 import secrets
 import time
-from collections.abc import AsyncIterator, Awaitable
+from collections.abc import AsyncIterator, Awaitable, Iterator
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
 import pytest
 import sqlalchemy as sa
-from conftest import fresh_database
+from conftest import fresh_database, make_server
+from harness import Client, ServerProcess
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from test_accounts import Browser
 
 from golf.ratings import Anchors, Rating, Variant
 from golf.server import db
@@ -433,3 +435,125 @@ def test_two_processes_match_people_who_arrived_through_different_ones(
                 assert seats[s.seat or 0]["player_id"] == pid
 
     run(go())
+
+
+# --- the routes on real servers ---------------------------------------------------------
+
+
+@pytest.fixture(scope="module", params=["sqlite", "postgres"])
+def qp_server(request: pytest.FixtureRequest,
+              tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
+    """A server whose players may fill with bots after 2 s."""
+    srv = make_server(request.param, tmp_path_factory.mktemp("qp"), request)
+    srv.args = ["--bot-wait", "2"]
+    srv.start()
+    try:
+        yield srv
+    finally:
+        srv.stop()
+
+
+def browser(server: ServerProcess) -> Browser:
+    b = Browser(server)
+    b.me()
+    return b
+
+
+async def sees_own_seat(server: ServerProcess, table: str, token: str, seat: int) -> None:
+    c = await Client(server.ws_url, table, token).connect()
+    try:
+        await c.wait(lambda c: c.state is not None)
+        assert c.welcome is not None and c.welcome["seat"] == seat
+    finally:
+        await c.close()
+
+
+def test_play_now_matches_two_browsers_each_to_their_own_seat(qp_server: ServerProcess
+                                                              ) -> None:
+    ann, bob = browser(qp_server), browser(qp_server)
+    r = ann.post("/api/quickplay", {"preset": "nine-card", "players": 2})
+    assert r.status_code == 201, r.text
+    qa = r.json()
+    assert qa["state"]["status"] == "waiting" and qa["state"]["window"] == 50
+    r = bob.post("/api/quickplay", {"preset": "nine-card", "players": 2})
+    qb = r.json()
+    assert qb["state"]["status"] == "matched"
+    sa_ = ann.http.get(f"/api/quickplay/{qa['state']['ticket']}").json()
+    assert sa_["status"] == "matched" and sa_["table"] == qb["state"]["table"]
+    # Each token opens its owner's seat, and the ticket's poll never shows a token.
+    table = sa_["table"]
+    asyncio.run(sees_own_seat(qp_server, table, qa["token"], sa_["seat"]))
+    asyncio.run(sees_own_seat(qp_server, table, qb["token"], qb["state"]["seat"]))
+    assert qa["token"] not in bob.http.get(f"/api/quickplay/{qb['state']['ticket']}").text
+    # Someone else's ticket is not theirs to read.
+    r = bob.http.get(f"/api/quickplay/{qa['state']['ticket']}")
+    assert r.status_code == 404 and r.json()["error"]["code"] == "no_ticket"
+    ann.close()
+    bob.close()
+
+
+def test_leave_fill_and_refusals_through_the_routes(qp_server: ServerProcess) -> None:
+    ann = browser(qp_server)
+    r = ann.post("/api/quickplay", {"preset": "german", "players": 2})
+    ticket = r.json()["state"]["ticket"]
+    r = ann.post(f"/api/quickplay/{ticket}/bots")
+    assert r.status_code == 409 and r.json()["error"]["code"] == "too_early"
+    assert r.json()["error"]["retry_after"] > 0
+    r = ann.send("DELETE", f"/api/quickplay/{ticket}")
+    assert r.status_code == 204
+    assert ann.http.get(f"/api/quickplay/{ticket}").status_code == 404
+    # A page of another site cannot queue anyone; nor a request without the CSRF token.
+    assert ann.post("/api/quickplay", {"preset": "german", "players": 2},
+                    headers={"Origin": "https://evil.example"}).status_code == 403
+    assert ann.post("/api/quickplay", {"preset": "german", "players": 2},
+                    csrf=False).status_code == 403
+    # Bad queues: a clear error naming the field.
+    r = ann.post("/api/quickplay", {"preset": "german", "players": 12})
+    assert r.status_code == 422 and r.json()["error"]["field"] == "players"
+    r = ann.post("/api/quickplay", {"preset": "german", "players": "2"})
+    assert r.status_code in (400, 422)
+    # After the wait, bots fill the table and the match runs.
+    r = ann.post("/api/quickplay", {"preset": "german", "players": 2})
+    ticket = r.json()["state"]["ticket"]
+    time.sleep(2.1)
+    r = ann.post(f"/api/quickplay/{ticket}/bots")
+    assert r.status_code == 200, r.text
+    s = r.json()
+    assert s["status"] == "matched" and s["seat"] == 0
+    summary = ann.http.get(f"/api/tables/{s['table']}").json()
+    assert summary["status"] == "playing"
+    assert [x["kind"] for x in summary["seats"]] == ["human", "bot"]
+    ann.close()
+
+
+def test_two_server_processes_match_people_who_came_through_each(
+        postgres_url: str, tmp_path: Path) -> None:
+    url = fresh_database(postgres_url)
+    servers = [ServerProcess(tmp_path / f"s{i}", url) for i in range(2)]
+    for s in servers:
+        s.data_dir.mkdir()
+        s.start()
+    try:
+        people = [browser(servers[i % 2]) for i in range(4)]
+        tickets = []
+        for b in people:
+            r = b.post("/api/quickplay", {"preset": "six-card", "players": 2})
+            assert r.status_code == 201, r.text
+            tickets.append(r.json())
+        states = [b.http.get(f"/api/quickplay/{t['state']['ticket']}").json()
+                  for b, t in zip(people, tickets, strict=True)]
+        assert all(s["status"] == "matched" for s in states)
+        tables: dict[str, list[int]] = {}
+        for s in states:
+            tables.setdefault(s["table"], []).append(s["seat"])
+        assert sorted(sorted(v) for v in tables.values()) == [[0, 1], [0, 1]]
+        # People who arrived through different processes share a table.
+        for i, s in enumerate(states):
+            partner = next(j for j, o in enumerate(states) if j != i
+                           and o["table"] == s["table"])
+            assert partner % 2 != i % 2
+        for b in people:
+            b.close()
+    finally:
+        for s in servers:
+            s.stop()

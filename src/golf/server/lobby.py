@@ -26,6 +26,7 @@ from ..errors import GolfError
 from ..rules import load_rules, preset_names, setting_schema
 from . import bridge
 from .hub import Hub
+from .players import Player, current_player
 from .protocol import FIELD_CODES, PROTOCOL, ProtocolError, check_name
 from .room import Room, Seat
 from .seating import Changes, check_options
@@ -215,6 +216,7 @@ def error_response(e: ProtocolError) -> JSONResponse:
     body: dict[str, Any] = {"code": e.code, "message": e.message}
     if e.field is not None:
         body["field"] = e.field
+    body.update(e.extra)  # e.g. retry_after
     return JSONResponse({"error": body}, status_code=e.status)
 
 
@@ -288,11 +290,12 @@ def changes_of(room: Room, body: TableChanges) -> Changes:
     return Changes(body.rules, body.options, body.public, title)
 
 
-async def create_table(hub: Hub, body: NewTable, host_token_hash: str
-                       ) -> tuple[Room, dict[str, str]]:
+async def create_table(hub: Hub, body: NewTable, host_token_hash: str,
+                       host_player: str | None) -> tuple[Room, dict[str, str]]:
     """The one way a table is made (``POST /api/tables`` and quick play): checks the
-    body, seats the host (seat 0) under ``host_token_hash`` and stores the table.
-    Returns the room and the external seats' new bot tokens."""
+    body, seats the host (seat 0: the profile ``host_player``) under
+    ``host_token_hash`` and stores the table. Returns the room and the external seats'
+    new bot tokens."""
     if hub.draining:
         raise ProtocolError("draining", "the server is shutting down; try again in a "
                             "moment")
@@ -314,6 +317,7 @@ async def create_table(hub: Hub, body: NewTable, host_token_hash: str
     options = check_options(body.options or {})
     seats[0].name = name
     seats[0].token_hash = host_token_hash
+    seats[0].player_id = host_player
     bot_tokens = {str(s.position): t for s in seats if (t := external_token(s))}
     rec = TableRecord(new_table_id(), " ".join(title.split()), "waiting", body.preset,
                       dict(overrides), body.public, options, 0, new_invite(), 0,
@@ -330,6 +334,7 @@ def router(hub: Hub) -> APIRouter:
         return await hub.room(table_id)
 
     TableDep = Annotated[Room, Depends(this_table)]
+    PlayerDep = Annotated[Player, Depends(current_player)]
     Authorization = Annotated[str | None, Header()]
 
     async def this_seat(room: TableDep, authorization: Authorization = None) -> Seat:
@@ -387,9 +392,9 @@ def router(hub: Hub) -> APIRouter:
 
     # --- tables -------------------------------------------------------------------------
     @api.post("/tables", status_code=201, response_model_exclude_unset=True)
-    async def create(body: NewTable) -> Created:
+    async def create(body: NewTable, player: PlayerDep) -> Created:
         token = new_token()
-        room, bot_tokens = await create_table(hub, body, hash_token(token))
+        room, bot_tokens = await create_table(hub, body, hash_token(token), player.id)
         rec = room.rec
         return Created.model_validate({
             "table": room.summary(host_view=True), "seat": 0, "token": token,
@@ -425,23 +430,23 @@ def router(hub: Hub) -> APIRouter:
         room = await hub.by_invite(code)
         return TableSummary.model_validate(room.summary())
 
-    async def join(room: Room, body: JoinIn) -> Joined:
+    async def join(room: Room, body: JoinIn, player: Player) -> Joined:
         name = check_name(body.name)
         token = new_token()
-        seat = await room.join(name, hash_token(token))
+        seat = await room.join(name, hash_token(token), player.id)
         return Joined.model_validate({"table": room.summary(), "seat": seat.position,
                                       "token": token})
 
     @api.post("/invites/{code}/join", response_model_exclude_unset=True)
-    async def join_invite(code: str, body: JoinIn) -> Joined:
-        return await join(await hub.by_invite(code), body)
+    async def join_invite(code: str, body: JoinIn, player: PlayerDep) -> Joined:
+        return await join(await hub.by_invite(code), body, player)
 
     @api.post("/tables/{table_id}/join", response_model_exclude_unset=True)
-    async def join_public(room: TableDep, body: JoinIn) -> Joined:
+    async def join_public(room: TableDep, body: JoinIn, player: PlayerDep) -> Joined:
         if not room.rec.public:
             raise ProtocolError("bad_invite", "this table is not public; join it with its "
                                 "invite link")
-        return await join(room, body)
+        return await join(room, body, player)
 
     @api.post("/my-tables", response_model_exclude_unset=True)
     async def my_tables(body: MyTablesIn) -> MyTables:

@@ -379,10 +379,6 @@ class QuickPlay:
                 await conn.execute(db.queue.update().where(db.queue.c.id == p.id).values(
                     status="matched", table_id=room.id, seat=seat.position,
                     polled=self.clock()))
-                # The seat remembers its player (ratings and "your tables" need it).
-                await conn.execute(db.seats.update().where(
-                    db.seats.c.table_id == room.id, db.seats.c.position == seat.position)
-                    .values(player_id=p.player_id))
 
     async def _make_table(self, claim: _Claim) -> Room:
         host, *others = claim.people
@@ -394,9 +390,9 @@ class QuickPlay:
             [SeatIn(kind="bot", bot=b) for b in claim.bots]
         body = NewTable(name=names[0], preset=claim.preset, seats=seats, public=False,
                         title=f"Quick play: {load_rules(claim.preset).name}")
-        room, _ = await create_table(self.hub, body, host.token_hash)
+        room, _ = await create_table(self.hub, body, host.token_hash, host.player_id)
         for p, name in zip(others, names[1:], strict=True):
-            await room.join(name, p.token_hash)
+            await room.join(name, p.token_hash, p.player_id)
         await room.start()
         return room
 

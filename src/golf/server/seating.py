@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 from .audience import Seat, dumps
 from .protocol import ProtocolError
 from .store import SeatRecord, Store, TableRecord
+from .tokens import hash_token, new_token
 
 if TYPE_CHECKING:
     from .clocks import Clocks
@@ -134,8 +135,8 @@ class Seating:
             raise ProtocolError("already_started", "seats change only before the match "
                                 "starts")
 
-    async def join(self, name: str, token_hash: str) -> Seat:
-        """A person takes the first free seat under ``name``."""
+    async def join(self, name: str, token_hash: str, player_id: str | None = None) -> Seat:
+        """A person (the profile ``player_id``) takes the first free seat under ``name``."""
         async with self.lock:
             if self.rec.status != "waiting":
                 raise ProtocolError("already_started", "the match has started; watch it at "
@@ -148,9 +149,23 @@ class Seating:
                 raise ProtocolError("table_full", "every seat is taken")
             seat.rec.name = name
             seat.rec.token_hash = token_hash
+            seat.rec.player_id = player_id
             await self._store.save_seat(self.id, seat.rec)
             self.send_table()
             return seat
+
+    async def reissue_token(self, player_id: str) -> tuple[int, str]:
+        """A fresh token for the seat the profile ``player_id`` holds here (the player
+        signed in on another browser); the seat's older token stops working."""
+        async with self.lock:
+            seat = next((s for s in self._seats if s.rec.kind == "human"
+                         and s.rec.player_id == player_id and s.taken), None)
+            if seat is None:
+                raise ProtocolError("bad_token", "you hold no seat at this table")
+            token = new_token()
+            seat.rec.token_hash = hash_token(token)
+            await self._store.save_seat(self.id, seat.rec)
+            return seat.position, token
 
     async def add_seat(self, rec: SeatRecord, most: int) -> None:
         """The host adds a seat (at most ``most`` seats)."""
@@ -245,6 +260,7 @@ class Seating:
             if self.rec.status == "waiting":
                 seat.rec.name = None
                 seat.rec.token_hash = None
+                seat.rec.player_id = None
                 seat.rec.muted = []
                 await self._store.save_seat(self.id, seat.rec)
                 seat.close_all(4001, "removed", "you left this table")

@@ -35,6 +35,8 @@ class SeatRecord:
     bot_seed: int
     muted: list[int] = field(default_factory=list)
     id: int | None = None
+    #: The player profile seated here (golf.server.players); None for bots.
+    player_id: str | None = None
 
 
 @dataclass
@@ -256,7 +258,7 @@ class Store:
 
     async def save_seat(self, table_id: str, s: SeatRecord) -> None:
         values = {"kind": s.kind, "name": s.name, "bot": s.bot, "token_hash": s.token_hash,
-                  "muted": list(s.muted)}
+                  "muted": list(s.muted), "player_id": s.player_id}
 
         async def op(conn: AsyncConnection) -> None:
             await conn.execute(
@@ -398,7 +400,7 @@ async def _insert_seats(conn: AsyncConnection, table_id: str,
     await conn.execute(db.seats.insert(), [
         {"table_id": table_id, "position": s.position, "kind": s.kind, "name": s.name,
          "bot": s.bot, "token_hash": s.token_hash, "bot_seed": str(s.bot_seed),
-         "muted": list(s.muted)} for s in seats])
+         "muted": list(s.muted), "player_id": s.player_id} for s in seats])
 
 
 async def _finish(conn: AsyncConnection, table_id: str, match_id: int,
@@ -413,7 +415,8 @@ async def _load(conn: AsyncConnection, row: sa.RowMapping) -> TableRecord:
     seat_rows = (await conn.execute(sa.select(db.seats).where(
         db.seats.c.table_id == row["id"]).order_by(db.seats.c.position))).mappings().all()
     seats = [SeatRecord(s["position"], s["kind"], s["name"], s["bot"], s["token_hash"],
-                        int(s["bot_seed"]), list(s["muted"] or []), s["id"])
+                        int(s["bot_seed"]), list(s["muted"] or []), s["id"],
+                        s["player_id"])
              for s in seat_rows]
     t = TableRecord(row["id"], row["title"], row["status"], row["preset"],
                     dict(row["overrides"]), bool(row["public"]), dict(row["options"]),
