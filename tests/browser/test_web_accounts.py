@@ -1,0 +1,148 @@
+"""The account menu in a real browser: a guest claims the profile and gets recovery codes
+once; signs in on a second browser context and finds the unfinished table there; adds a
+passkey (Chromium's virtual authenticator over CDP) and signs in with it. Pages are
+opened on ``localhost``: a passkey's relying party id must be a domain name, not an IP.
+"""
+
+from __future__ import annotations
+
+import re
+import secrets
+
+from playwright.sync_api import Browser, Page, expect
+from webplay import Player, Server, create_table, open_player
+
+PASSWORD = "apple river 1234"
+
+
+def site(server: Server) -> str:
+    return server.url.replace("127.0.0.1", "localhost") + "/"
+
+
+def expected_refusal(p: Player, status: int) -> None:
+    """Forget the console's note of a refusal the test asked for (and only that one)."""
+    note = f"status of {status}"
+    assert any(note in e for e in p.errors), p.errors
+    p.errors[:] = [e for e in p.errors if note not in e]
+
+
+def open_menu(page: Page) -> None:
+    summary = page.locator("#acct-summary")
+    expect(summary).to_be_visible()
+    if page.locator("#account-menu[open]").count() == 0:
+        summary.click()
+    expect(page.locator("#acct-panel")).to_be_visible()
+
+
+def claim(p: Player, username: str) -> list[str]:
+    """Save the guest profile as ``username``; the codes shown, after "I have saved them"."""
+    page = p.page
+    open_menu(page)
+    page.fill("#acct-claim-username", username)
+    page.fill("#acct-claim-password", PASSWORD)
+    page.locator("#acct-claim button[type=submit]").click()
+    codes = page.locator("#acct-codes .code-list code")
+    expect(codes).to_have_count(10)
+    texts = [c.inner_text() for c in codes.all()]
+    page.locator("#acct-codes-done").click()
+    expect(page.locator("#acct-codes")).to_have_count(0)
+    expect(page.locator(".acct-who")).to_contain_text(username)
+    return texts
+
+
+def test_claim_then_sign_in_elsewhere_finds_the_unfinished_table(browser: Browser,
+                                                                server: Server) -> None:
+    username = "ann" + secrets.token_hex(3)
+    ann = open_player(browser, "Ann", site(server))
+    table = create_table(ann, seats=["medium"], rules={"holes": 1})
+    ann.page.goto(site(server))
+    # Field messages come from the server and sit next to their field.
+    open_menu(ann.page)
+    ann.page.fill("#acct-claim-username", username)
+    ann.page.fill("#acct-claim-password", "short")
+    ann.page.locator("#acct-claim button[type=submit]").click()
+    err = ann.page.locator("#acct-claim-password-error")
+    expect(err).to_be_visible()
+    expect(err).to_contain_text("10 characters")
+    expect(ann.page.locator("#acct-claim-password")).to_have_attribute("aria-invalid", "true")
+    expected_refusal(ann, 422)
+    codes = claim(ann, username)
+    assert all(re.fullmatch(r"[0-9A-Z]{4}(-[0-9A-Z]{4}){3}", c) for c in codes)
+    # Shown once: a reload does not show them again.
+    ann.page.reload()
+    open_menu(ann.page)
+    expect(ann.page.locator("#acct-codes")).to_have_count(0)
+    expect(ann.page.locator("#acct-panel")).to_contain_text("10 recovery codes left")
+    assert not any(c in ann.page.content() for c in codes)
+
+    other = open_player(browser, "Ann on the phone", site(server),
+                        viewport={"width": 390, "height": 800}, mobile=True)
+    page = other.page
+    open_menu(page)
+    # A wrong password: the one message, not saying whether the name exists.
+    page.fill("#acct-signin-username", username)
+    page.fill("#acct-signin-password", "not the password")
+    page.locator("#acct-signin button[type=submit]").click()
+    expect(page.locator("#acct-signin-error")).to_have_text("Wrong username or password.")
+    expected_refusal(other, 401)
+    page.fill("#acct-signin-password", PASSWORD)
+    page.locator("#acct-signin button[type=submit]").click()
+    expect(page.locator(".acct-who")).to_contain_text(username)
+    # The panel fits the phone's screen.
+    box = page.locator("#acct-panel").bounding_box()
+    assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= 390
+    opener = page.locator(f"#acct-open-{table}")
+    expect(opener).to_be_visible()
+    opener.click()
+    page.wait_for_url(re.compile(f"/t/{table}$"))
+    expect(page.locator(".wait-seat")).to_have_count(2)
+    expect(page.locator("#start")).to_be_visible()  # the host's seat, so the host's button
+    # Both sessions are listed; "sign out everywhere else" ends Ann's first browser's.
+    open_menu(page)
+    expect(page.locator(".acct-sessions li")).to_have_count(2)
+    page.locator("#acct-signout-others").click()
+    expect(page.locator(".acct-notice")).to_contain_text("1 other sessions signed out")
+    ann.page.reload()
+    open_menu(ann.page)
+    expect(ann.page.locator("#acct-claim")).to_be_visible()  # a guest again
+    assert not ann.errors, ann.errors
+    assert not other.errors, other.errors
+    ann.context.close()
+    other.context.close()
+
+
+def test_a_passkey_is_added_and_signs_in(browser: Browser, server: Server) -> None:
+    username = "pk" + secrets.token_hex(3)
+    bea = open_player(browser, "Bea", site(server))
+    page = bea.page
+    cdp = bea.context.new_cdp_session(page)
+    cdp.send("WebAuthn.enable")
+    cdp.send("WebAuthn.addVirtualAuthenticator", {"options": {
+        "protocol": "ctap2", "transport": "internal", "hasResidentKey": True,
+        "hasUserVerification": True, "isUserVerified": True,
+        "automaticPresenceSimulation": True}})
+    claim(bea, username)
+    page.locator("#acct-passkey-add").click()
+    expect(page.locator(".acct-notice")).to_have_text("Passkey added.")
+    expect(page.locator(".acct-passkeys li")).to_have_count(1)
+    page.locator("#acct-signout").click()
+    expect(page.locator("#acct-claim")).to_be_visible()
+    page.locator("#acct-passkey-signin").click()
+    expect(page.locator(".acct-who")).to_contain_text(username)
+    assert not bea.errors, bea.errors
+    bea.context.close()
+
+
+def test_the_menu_speaks_german(browser: Browser, server: Server) -> None:
+    eva = open_player(browser, "Eva", site(server), locale="de-DE")
+    page = eva.page
+    expect(page.locator("#acct-summary")).to_have_text("Gast")
+    open_menu(page)
+    expect(page.locator("#acct-claim h3")).to_have_text("Profil speichern")
+    expect(page.locator("label[for=acct-claim-password]")).to_have_text("Passwort")
+    page.fill("#acct-name-name", "Eva")
+    page.locator("#acct-name button[type=submit]").click()
+    expect(page.locator("#acct-summary")).to_have_text("Eva")
+    expect(page.locator(".acct-notice")).to_have_text("Name gespeichert.")
+    assert not eva.errors, eva.errors
+    eva.context.close()
