@@ -220,6 +220,7 @@ def error_response(e: ProtocolError) -> JSONResponse:
     body: dict[str, Any] = {"code": e.code, "message": e.message}
     if e.field is not None:
         body["field"] = e.field
+    body.update(e.extra)  # e.g. retry_after
     return JSONResponse({"error": body}, status_code=e.status)
 
 
@@ -306,6 +307,43 @@ def changes_of(room: Room, body: TableChanges) -> Changes:
     return Changes(body.rules, body.options, body.public, title)
 
 
+async def create_table(hub: Hub, body: NewTable, host_token_hash: str,
+                       host_player: str | None) -> tuple[Room, dict[str, str]]:
+    """The one way a table is made (``POST /api/tables`` and quick play): checks the
+    body, seats the host (seat 0: the profile ``host_player``) under
+    ``host_token_hash`` and stores the table. Returns the room and the external seats'
+    new bot tokens."""
+    if hub.draining:
+        raise ProtocolError("draining", "the server is shutting down; try again in a "
+                            "moment")
+    name = check_name(body.name)
+    overrides = body.rules or {}
+    check_preset(body.preset, overrides)
+    seats = [parse_seat(s, i) for i, s in enumerate(body.seats)]
+    if seats[0].kind != "human":
+        raise ProtocolError("bad_seats", "seat 0 is the host's and must be human",
+                            field="seats")
+    try:
+        load_rules(body.preset, overrides or None).check_players(len(seats))
+    except GolfError as e:
+        raise ProtocolError("bad_seats", str(e), field="seats") from None
+    title = body.title or f"{name}'s table"
+    if len(title) > 60:
+        raise ProtocolError("bad_option", "title is text of at most 60 characters",
+                            field="title")
+    options = check_options(body.options or {})
+    if body.rated:
+        check_rateable(body.preset, overrides, [(s.kind, s.bot) for s in seats])
+    seats[0].name = name
+    seats[0].token_hash = host_token_hash
+    seats[0].player_id = host_player
+    bot_tokens = {str(s.position): t for s in seats if (t := external_token(s))}
+    rec = TableRecord(new_table_id(), " ".join(title.split()), "waiting", body.preset,
+                      dict(overrides), body.public, options, 0, new_invite(), 0,
+                      time.time(), seats, rated=body.rated)
+    return await hub.add(rec), bot_tokens
+
+
 def router(hub: Hub) -> APIRouter:
     api = APIRouter(prefix="/api")
 
@@ -374,36 +412,9 @@ def router(hub: Hub) -> APIRouter:
     # --- tables -------------------------------------------------------------------------
     @api.post("/tables", status_code=201, response_model_exclude_unset=True)
     async def create(body: NewTable, player: PlayerDep) -> Created:
-        if hub.draining:
-            raise ProtocolError("draining", "the server is shutting down; try again in a "
-                                "moment")
-        name = check_name(body.name)
-        overrides = body.rules or {}
-        check_preset(body.preset, overrides)
-        seats = [parse_seat(s, i) for i, s in enumerate(body.seats)]
-        if seats[0].kind != "human":
-            raise ProtocolError("bad_seats", "seat 0 is the host's and must be human",
-                                field="seats")
-        try:
-            load_rules(body.preset, overrides or None).check_players(len(seats))
-        except GolfError as e:
-            raise ProtocolError("bad_seats", str(e), field="seats") from None
-        title = body.title or f"{name}'s table"
-        if len(title) > 60:
-            raise ProtocolError("bad_option", "title is text of at most 60 characters",
-                                field="title")
-        options = check_options(body.options or {})
-        if body.rated:
-            check_rateable(body.preset, overrides, [(s.kind, s.bot) for s in seats])
         token = new_token()
-        seats[0].name = name
-        seats[0].token_hash = hash_token(token)
-        seats[0].player_id = player.id
-        bot_tokens = {str(s.position): t for s in seats if (t := external_token(s))}
-        rec = TableRecord(new_table_id(), " ".join(title.split()), "waiting", body.preset,
-                          dict(overrides), body.public, options, 0, new_invite(), 0,
-                          time.time(), seats, rated=body.rated)
-        room = await hub.add(rec)
+        room, bot_tokens = await create_table(hub, body, hash_token(token), player.id)
+        rec = room.rec
         return Created.model_validate({
             "table": room.summary(host_view=True), "seat": 0, "token": token,
             "invite": rec.invite, "invite_url": f"/join/{rec.invite}",
