@@ -40,6 +40,9 @@ def register(sub: Any) -> None:
                    help="garbage collection policy: steady (default) freezes what start-up "
                    "made, collects young objects rarely and never runs a full collection, so "
                    "the event loop never stops for long; python keeps Python's defaults")
+    p.add_argument("--bot-wait", type=float, default=None, metavar="SECONDS",
+                   help="quick play: seconds a player waits for people before they may "
+                   "fill their table with bots (default 20)")
     p.add_argument("--metrics", action="store_true",
                    help="serve /api/debug/metrics: event-loop lag, collection pauses and CPU "
                    "per thread kind (for benchmarks; off by default)")
@@ -63,8 +66,11 @@ def run(args: argparse.Namespace) -> int:
         origins = tuple(check_allowed_origin(o) for o in args.allow_origin)
     except ValueError as e:
         raise GolfError(str(e)) from None
+    extra = {} if args.bot_wait is None else {"bot_wait": args.bot_wait}
+    if args.bot_wait is not None and not 0 <= args.bot_wait <= 3600:
+        raise GolfError(f"--bot-wait must be from 0 to 3600 seconds, got {args.bot_wait}")
     print(f"Golf server on http://{args.host}:{args.port}/ (Ctrl-C stops it)", flush=True)
     serve(Config(host=args.host, port=args.port, db=args.db, data_dir=args.data_dir,
                  keep_finished=args.keep_finished, allow_origins=origins,
-                 metrics=args.metrics, gc=args.gc))
+                 metrics=args.metrics, gc=args.gc, **extra))
     return 0

@@ -23,12 +23,16 @@ from fastapi.staticfiles import StaticFiles
 
 from . import db
 from .account_api import account_router
+from .care import Care
 from .guard import Guard
 from .hub import Hub
 from .lobby import error_response, refused_body, router
 from .metrics import Metrics, apply_gc_policy
 from .players import Players
 from .protocol import ProtocolError
+from .quickplay import BOT_WAIT, QuickPlay
+from .quickplay_api import care_router, quickplay_router
+from .ratings_api import router as ratings_router
 from .sockets import endpoint
 from .store import Store
 
@@ -59,6 +63,8 @@ class Config:
     metrics: bool = False
     #: The garbage collection policy (metrics.GC_POLICIES).
     gc: str = "steady"
+    #: Quick play: seconds of waiting before a player may fill their table with bots.
+    bot_wait: float = BOT_WAIT
 
     def database_url(self) -> str:
         if self.db:
@@ -111,6 +117,8 @@ def create_app(config: Config) -> FastAPI:
         state["hub"] = hub
         app.state.hub = hub
         app.state.players = Players(hub)
+        app.state.quickplay = QuickPlay(hub, engine, bot_wait=config.bot_wait)
+        app.state.care = Care(engine)
         n = await hub.load_unfinished()
         log.info("golf server: %d unfinished tables loaded", n)
         sweeper = asyncio.create_task(sweep_forever(hub))
@@ -162,7 +170,10 @@ def create_app(config: Config) -> FastAPI:
             return getattr(state["hub"], name)
 
     app.include_router(router(LazyHub()))  # type: ignore[arg-type]
+    app.include_router(ratings_router(LazyHub()))  # type: ignore[arg-type]
     app.include_router(account_router())
+    app.include_router(quickplay_router())
+    app.include_router(care_router())
 
     @app.websocket("/ws")
     async def ws(websocket: WebSocket) -> None:
@@ -179,6 +190,7 @@ def create_app(config: Config) -> FastAPI:
 
     app.add_api_route("/", page, methods=["GET"], include_in_schema=False)
     for prefix in ("join/{code}", "t/{table_id}", "watch/{table_id}",
-                   "replay/{table_id}/{number}"):
+                   "replay/{table_id}/{number}", "players/{player_id}", "leaderboards",
+                   "leaderboards/{preset}/{band}"):
         app.add_api_route(f"/{prefix}", page, methods=["GET"], include_in_schema=False)
     return app

@@ -208,6 +208,28 @@ reports = sa.Table(
     sa.Column("created", sa.Float, nullable=False),
 )
 
+#: Quick play's queue (migration 0004): one row per person waiting for a match (or just
+#: matched, until they have seen where), shared by every server process on the database.
+#: ``token_hash`` is the hash of the seat token handed out when the person queued.
+queue = sa.Table(
+    "golf_queue", metadata,
+    sa.Column("id", sa.String(32), primary_key=True),
+    sa.Column("player_id", sa.String(32), sa.ForeignKey("golf_players.id"), nullable=False,
+              unique=True),
+    sa.Column("name", sa.String(40), nullable=False),
+    sa.Column("preset", sa.String(64), nullable=False),
+    sa.Column("players", sa.Integer, nullable=False),
+    sa.Column("rating", sa.Integer, nullable=False),
+    sa.Column("token_hash", sa.String(64), nullable=False),
+    # waiting, matching (claimed by a matcher, its table being made) or matched.
+    sa.Column("status", sa.String(16), nullable=False),
+    sa.Column("joined", sa.Float, nullable=False),
+    sa.Column("polled", sa.Float, nullable=False),
+    sa.Column("table_id", sa.String(32), nullable=True),
+    sa.Column("seat", sa.Integer, nullable=True),
+    sa.Index("ix_golf_queue_key", "preset", "players", "status"),
+)
+
 MIGRATIONS = Path(__file__).parent / "migrations"
 
 

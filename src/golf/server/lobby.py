@@ -24,7 +24,7 @@ from ..bots import bot_names
 from ..bots.base import LEVELS
 from ..errors import GolfError
 from ..rules import load_rules, preset_names, setting_schema
-from . import bridge
+from . import bridge, rating_service
 from .hub import Hub
 from .players import Player, current_player
 from .protocol import FIELD_CODES, PROTOCOL, ProtocolError, check_name
@@ -66,6 +66,8 @@ class NewTable(Body):
     public: bool = False
     title: str | None = Field(None, max_length=60)
     options: dict[str, Any] | None = None
+    #: Rated or casual; a rated table plays its preset unchanged (docs/ratings.md).
+    rated: bool = False
 
 
 class RulesCheck(Body):
@@ -132,6 +134,8 @@ class TableSummary(BaseModel):
     invite_url: str | None = None
     matches: list[MatchLink] | None = None
     bot_token: str | None = None
+    rated: bool = False
+    casual_reason: str | None = None
 
 
 class Created(BaseModel):
@@ -216,6 +220,7 @@ def error_response(e: ProtocolError) -> JSONResponse:
     body: dict[str, Any] = {"code": e.code, "message": e.message}
     if e.field is not None:
         body["field"] = e.field
+    body.update(e.extra)  # e.g. retry_after
     return JSONResponse({"error": body}, status_code=e.status)
 
 
@@ -279,14 +284,64 @@ def check_preset(preset: Any, overrides: Any) -> None:
         raise ProtocolError("bad_rules", message, field=key)
 
 
+def check_rateable(preset: str, overrides: dict[str, Any],
+                   seats: list[tuple[str, str | None]]) -> None:
+    """A rated table's rules and seats must be rateable (ProtocolError not_rateable
+    with the reason, e.g. house rules)."""
+    reason = rating_service.casual_reason_for(load_rules(preset, overrides or None), seats)
+    if reason is not None:
+        raise ProtocolError("not_rateable", f"this table cannot be rated: {reason}",
+                            field="rated")
+
+
 def changes_of(room: Room, body: TableChanges) -> Changes:
     """The checked changes of a PATCH or rematch body (options merged over the table's)."""
     if body.rules is not None:
         check_preset(room.rec.preset, body.rules)
+        if room.rec.rated:
+            check_rateable(room.rec.preset, body.rules,
+                           [(s.rec.kind, s.rec.bot) for s in room.seats])
     if body.options is not None:
         check_options(body.options, room.rec.options)
     title = None if body.title is None else " ".join(body.title.split())
     return Changes(body.rules, body.options, body.public, title)
+
+
+async def create_table(hub: Hub, body: NewTable, host_token_hash: str,
+                       host_player: str | None) -> tuple[Room, dict[str, str]]:
+    """The one way a table is made (``POST /api/tables`` and quick play): checks the
+    body, seats the host (seat 0: the profile ``host_player``) under
+    ``host_token_hash`` and stores the table. Returns the room and the external seats'
+    new bot tokens."""
+    if hub.draining:
+        raise ProtocolError("draining", "the server is shutting down; try again in a "
+                            "moment")
+    name = check_name(body.name)
+    overrides = body.rules or {}
+    check_preset(body.preset, overrides)
+    seats = [parse_seat(s, i) for i, s in enumerate(body.seats)]
+    if seats[0].kind != "human":
+        raise ProtocolError("bad_seats", "seat 0 is the host's and must be human",
+                            field="seats")
+    try:
+        load_rules(body.preset, overrides or None).check_players(len(seats))
+    except GolfError as e:
+        raise ProtocolError("bad_seats", str(e), field="seats") from None
+    title = body.title or f"{name}'s table"
+    if len(title) > 60:
+        raise ProtocolError("bad_option", "title is text of at most 60 characters",
+                            field="title")
+    options = check_options(body.options or {})
+    if body.rated:
+        check_rateable(body.preset, overrides, [(s.kind, s.bot) for s in seats])
+    seats[0].name = name
+    seats[0].token_hash = host_token_hash
+    seats[0].player_id = host_player
+    bot_tokens = {str(s.position): t for s in seats if (t := external_token(s))}
+    rec = TableRecord(new_table_id(), " ".join(title.split()), "waiting", body.preset,
+                      dict(overrides), body.public, options, 0, new_invite(), 0,
+                      time.time(), seats, rated=body.rated)
+    return await hub.add(rec), bot_tokens
 
 
 def router(hub: Hub) -> APIRouter:
@@ -357,34 +412,9 @@ def router(hub: Hub) -> APIRouter:
     # --- tables -------------------------------------------------------------------------
     @api.post("/tables", status_code=201, response_model_exclude_unset=True)
     async def create(body: NewTable, player: PlayerDep) -> Created:
-        if hub.draining:
-            raise ProtocolError("draining", "the server is shutting down; try again in a "
-                                "moment")
-        name = check_name(body.name)
-        overrides = body.rules or {}
-        check_preset(body.preset, overrides)
-        seats = [parse_seat(s, i) for i, s in enumerate(body.seats)]
-        if seats[0].kind != "human":
-            raise ProtocolError("bad_seats", "seat 0 is the host's and must be human",
-                                field="seats")
-        try:
-            load_rules(body.preset, overrides or None).check_players(len(seats))
-        except GolfError as e:
-            raise ProtocolError("bad_seats", str(e), field="seats") from None
-        title = body.title or f"{name}'s table"
-        if len(title) > 60:
-            raise ProtocolError("bad_option", "title is text of at most 60 characters",
-                                field="title")
-        options = check_options(body.options or {})
         token = new_token()
-        seats[0].name = name
-        seats[0].token_hash = hash_token(token)
-        seats[0].player_id = player.id
-        bot_tokens = {str(s.position): t for s in seats if (t := external_token(s))}
-        rec = TableRecord(new_table_id(), " ".join(title.split()), "waiting", body.preset,
-                          dict(overrides), body.public, options, 0, new_invite(), 0,
-                          time.time(), seats)
-        room = await hub.add(rec)
+        room, bot_tokens = await create_table(hub, body, hash_token(token), player.id)
+        rec = room.rec
         return Created.model_validate({
             "table": room.summary(host_view=True), "seat": 0, "token": token,
             "invite": rec.invite, "invite_url": f"/join/{rec.invite}",
