@@ -41,7 +41,7 @@ CHAT_BURST = 5
 CHAT_RATE = 1.0
 MAX_NAME = 20
 
-CLIENT_TYPES = ("hello", "action", "chat", "mute", "hint", "ping")
+CLIENT_TYPES = ("hello", "action", "chat", "mute", "hint", "sync", "ping")
 
 #: Error code -> HTTP status for REST answers (the WebSocket ignores the status).
 CODES: dict[str, int] = {

@@ -5,6 +5,7 @@ import { h } from "./dom.js";
 import { cardName, t } from "./i18n.js";
 import { cardBack, cardFace, cardSpace } from "./cards.js";
 import { parseAction } from "./narrate.js";
+import { forgotten } from "./memory.js";
 
 /** The legal actions split into grid targets (by position) and the others (by kind). */
 export function targetsOf(legal) {
@@ -43,8 +44,10 @@ export function gridEl(view, seat, opts) {
       desc = t("cell.downSeen", { card: cardName(card) });
       seen = true;
     } else {
+      // A peeked card this page forgot (memory mode) is still one the player looked at.
       art = cardBack();
-      desc = card && opts.hidePeeked ? t("cell.downForgotten") : t("cell.down");
+      desc = (card && opts.hidePeeked) || forgotten(view, seat, pos)
+        ? t("cell.downForgotten") : t("cell.down");
     }
     const target = opts.targets && opts.targets.get(pos);
     const isLast = opts.lastPos === pos;

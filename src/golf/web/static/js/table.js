@@ -10,6 +10,7 @@ import { discardEl, gridEl, heldEl, historyEl, stockEl, targetsOf } from "./boar
 import { holeEndEl, resultEl, scorecardEl } from "./holeend.js";
 import { holeEnd, matchEnded, narrate, parseAction, seatName } from "./narrate.js";
 import { waitingEl } from "./waiting.js";
+import { forgetPeeks, memoryMode, pastFirstDraw } from "./memory.js";
 
 const KEYS = { d: "draw", t: "take", x: "discard", k: "knock", p: "pass" };
 const LOG_SIZE = 60;
@@ -32,6 +33,7 @@ export function tableScreen(root, where, { navigate }) {
     table: null, state: null, prev: null, lastEvent: null, invite: null,
     log: [], chat: [], hint: null, pending: false, error: null, waitError: null,
     clock: null, clockAt: 0, conn: { state: "connecting" }, gone: null, holdResult: false,
+    forgot: new Set(), // "match:hole" where this page forgot the peeked cards (memory.js)
   };
   if (!where.watch && !S.token) {
     navigate(`/watch/${encodeURIComponent(id)}`, { replaceState: true });
@@ -209,9 +211,10 @@ export function tableScreen(root, where, { navigate }) {
   }
 
   // One frame per move: the new version, this page's view and the engine's event for it.
-  function takeState(msg) {
+  function takeState(frame) {
     const before = S.state;
-    if (before && before.match === msg.match && msg.version < before.version) return;
+    if (before && before.match === frame.match && frame.version < before.version) return;
+    const msg = forgetPeeks(frame, S.seat, S.table, S.forgot);
     S.prev = before && before.match === msg.match ? before : null;
     S.state = msg;
     if (msg.event) showEvent(msg);
@@ -235,7 +238,8 @@ export function tableScreen(root, where, { navigate }) {
     const ev = msg.event;
     if (ev.ended) S.endedReason = ev.ended;
     S.lastEvent = { ...ev, version: msg.version, match: msg.match };
-    const said = narrate(ev, S.table, S.seat, msg.view);
+    // In memory mode the log never names a peeked card: it would outlive the first draw.
+    const said = narrate(ev, S.table, S.seat, memoryMode(S.table) ? null : msg.view);
     if (said && said.text) {
       S.log.unshift(said.text);
       S.log.length = Math.min(S.log.length, LOG_SIZE);
@@ -254,7 +258,7 @@ export function tableScreen(root, where, { navigate }) {
   // for a person a bot stood in for, the moves since they left ("while you were away").
   function takeHistory(msg) {
     S.chat = (msg.chat || []).slice();
-    const view = S.state ? S.state.view : null;
+    const view = S.state && !memoryMode(S.table) ? S.state.view : null;
     const told = (msg.log || []).map((entry) => {
       // A past peek names its card only while the current view still shows it.
       const same = view && entry.hole === view.hole ? view : null;
@@ -527,8 +531,7 @@ export function tableScreen(root, where, { navigate }) {
 
     let mySection = null;
     if (mine) {
-      const hidePeeked = !(pref("showPeeked", false) || S.table.options.show_peeked)
-        && view.phase !== "setup" && ((view.turns && view.turns[me] > 0) || view.held_by === me);
+      const hidePeeked = memoryMode(S.table) && pastFirstDraw(view, me);
       const actions = [];
       for (const kind of ["draw", "take", "discard", "knock", "pass"]) {
         if (!others.has(kind)) continue;
@@ -739,6 +742,10 @@ export function tableScreen(root, where, { navigate }) {
       root.classList.remove("table-screen");
     },
     refresh() {
+      // The display setting changed: forget the peeked cards now, or ask the server for
+      // this seat's view again to show them (this page no longer holds them).
+      if (S.state && memoryMode(S.table)) S.state = forgetPeeks(S.state, S.seat, S.table, S.forgot);
+      else if (S.state && S.seat !== null) socket.send({ type: "sync" });
       replace(side);
       renderBanner();
       render();
