@@ -110,8 +110,9 @@ def test_one_full_turn_by_keyboard_alone(browser: Browser, server: Server, shots
     wait_my_turn(page)
     page.keyboard.press("h")
     expect(page.locator(".hint-box")).to_contain_text("The coach suggests", timeout=30_000)
-    expect(page.locator(".hint-box .hint-parts").first).to_contain_text("value")
-    page.locator(".hint-others summary").click()
+    expect(page.locator(".hint-box .hint-words")).to_contain_text("better than")
+    page.locator(".hint-details summary").click()
+    expect(page.locator(".hint-details li").first).to_contain_text("=")
     page.locator(".hint-box").screenshot(path=str(shots / "hint.png"))
     page.keyboard.press("Escape")
     # The key legend offers the shortcuts legal now: six-card has no knock.

@@ -3,11 +3,26 @@ whole hole, badges that cover no rank or suit, small things."""
 
 from __future__ import annotations
 
+import json
 import re
+import time
+from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, Page, expect
-from webplay import RANKS_EN, SUITS_EN, Server, card_forms, create_table, open_player, version
+from webplay import (
+    RANKS_EN,
+    SUITS_EN,
+    Server,
+    card_forms,
+    click_a_move,
+    create_table,
+    invite_url,
+    join_by_invite,
+    open_player,
+    play_until_hole_end,
+    version,
+)
 
 
 def wait_my_turn(page: Page) -> None:
@@ -112,3 +127,207 @@ def test_memory_mode_forgets_peeked_cards_for_the_whole_hole(
         expect(page.locator(".my-area .cell.seen")).to_have_count(0)
     assert not ann.errors, ann.errors
     ann.context.close()
+
+
+def closes_hole_end(page: Page) -> None:
+    page.locator("dialog[open][data-kind=hole-end] button.primary").click()
+    expect(page.locator("dialog[open]")).to_have_count(0)
+
+
+def test_the_next_hole_waits_and_the_rematch_is_an_invitation(
+        browser: Browser, server: Server) -> None:
+    ann = open_player(browser, "Ann", server.url + "/")
+    table = create_table(ann, seats=["human", "easy"], rules={"holes": 2})
+    bob = open_player(browser, "Bob", invite_url(ann))
+    join_by_invite(bob)
+    expect(ann.page.locator("#start")).to_be_enabled()
+    ann.page.locator("#start").click()
+    people = [ann, bob]
+    play_until_hole_end(people)
+
+    # Ann has read the hole's end, Bob not yet: nobody moves, bots included.
+    closes_hole_end(ann.page)
+    expect(ann.page.locator("#clock")).to_contain_text("Next hole in")
+    expect(ann.page.locator("#clock")).to_contain_text("waiting for Bob")
+    expect(ann.page.locator("#prompt")).to_contain_text("everyone has read")
+    held = version(ann)
+    ann.page.wait_for_timeout(2500)
+    assert version(ann) == held and version(bob) == held
+    expect(ann.page.locator(".turn-pill.mine")).to_have_count(0)
+    closes_hole_end(bob.page)
+    expect(ann.page.locator("#clock")).not_to_contain_text("Next hole in")
+    # The next hole goes on: someone is on turn (Bob, in hole 2) or the bot moved.
+    deadline = time.monotonic() + 10
+    while version(ann) == held and not any(
+            p.page.locator(".turn-pill.mine").count() for p in people):
+        assert time.monotonic() < deadline, "the next hole did not start"
+        ann.page.wait_for_timeout(50)
+
+    # The last hole: Ann reads it and invites everyone while Bob's dialog is still open.
+    play_until_hole_end(people)
+    closes_hole_end(ann.page)
+    expect(ann.page.locator(".result-panel .placings li")).to_have_count(3)
+    expect(ann.page.locator(".celebration")).to_have_count(1)
+    ann.page.locator("[data-key=rematch]").click()
+    expect(ann.page.locator(".rematch-note")).to_contain_text("Waiting for Bob")
+    expect(bob.page.locator("dialog[open][data-kind=hole-end]")).to_be_visible()
+    bob.page.wait_for_timeout(500)
+    expect(bob.page.locator(".board-area")).to_have_attribute("data-match", "1")
+    # Bob still gets the final standings, then accepts the invitation.
+    closes_hole_end(bob.page)
+    expect(bob.page.locator(".result-panel .placings li")).to_have_count(3)
+    expect(bob.page.locator(".rematch-invite")).to_contain_text("Ann invites everyone")
+    bob.page.locator("[data-key=rematch-accept]").click()
+    for p in people:
+        expect(p.page.locator(".board-area")).to_have_attribute("data-match", "2")
+        expect(p.page.locator("dialog[open]")).to_have_count(0)
+        expect(p.page.locator(".result-panel")).to_have_count(0)
+        expect(p.page.locator(".hole-pill")).to_have_text("Hole 1 of 2")
+        log = " ".join(p.page.locator(".log li").all_inner_texts())
+        assert "is over" not in log, log
+    assert server.api("GET", f"/api/tables/{table}")["match"] == 2
+    for p in people:
+        assert not p.errors, p.errors
+        p.context.close()
+
+
+# Every badge's box against every rank, suit and pip of every card on the page.
+OVERLAPS = """
+() => {
+  const badges = [...document.querySelectorAll(
+    '.last-tag, .group-tag, .points-tag, .seen-tag, .key-tag')].filter((b) => b.offsetParent);
+  const texts = [...document.querySelectorAll('svg.card-svg text')];
+  const hit = [];
+  for (const b of badges) {
+    const r = b.getBoundingClientRect();
+    for (const x of texts) {
+      const q = x.getBoundingClientRect();
+      if (q.width === 0 || q.height === 0) continue;
+      const apart = r.right - 0.5 <= q.left || q.right - 0.5 <= r.left
+        || r.bottom - 0.5 <= q.top || q.bottom - 0.5 <= r.top;
+      if (!apart) {
+        hit.push(`${b.className} "${b.textContent}" over "${x.textContent}"`);
+      }
+    }
+  }
+  return { badges: badges.length, hit };
+}
+"""
+
+
+@pytest.mark.parametrize("preset", ["six-card", "four-card-wild"])
+def test_badges_never_cover_a_rank_or_suit(browser: Browser, server: Server,
+                                           preset: str) -> None:
+    ann = open_player(browser, "Ann", server.url + "/")
+    page = ann.page
+    create_table(ann, seats=["easy", "easy"], preset=preset, rules={"holes": 1})
+    page.locator("#start").click()
+    seen_last = 0
+    while not hole_over(page):
+        if page.locator(".turn-pill.mine").count() and not page.locator(
+                ".board-area.busy").count():
+            out = page.evaluate(OVERLAPS)
+            assert not out["hit"], out["hit"]
+            seen_last += page.locator(".last-tag").count()
+            click_a_move(ann)
+        else:
+            page.wait_for_timeout(40)
+    out = page.evaluate(OVERLAPS)
+    assert out["badges"] >= 9 and not out["hit"], out
+    assert seen_last > 0
+    # Groups are marked by a shape, never a letter that reads as a rank.
+    for mark in page.locator("dialog .group-tag").all_inner_texts():
+        assert not re.search(r"[A-Z]", mark), mark
+    assert not ann.errors, ann.errors
+    ann.context.close()
+
+
+def hint_frames(page: Page) -> list[dict[str, Any]]:
+    """Every ``hint`` frame the page receives (read off its WebSocket)."""
+    got: list[dict[str, Any]] = []
+
+    def on_socket(ws: Any) -> None:
+        def on_frame(payload: Any) -> None:
+            msg = json.loads(payload)
+            if msg.get("type") == "hint" and msg.get("options"):
+                got.append(msg)
+        ws.on("framereceived", on_frame)
+
+    page.on("websocket", on_socket)
+    return got
+
+
+@pytest.mark.parametrize(("locale", "words", "comma"), [
+    ("en-US", "points better than", "."), ("de-DE", "Punkte besser als", ",")])
+def test_the_coach_says_by_how_much_the_best_move_wins(
+        browser: Browser, server: Server, locale: str, words: str, comma: str) -> None:
+    ann = open_player(browser, "Ann", "about:blank", locale=locale)
+    frames = hint_frames(ann.page)
+    ann.page.goto(server.url + "/")
+    page = ann.page
+    create_table(ann, seats=["easy", "easy"], rules={"holes": 1})
+    page.locator("#start").click()
+    # Setup turns by clicks, then a real turn: draw or take.
+    while True:
+        wait_my_turn(page)
+        if page.locator('.board-area [data-key="stock"]').count():
+            break
+        click_and_wait(page, ".my-area button.cell.target >> nth=0")
+    page.locator('[data-key="act-hint"]').click()
+    words_el = page.locator(".hint-box .hint-words")
+    expect(words_el).to_contain_text(words, timeout=30_000)
+    assert frames, "no hint frame arrived"
+    options = frames[-1]["options"]
+    best, nxt = options[0], next(o for o in options[1:] if o["value"] is not None)
+    margin = f"{abs(nxt['value'] - best['value']):.1f}".replace(".", comma)
+    text = words_el.inner_text()
+    assert margin in text, (text, options)
+    # The same numbers as the terminal coach: each value is the sum of its parts.
+    page.locator(".hint-details summary").click()
+    first = page.locator(".hint-details li").first.inner_text()
+    assert f"{abs(best['value']):.1f}".replace(".", comma) in first, (first, best)
+    if locale == "de-DE":
+        assert "your grid" not in first and "value" not in text
+    assert not ann.errors, ann.errors
+    ann.context.close()
+
+
+def test_small_things_of_the_table(browser: Browser, server: Server) -> None:
+    ann = open_player(browser, "Ann", server.url + "/")
+    table = create_table(ann, seats=["human", "easy"], rules={"holes": 2})
+    # The waiting room lists the table options, bot speed included.
+    options = ann.page.locator(".table-options")
+    expect(options.locator('[data-option="bot_delay"]')).to_contain_text("Bot speed")
+    expect(options.locator('[data-option="bot_delay"]')).to_contain_text("0 s")
+    expect(options.locator('[data-option="absence"]')).to_contain_text("A bot plays for them")
+    # The invite page names the house rules.
+    link = invite_url(ann)
+    bob = open_player(browser, "Bob", link, mobile=True, viewport={"width": 390, "height": 844})
+    expect(bob.page.locator(".house-rules")).to_contain_text("2")
+    expect(bob.page.locator("h2", has_text="House rules")).to_be_visible()
+    join_by_invite(bob)
+    # Any person seated may share the invite, not only the host.
+    expect(bob.page.locator("#invite-link")).to_have_value(link)
+    watcher = open_player(browser, "Cy", f"{server.url}/watch/{table}")
+    ann.page.locator("#start").click()
+    # Prompts: "click" with a mouse, "tap" on a touch screen.
+    wait_my_turn(ann.page)
+    expect(ann.page.locator("#prompt")).to_contain_text("click them")
+    click_and_wait(ann.page, ".my-area button.cell.target >> nth=0")
+    # The discard pile's one card: words, not a link that does nothing.
+    expect(ann.page.locator('[data-key="history"]')).to_have_count(0)
+    expect(ann.page.locator(".pile-wrap .pile-count", has_text="card in the pile")).to_be_visible()
+    deadline = time.monotonic() + 20
+    while not bob.page.locator(".turn-pill.mine").count():
+        assert time.monotonic() < deadline, "Bob's setup turn did not come"
+        if ann.page.locator(".turn-pill.mine").count() and not ann.page.locator(
+                ".board-area.busy").count():
+            click_and_wait(ann.page, ".my-area button.cell.target >> nth=0")
+        ann.page.wait_for_timeout(50)
+    expect(bob.page.locator("#prompt")).to_contain_text("tap them")
+    # Spectators see no disabled chat box, but a sentence.
+    expect(watcher.page.locator("#chat-input")).to_have_count(0)
+    expect(watcher.page.locator(".chat-note")).to_contain_text("only the players write")
+    for p in (ann, bob, watcher):
+        assert not p.errors, p.errors
+        p.context.close()

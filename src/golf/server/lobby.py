@@ -131,6 +131,7 @@ class TableSummary(BaseModel):
     invite_url: str | None = None
     matches: list[MatchLink] | None = None
     bot_token: str | None = None
+    rematch: dict[str, Any] | None = None
 
 
 class Created(BaseModel):
@@ -316,13 +317,14 @@ def router(hub: Hub) -> APIRouter:
 
     HostDep = Annotated[Seat, Depends(the_host)]
 
-    async def asks_as_host(room: TableDep, authorization: Authorization = None) -> bool:
-        """True if the request carries the host's token (the summary then has the invite)."""
+    async def asks_as_seated(room: TableDep, authorization: Authorization = None) -> bool:
+        """True if the request carries a seated person's token: the summary then has the
+        invite (any person at the table may share it, not only the host)."""
         scheme, _, token = (authorization or "").partition(" ")
         if scheme.lower() != "bearer" or not token.strip():
             return False
         seat = room.seat_of(hash_token(token.strip()))
-        return seat is not None and seat.position == room.host
+        return seat is not None and seat.rec.kind == "human"
 
     # --- about the server -------------------------------------------------------------
     @api.get("/health")
@@ -398,7 +400,7 @@ def router(hub: Hub) -> APIRouter:
         return OpenTables(tables=out[:200])
 
     @api.get("/tables/{table_id}", response_model_exclude_unset=True)
-    async def table(room: TableDep, host: Annotated[bool, Depends(asks_as_host)]
+    async def table(room: TableDep, host: Annotated[bool, Depends(asks_as_seated)]
                     ) -> TableSummary:
         return TableSummary.model_validate(await with_matches(room, host))
 
@@ -484,10 +486,15 @@ def router(hub: Hub) -> APIRouter:
         return TableSummary.model_validate(room.summary(True))
 
     @api.post("/tables/{table_id}/rematch", response_model_exclude_unset=True)
-    async def rematch(room: TableDep, _host: HostDep,
+    async def rematch(room: TableDep, host: HostDep,
                       body: TableChanges | None = None) -> TableSummary:
-        await room.rematch(changes_of(room, body) if body else None)
+        await room.offer_rematch(host, changes_of(room, body) if body else None)
         return TableSummary.model_validate(room.summary(True))
+
+    @api.post("/tables/{table_id}/rematch/accept", response_model_exclude_unset=True)
+    async def accept_rematch(room: TableDep, seat: SeatDep) -> TableSummary:
+        await room.accept_rematch(seat)
+        return TableSummary.model_validate(room.summary())
 
     @api.post("/tables/{table_id}/leave", response_model_exclude_unset=True)
     async def leave(room: TableDep, seat: SeatDep) -> TableSummary:

@@ -153,6 +153,8 @@ class Connection:
             self.send(await room.hint(self, room.version if version is None else version))
         elif kind == "sync":
             await self.sync(room)
+        elif kind == "ready":
+            await room.ready(self.seat)
 
     async def hello(self, msg: dict[str, Any]) -> None:
         if self.room is not None:

@@ -6,6 +6,7 @@ import { cardName, t } from "./i18n.js";
 import { cardBack, cardFace, cardSpace } from "./cards.js";
 import { parseAction } from "./narrate.js";
 import { forgotten } from "./memory.js";
+import "./strings/tablebits.js";
 
 /** The legal actions split into grid targets (by position) and the others (by kind). */
 export function targetsOf(legal) {
@@ -110,9 +111,12 @@ export function discardEl(view, others, onAct, { fourColour, onHistory, changed 
     body = h("div.pile" + (changed ? ".changed" : ""), { role: "img", "aria-label": label }, art);
   }
   const pile = view.discard || [];
-  return h("div.pile-wrap", {}, h("span.pile-name", { text: t("table.discard") }), body,
-    h("button.link.small", { type: "button", "data-key": "history", disabled: pile.length < 2,
-      onclick: onHistory, text: t("table.history", { n: pile.length }) }));
+  // Its history is a link once there is more than the top card; before, plain words.
+  const history = pile.length < 2
+    ? h("span.pile-count", { text: t("table.pileSize", { n: pile.length }) })
+    : h("button.link.small", { type: "button", "data-key": "history", onclick: onHistory,
+      text: t("table.history", { n: pile.length }) });
+  return h("div.pile-wrap", {}, h("span.pile-name", { text: t("table.discard") }), body, history);
 }
 
 /** The card in someone's hand (theirs: its face; others': a back unless it is public). */

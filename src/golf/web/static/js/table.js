@@ -11,6 +11,9 @@ import { holeEndEl, resultEl, scorecardEl } from "./holeend.js";
 import { holeEnd, matchEnded, narrate, parseAction, seatName } from "./narrate.js";
 import { waitingEl } from "./waiting.js";
 import { forgetPeeks, memoryMode, pastFirstDraw } from "./memory.js";
+import { breakClockText, celebrationEl, rematchEl } from "./finish.js";
+import { coachEl } from "./coach.js";
+import { pointerKey } from "./tablebits.js";
 
 const KEYS = { d: "draw", t: "take", x: "discard", k: "knock", p: "pass" };
 const LOG_SIZE = 60;
@@ -53,8 +56,11 @@ export function tableScreen(root, where, { navigate }) {
   const side = h("aside.side-panels");
   const dialog = h("dialog.modal", { "aria-labelledby": "dialog-title" });
   dialog.addEventListener("close", () => {
+    const kind = dialog.dataset.kind;
     dialog.dataset.kind = "";
     replace(dialog);
+    // Closing a hole's end tells the server this person has read it: the next hole waits.
+    if (kind === "hole-end" && S.seat !== null && S.seat !== undefined) socket.send({ type: "ready" });
     // The match result waits behind the last hole's dialog so that it is not given away.
     if (S.holdResult) {
       S.holdResult = false;
@@ -135,7 +141,8 @@ export function tableScreen(root, where, { navigate }) {
         break;
       case "table":
         S.table = msg.table;
-        if (S.host && !S.invite && S.token) loadInvite();
+        // Anyone seated may share the invite (the summary has it for a seated token).
+        if (S.seat !== null && S.seat !== undefined && !S.invite && S.token) loadInvite();
         render();
         break;
       case "state":
@@ -215,6 +222,7 @@ export function tableScreen(root, where, { navigate }) {
     const before = S.state;
     if (before && before.match === frame.match && frame.version < before.version) return;
     const msg = forgetPeeks(frame, S.seat, S.table, S.forgot);
+    if (before && before.match !== msg.match) startClean();
     S.prev = before && before.match === msg.match ? before : null;
     S.state = msg;
     if (msg.event) showEvent(msg);
@@ -232,6 +240,17 @@ export function tableScreen(root, where, { navigate }) {
       S.showHoleEnd = null;
       showHoleEnd(holeOver, matchOver);
     }
+  }
+
+  // A new match (a rematch) starts clean: no dialog, log or result of the last one.
+  function startClean() {
+    S.holdResult = false;
+    S.showHoleEnd = null;
+    S.lastEvent = null;
+    S.endedReason = null;
+    S.log = [];
+    renderLog();
+    if (dialog.open) dialog.close();
   }
 
   function showEvent(msg) {
@@ -576,12 +595,13 @@ export function tableScreen(root, where, { navigate }) {
         ended && !view.is_over
           ? h("div.result", {}, h("h2", { text: t("match.over") }),
             h("p.headline", { text: t("match.ended", { reason: S.endedReason || "" }) }))
-          : resultEl(view, S.table, me),
+          : h("div.result-wrap", {}, celebrationEl(view, me), resultEl(view, S.table, me)),
         h("div.form-actions", {},
-          isHost && finished ? h("button.primary.big", { type: "button", "data-key": "rematch",
-            text: t("match.rematch"), onclick: () => hostCall("POST",
-              `/api/tables/${encodeURIComponent(id)}/rematch`, {}) }) : null,
-          !isHost && mine ? h("p.muted", { text: t("match.rematchWait") }) : null,
+          finished && mine ? rematchEl({ table: S.table, mySeat: me, isHost,
+            name: (s) => seatName(S.table, s, me),
+            offer: () => hostCall("POST", `/api/tables/${encodeURIComponent(id)}/rematch`, {}),
+            accept: () => hostCall("POST", `/api/tables/${encodeURIComponent(id)}/rematch/accept`, {}) })
+            : null,
           h("a.button.ghost", { href: `/replay/${encodeURIComponent(id)}/${st.match}`,
             text: t("match.replay"), onclick: (e) => { e.preventDefault();
               navigate(`/replay/${encodeURIComponent(id)}/${st.match}`); } })),
@@ -600,12 +620,13 @@ export function tableScreen(root, where, { navigate }) {
 
   function promptText(view, st, others, cells) {
     if (!st.your_turn) {
+      if (S.clock && S.clock.kind === "next_hole" && !view.is_over) return t("break.prompt");
       return view.is_over ? "" : t("prompt.wait", { name: seatName(S.table, view.current_player, S.seat) });
     }
     const kinds = new Set([...cells.values()].map((c) => c.kind));
-    if (kinds.has("reveal")) return t("prompt.reveal", { n: setupLeft(view) });
-    if (kinds.has("peek")) return t("prompt.peek", { n: setupLeft(view) });
-    if (view.phase === "hold") return others.has("discard") ? t("prompt.hold") : t("prompt.holdSwap");
+    if (kinds.has("reveal")) return t(pointerKey("prompt.reveal"), { n: setupLeft(view) });
+    if (kinds.has("peek")) return t(pointerKey("prompt.peek"), { n: setupLeft(view) });
+    if (view.phase === "hold") return t(pointerKey(others.has("discard") ? "prompt.hold" : "prompt.holdSwap"));
     if (view.phase === "flip") return others.has("pass") ? t("prompt.flip") : t("prompt.flipMust");
     return others.has("knock") ? t("prompt.turnKnock") : t("prompt.turn");
   }
@@ -629,38 +650,8 @@ export function tableScreen(root, where, { navigate }) {
   }
 
   function hintEl() {
-    if (!S.hint) return null;
-    if (S.hint.loading) return h("div.hint-box", { role: "status", text: t("hint.thinking") });
-    const options = S.hint.options || [];
-    if (!options.length) return h("div.hint-box", { role: "status", text: t("hint.none") });
-    const best = options[0];
-    const legal = S.state && S.state.legal_actions.includes(best.action);
-    return h("div.hint-box", { role: "status" },
-      h("strong", { text: t("hint.title") + ": " }),
-      h("span", { text: describeAction(best.action) }),
-      best.expected !== undefined ? h("span.muted", { text: ` (${t("hint.expected", { x: best.expected })})` }) : null,
-      best.reason ? h("p.hint-reason", { text: best.reason }) : null,
-      partsEl(best),
-      options.length > 1 ? h("details.hint-others", {},
-        h("summary", { text: t("hint.others") }),
-        h("ul", {}, options.slice(1, 5).map((o) => h("li", {},
-          h("span", { text: describeAction(o.action) }),
-          partsEl(o) || (o.reason ? h("p.hint-parts.muted", { text: o.reason }) : null))))) : null,
-      legal ? h("button.small.primary", { type: "button", text: t("hint.play"),
-        onclick: () => act(best.action) }) : null);
-  }
-
-  // What the coach's number adds up from (lower is better), as the terminal's hint shows it.
-  function partsEl(option) {
-    if (typeof option.value !== "number" || !option.parts || !option.parts.length) return null;
-    const parts = option.parts.map(([what, points]) => `${what} ${points < 0 ? "−" + -points : points}`).join(", ");
-    return h("p.hint-parts.muted", { text: `${t("hint.value", { x: option.value })}: ${parts}` });
-  }
-
-  function describeAction(action) {
-    const { kind, pos } = parseAction(action);
-    const text = t(`act.${kind}`, { n: pos });
-    return text === `act.${kind}` ? action : text;
+    return coachEl(S.hint, S.state && S.state.view,
+      { legal: S.state ? S.state.legal_actions : [], onPlay: act });
   }
 
   function renderClock() {
@@ -676,6 +667,12 @@ export function tableScreen(root, where, { navigate }) {
     const left = Math.max(0, c.remaining - (Date.now() - S.clockAt));
     const secs = Math.ceil(left / 1000);
     const name = seatName(S.table, c.seat, S.seat);
+    if (c.kind === "next_hole") {
+      el.textContent = "⏳ " + breakClockText(c, secs, (s) => seatName(S.table, s, S.seat));
+      el.setAttribute("aria-label", t("break.label", { s: secs }));
+      el.classList.remove("low");
+      return;
+    }
     if (c.kind === "absence") {
       el.textContent = "⏳ " + t("timer.absence", { name, s: secs });
     } else {
@@ -709,11 +706,14 @@ export function tableScreen(root, where, { navigate }) {
   function renderSide() {
     const spectator = S.seat === null || S.seat === undefined;
     chatInput.placeholder = t("chat.placeholder");
-    chatInput.disabled = spectator;
-    replace(chatForm,
-      h("label.sr-only", { for: "chat-input", text: t("chat.field") }),
-      chatInput,
-      h("button.primary.small", { type: "submit", text: t("chat.send"), disabled: spectator }));
+    // Spectators read the chat: no disabled box, a sentence saying why they cannot write.
+    if (spectator) replace(chatForm, h("p.muted.chat-note", { text: t("chat.spectators") }));
+    else {
+      replace(chatForm,
+        h("label.sr-only", { for: "chat-input", text: t("chat.field") }),
+        chatInput,
+        h("button.primary.small", { type: "submit", text: t("chat.send") }));
+    }
     if (S.state && S.table) replace(scoreBox, scorecardEl(S.state.view, S.table, S.seat));
     else replace(scoreBox);
     if (!side.firstChild) {
