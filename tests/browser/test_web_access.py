@@ -45,7 +45,7 @@ def test_the_german_ui_follows_the_browser_and_the_switch(
     page.locator("#start").click()
     expect(page.locator(".turn-pill.mine")).to_have_text("Du bist dran")
     expect(page.locator("#clock")).to_have_text(re.compile(r"^⏱ (8\d|90) s \+30 s Reserve$"))
-    expect(page.locator("#prompt")).to_have_text("Decke 2 deiner Karten auf: Tippe sie an.")
+    expect(page.locator("#prompt")).to_have_text("Decke 2 deiner Karten auf: Klicke sie an.")
     expect(page.locator(".my-area button.cell").first).to_have_attribute(
         "aria-label", "Platz 1 aufdecken – Platz 1: verdeckt")
     click_a_move(de)

@@ -331,3 +331,39 @@ def test_small_things_of_the_table(browser: Browser, server: Server) -> None:
     for p in (ann, bob, watcher):
         assert not p.errors, p.errors
         p.context.close()
+
+
+def test_the_german_table_speaks_german(browser: Browser, server: Server) -> None:
+    de = open_player(browser, "Jana", server.url + "/", locale="de-DE")
+    page = de.page
+    # Jack and queen are Bube and Dame: B and D on the cards and in the text.
+    faces = page.evaluate("""async () => {
+      const { cardText, cardFace } = await import('/static/js/cards.js');
+      return [cardText('JS'), cardText('QH'), cardText('KD'),
+              cardFace('QC').querySelector('.corner-rank').textContent];
+    }""")
+    assert faces == ["B\u2660", "D\u2665", "K\u2666", "D"]
+    page.locator(".display-menu summary").click()
+    expect(page.locator(".display-menu")).to_contain_text("Vierfarbiges Blatt")
+    page.locator(".display-menu summary").click()
+    create_table(de, seats=["hard"], rules={"holes": 1})
+    page.locator("#start").click()
+    while True:
+        wait_my_turn(page)
+        if page.locator('.board-area [data-key="stock"]').count():
+            break
+        click_and_wait(page, ".my-area button.cell.target >> nth=0")
+    # Shortcut letters from German words: Z ziehen, N nehmen, T Tipp.
+    expect(page.locator(".keys-help")).to_have_text("Tasten: Z ziehen · N nehmen · T Tipp")
+    before = version(de)
+    page.keyboard.press("z")
+    page.wait_for_function(
+        "v => Number(document.querySelector('.board-area').dataset.version) > v", arg=before)
+    expect(page.locator(".keys-help")).to_contain_text("A ablegen")
+    # The scorecard's headers are whole words, not "Schwere…".
+    cut = page.evaluate("""() => [...document.querySelectorAll('.scorecard thead th')]
+      .filter((th) => th.scrollWidth > th.clientWidth + 1).map((th) => th.textContent)""")
+    assert cut == [], cut
+    expect(page.locator(".scorecard thead")).to_contain_text("Schwerer Bot")
+    assert not de.errors, de.errors
+    de.context.close()

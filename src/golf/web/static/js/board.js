@@ -7,6 +7,7 @@ import { cardBack, cardFace, cardSpace } from "./cards.js";
 import { parseAction } from "./narrate.js";
 import { forgotten } from "./memory.js";
 import "./strings/tablebits.js";
+import { keyOf } from "./keys.js";
 
 /** The legal actions split into grid targets (by position) and the others (by kind). */
 export function targetsOf(legal) {
@@ -82,10 +83,11 @@ export function stockEl(view, others, onAct) {
   const count = h("span.pile-count", { text: t("table.stockCards", { n }) });
   const label = t("table.stockLabel", { n });
   const draw = others.get("draw");
+  const key = keyOf("draw").toUpperCase();
   const body = draw
     ? h("button.pile.target", { type: "button", "data-key": "stock",
-      "aria-label": `${t("table.drawHere")} (D) – ${label}`, onclick: () => onAct(draw) },
-    art, h("span.key-tag", { "aria-hidden": "true", text: "D" }))
+      "aria-label": `${t("table.drawHere")} (${key}) – ${label}`, onclick: () => onAct(draw) },
+    art, h("span.key-tag", { "aria-hidden": "true", text: key }))
     : h("div.pile", { role: "img", "aria-label": label }, art);
   return h("div.pile-wrap", {}, h("span.pile-name", { text: t("table.stock") }), body, count);
 }
@@ -101,12 +103,12 @@ export function discardEl(view, others, onAct, { fourColour, onHistory, changed 
   let body;
   if (discard) {
     body = h("button.pile.target" + (changed ? ".changed" : ""), { type: "button",
-      "data-key": "discard", "aria-label": `${t("table.discardHere")} (X) – ${label}`,
-      onclick: () => onAct(discard) }, art, h("span.key-tag", { "aria-hidden": "true", text: "X" }));
+      "data-key": "discard", "aria-label": `${t("table.discardHere")} (${keyOf("discard").toUpperCase()}) – ${label}`,
+      onclick: () => onAct(discard) }, art, h("span.key-tag", { "aria-hidden": "true", text: keyOf("discard").toUpperCase() }));
   } else if (take && top) {
     body = h("button.pile.target" + (changed ? ".changed" : ""), { type: "button",
-      "data-key": "discard", "aria-label": `${t("table.takeHere", { card: cardName(top) })} (T)`,
-      onclick: () => onAct(take) }, art, h("span.key-tag", { "aria-hidden": "true", text: "T" }));
+      "data-key": "discard", "aria-label": `${t("table.takeHere", { card: cardName(top) })} (${keyOf("take").toUpperCase()})`,
+      onclick: () => onAct(take) }, art, h("span.key-tag", { "aria-hidden": "true", text: keyOf("take").toUpperCase() }));
   } else {
     body = h("div.pile" + (changed ? ".changed" : ""), { role: "img", "aria-label": label }, art);
   }

@@ -14,15 +14,15 @@ import { forgetPeeks, memoryMode, pastFirstDraw } from "./memory.js";
 import { breakClockText, celebrationEl, rematchEl } from "./finish.js";
 import { coachEl } from "./coach.js";
 import { pointerKey } from "./tablebits.js";
+import { keyOf, kindOfKey } from "./keys.js";
 
-const KEYS = { d: "draw", t: "take", x: "discard", k: "knock", p: "pass" };
+const MOVE_KINDS = ["draw", "take", "discard", "knock", "pass"];
 const LOG_SIZE = 60;
 
 // The shortcuts usable now, from the engine's legal actions (never a key for a move the
 // rules do not have: no "K knock" in six-card), plus the coach's key for players.
 function keysHelp(cells, others) {
-  const parts = Object.entries(KEYS).filter(([, kind]) => others.has(kind))
-    .map(([, kind]) => t("keys." + kind));
+  const parts = MOVE_KINDS.filter((kind) => others.has(kind)).map((kind) => t("keys." + kind));
   if (cells.size) parts.push(t("keys.cells", { n: Math.max(...cells.keys()) }));
   parts.push(t("keys.hint"));
   return t("keys.help", { keys: parts.join(" · ") });
@@ -366,13 +366,14 @@ export function tableScreen(root, where, { navigate }) {
     if (!S.state || !S.state.your_turn) return;
     const key = e.key.toLowerCase();
     const { cells, others } = targetsOf(S.state.legal_actions);
-    if (KEYS[key] && others.has(KEYS[key])) {
+    const kind = kindOfKey(key);
+    if (kind && others.has(kind)) {
       e.preventDefault();
-      act(others.get(KEYS[key]));
+      act(others.get(kind));
     } else if (/^[1-9]$/.test(key) && cells.has(Number(key))) {
       e.preventDefault();
       act(cells.get(Number(key)).action);
-    } else if (key === "h" && S.role === "player") {
+    } else if (kind === "hint" && S.role === "player") {
       e.preventDefault();
       askHint();
     }
@@ -552,23 +553,24 @@ export function tableScreen(root, where, { navigate }) {
     if (mine) {
       const hidePeeked = memoryMode(S.table) && pastFirstDraw(view, me);
       const actions = [];
-      for (const kind of ["draw", "take", "discard", "knock", "pass"]) {
+      for (const kind of MOVE_KINDS) {
         if (!others.has(kind)) continue;
-        const key = Object.keys(KEYS).find((k) => KEYS[k] === kind).toUpperCase();
+        const key = keyOf(kind).toUpperCase();
         actions.push(h(`button.action.${kind === "knock" ? "warn" : "primary"}`, { type: "button",
           "data-key": `act-${kind}`, "aria-keyshortcuts": key,
           onclick: () => act(others.get(kind)) },
         t(`act.${kind}`), h("kbd", { "aria-hidden": "true", text: key })));
       }
       for (const [kind, action] of others) {
-        if (!["draw", "take", "discard", "knock", "pass"].includes(kind)) {
+        if (!MOVE_KINDS.includes(kind)) {
           actions.push(h("button.action", { type: "button", onclick: () => act(action), text: action }));
         }
       }
       if (yourTurn && S.role === "player") {
         actions.push(h("button.action.ghost", { type: "button", "data-key": "act-hint",
-          "aria-keyshortcuts": "H", onclick: askHint },
-        h("span.hint-icon", { "aria-hidden": "true", text: "?" }), t("act.hint"), h("kbd", { "aria-hidden": "true", text: "H" })));
+          "aria-keyshortcuts": keyOf("hint").toUpperCase(), onclick: askHint },
+        h("span.hint-icon", { "aria-hidden": "true", text: "?" }), t("act.hint"),
+        h("kbd", { "aria-hidden": "true", text: keyOf("hint").toUpperCase() })));
       }
       const name = seatName(S.table, me, me);
       mySection = h("section.my-area" + (current === me ? ".current" : ""), {
