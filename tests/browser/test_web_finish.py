@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import re
 import time
+import urllib.error
 from typing import Any
 
 import pytest
@@ -367,3 +368,41 @@ def test_the_german_table_speaks_german(browser: Browser, server: Server) -> Non
     expect(page.locator(".scorecard thead")).to_contain_text("Schwerer Bot")
     assert not de.errors, de.errors
     de.context.close()
+
+
+def in_view_below_header(page: Page, selector: str) -> None:
+    """The element is on screen and not under the sticky header."""
+    box = page.locator(selector).bounding_box()
+    header = page.locator(".topbar").bounding_box()
+    height = page.viewport_size["height"] if page.viewport_size else 0
+    assert box and header, (box, header)
+    assert box["y"] >= header["y"] + header["height"] - 1, (selector, box, header)
+    assert box["y"] + box["height"] <= height + 1, (selector, box, height)
+
+
+def test_form_messages_show_next_to_their_field_in_view(
+        browser: Browser, server: Server) -> None:
+    ann = open_player(browser, "Ann", server.url + "/", viewport={"width": 1280, "height": 720})
+    page = ann.page
+    page.locator("details.options summary").click()
+    page.fill("#opt-bot_delay", "10")
+    page.locator("#opt-bot_delay").dispatch_event("change")
+    page.fill("#name", "")
+    page.locator("form.create button[type=submit]").click()
+    # First the name: its message beside the field, scrolled clear of the header.
+    expect(page.locator("#err-name")).to_have_text("Enter your name first.")
+    in_view_below_header(page, "#name")
+    page.fill("#name", "Ann")
+    page.locator("form.create button[type=submit]").click()
+    # Then the server's own message for the option, next to it and in view.
+    with pytest.raises(urllib.error.HTTPError) as refused:
+        server.api("POST", "/api/tables", {"name": "Ann", "preset": "six-card",
+                                           "seats": [{"kind": "human"},
+                                                     {"kind": "bot", "bot": "easy"}],
+                                           "options": {"bot_delay": 10}})
+    message = json.loads(refused.value.read())["error"]["message"]
+    expect(page.locator("#err-bot_delay")).to_have_text(message)
+    in_view_below_header(page, "#opt-bot_delay")
+    in_view_below_header(page, "#err-bot_delay")
+    assert page.url.rstrip("/") == server.url
+    ann.context.close()

@@ -39,6 +39,15 @@ export function lobbyScreen(root, _where, { navigate }) {
     slot.textContent = message || "";
     slot.hidden = !message;
   }
+  // A field with a problem, brought into view with its message (clear of the sticky header:
+  // centred, and the CSS gives fields a scroll margin) and focused.
+  function revealField(key) {
+    const slot = errors[key];
+    const field = slot && slot.closest(".setting, .name-field, .field");
+    const input = field && field.querySelector("input, select");
+    (field || slot).scrollIntoView({ block: "center" });
+    if (input) input.focus({ preventScroll: true });
+  }
 
   function preset() {
     return state.presets.find((p) => p.name === state.preset) || state.presets[0];
@@ -48,7 +57,8 @@ export function lobbyScreen(root, _where, { navigate }) {
     const value = nameInput.value.trim();
     if (!value) {
       showError("name", t("lobby.nameFirst"));
-      nameInput.focus();
+      nameInput.scrollIntoView({ block: "center" });
+      nameInput.focus({ preventScroll: true });
       return null;
     }
     return value;
@@ -235,7 +245,10 @@ export function lobbyScreen(root, _where, { navigate }) {
     // The playing settings, in the engine's order (not the name or the sources).
     const keys = Object.keys(p.settings).filter((k) => settingKind(k));
     changedBadge = h("span.badge");
-    const form = h("form.create", { "aria-labelledby": "create-title", onsubmit: create },
+    // novalidate: the server's and the engine's messages appear next to each field, in
+    // view, instead of the browser's bubble (which the sticky header can hide).
+    const form = h("form.create", { "aria-labelledby": "create-title", onsubmit: create,
+      novalidate: true },
       h("h2#create-title", { text: t("lobby.create") }),
       h("div.setting", {},
         h("label.setting-label", { for: "preset", text: t("lobby.preset") }),
@@ -310,7 +323,7 @@ export function lobbyScreen(root, _where, { navigate }) {
       const field = err instanceof ApiError && err.field ? err.field : "create";
       const slot = field === "*" ? "rules-all" : field;
       showError(errors[slot] ? slot : "create", err.message);
-      if (field && errors[field]) errors[field].scrollIntoView({ block: "center" });
+      if (errors[slot]) revealField(slot);
     } finally {
       state.busy = false;
       createButton.disabled = false;
