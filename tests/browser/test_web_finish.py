@@ -347,6 +347,16 @@ def test_the_german_table_speaks_german(browser: Browser, server: Server) -> Non
     page.locator(".display-menu summary").click()
     expect(page.locator(".display-menu")).to_contain_text("Vierfarbiges Blatt")
     page.locator(".display-menu summary").click()
+    # The engine's validation message, worded in German from its code and parameters.
+    page.locator("details.rules summary").click()
+    page.fill("#rule-rows", "9")
+    page.locator("#rule-rows").dispatch_event("change")
+    expect(page.locator("#err-rows")).to_contain_text("muss zwischen 1 und 8 liegen, nicht 9")
+    assert "must be" not in page.locator("#err-rows").inner_text()
+    page.fill("#rule-rows", "2")
+    page.locator("#rule-rows").dispatch_event("change")
+    expect(page.locator("#err-rows")).to_be_hidden()
+    page.locator("details.rules summary").click()
     create_table(de, seats=["hard"], rules={"holes": 1})
     page.locator("#start").click()
     while True:

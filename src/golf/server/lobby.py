@@ -176,6 +176,7 @@ class OpenTables(BaseModel):
 class RulesVerdict(BaseModel):
     ok: bool
     errors: dict[str, str]
+    codes: dict[str, dict[str, Any]] = {}
     settings: dict[str, Any] | None
 
 
@@ -346,8 +347,9 @@ def router(hub: Hub) -> APIRouter:
     @api.post("/rules/check")
     async def rules_check(body: RulesCheck | None = None) -> RulesVerdict:
         body = body or RulesCheck()
-        rules, errors = bridge.check_rules(body.preset, body.rules or {}, body.players)
-        return RulesVerdict(ok=not errors, errors=errors,
+        codes: dict[str, dict[str, Any]] = {}
+        rules, errors = bridge.check_rules(body.preset, body.rules or {}, body.players, codes)
+        return RulesVerdict(ok=not errors, errors=errors, codes=codes,
                             settings=rules.to_dict() if rules else None)
 
     @api.get("/bots")

@@ -7,6 +7,7 @@ import { presetName, presetText, rankName, t } from "./i18n.js";
 import { ApiError, allTokens, get, post, rememberSeat, saveName, savedName } from "./api.js";
 import { cardBack, cardFace } from "./cards.js";
 import { choiceWords, loadPresets, settingKind, settingWords, valueText } from "./rulewords.js";
+import { engineMessage } from "./enginewords.js";
 
 const SEAT_CHOICES = ["human", "easy", "medium", "hard"];
 
@@ -190,8 +191,12 @@ export function lobbyScreen(root, _where, { navigate }) {
     }
     if (seq !== state.checkSeq) return;
     for (const key of Object.keys(errors)) if (key !== "name") showError(key, null);
-    const seatsMessage = result.errors.players;
-    for (const [key, message] of Object.entries(result.errors || {})) {
+    // Each message in the page's language where the engine gave its code and parameters.
+    const codes = result.codes || {};
+    const seatsMessage = result.errors.players
+      ? engineMessage(result.errors.players, codes.players) : null;
+    for (const [key, english] of Object.entries(result.errors || {})) {
+      const message = engineMessage(english, codes[key]);
       showError(key === "*" ? "rules-all" : key === "players" ? "seats" : key, message);
       // "players" is also a rule setting: then the message belongs next to it as well.
       if (key === "players" && "players" in state.overrides) showError("players", message);
