@@ -33,7 +33,7 @@ function optionValue(key, value) {
 /** The table's options (bot speed, absence policy, clocks, memory mode) as a list. */
 export function optionsEl(options) {
   const keys = OPTION_ORDER.filter((k) => options && k in options);
-  return h("ul.rule-list.table-options", {}, keys.map((k) => h("li", { "data-option": k },
+  return h("ul.table-options", {}, keys.map((k) => h("li", { "data-option": k },
     h("strong", { text: t(`opt.${k}`) + ": " }), optionValue(k, options[k]))));
 }
 
