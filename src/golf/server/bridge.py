@@ -127,18 +127,27 @@ def default_move(view: Mapping[str, Any], legal: Sequence[str]) -> str:
     return next((a for a in legal if a != "knock"), legal[0])
 
 
-def check_rules(preset: Any, overrides: Any, players: int | None = None) -> tuple[
+def check_rules(preset: Any, overrides: Any, players: int | None = None,
+                codes: dict[str, dict[str, Any]] | None = None) -> tuple[
         Rules | None, dict[str, str]]:
     """The engine's verdict on a preset plus overrides: the rules, or errors per field.
 
     When the overrides are refused, each is tried alone so that each message sits next
     to its field; a refusal of the combination only has the field ``*``. Then the
-    player count is checked (field ``players``).
+    player count is checked (field ``players``). ``codes``, when given, receives the
+    engine's error code and parameters per field where the error has one (for clients
+    that word the message in their own language).
 
-    >>> r, errors = check_rules("six-card", {"hole": 3})
-    >>> r is None, list(errors)
-    (True, ['hole'])
+    >>> codes = {}
+    >>> r, errors = check_rules("six-card", {"rows": 9}, codes=codes)
+    >>> r is None, list(errors), codes["rows"]["code"], codes["rows"]["params"]["hi"]
+    (True, ['rows'], 'out_of_range', 8)
     """
+    def coded(key: str, e: GolfError) -> str:
+        if codes is not None and e.code is not None:
+            codes[key] = {"code": e.code, "params": e.params}
+        return str(e)
+
     if not isinstance(preset, str):
         return None, {"preset": "the preset is a name from GET /api/presets"}
     if not isinstance(overrides, Mapping):
@@ -156,13 +165,13 @@ def check_rules(preset: Any, overrides: Any, players: int | None = None) -> tupl
             try:
                 load_rules(preset, {key: value})
             except GolfError as e:
-                errors[str(key)] = str(e)
-        return None, errors or {"*": str(whole)}
+                errors[str(key)] = coded(str(key), e)
+        return None, errors or {"*": coded("*", whole)}
     if players is not None:
         try:
             rules.check_players(players)
         except GolfError as e:
-            return None, {"players": str(e)}
+            return None, {"players": coded("players", e)}
     return rules, {}
 
 
