@@ -43,6 +43,10 @@ def register(sub: Any) -> None:
     p.add_argument("--metrics", action="store_true",
                    help="serve /api/debug/metrics: event-loop lag, collection pauses and CPU "
                    "per thread kind (for benchmarks; off by default)")
+    p.add_argument("--no-migrate", action="store_false", dest="migrate",
+                   help="never upgrade the database: refuse to start unless its schema is "
+                   "exactly this release's (every process of a cluster; `golf migrate` "
+                   "upgrades it once)")
     p.set_defaults(func=run)
 
 
@@ -63,8 +67,20 @@ def run(args: argparse.Namespace) -> int:
         origins = tuple(check_allowed_origin(o) for o in args.allow_origin)
     except ValueError as e:
         raise GolfError(str(e)) from None
+    check_schema(Config(db=args.db, data_dir=args.data_dir), args.migrate)
     print(f"Golf server on http://{args.host}:{args.port}/ (Ctrl-C stops it)", flush=True)
     serve(Config(host=args.host, port=args.port, db=args.db, data_dir=args.data_dir,
                  keep_finished=args.keep_finished, allow_origins=origins,
-                 metrics=args.metrics, gc=args.gc))
+                 metrics=args.metrics, gc=args.gc, migrate=args.migrate))
     return 0
+
+
+def check_schema(config: Any, migrate: bool) -> None:
+    """Refuse, before the server starts, a database of another release (golf.server.schema):
+    a clear one-line error instead of a failed start-up."""
+    import asyncio
+
+    from ..server import schema
+
+    schema.ensure_sqlite_dir(config.data_dir, config.db)
+    asyncio.run(schema.check_url(config.database_url(), migrate))

@@ -21,7 +21,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 
-from . import db
+from . import db, schema
 from .guard import Guard
 from .hub import Hub
 from .lobby import error_response, refused_body, router
@@ -57,6 +57,8 @@ class Config:
     metrics: bool = False
     #: The garbage collection policy (metrics.GC_POLICIES).
     gc: str = "steady"
+    #: Upgrade an older database at start; False (a cluster's processes) refuses one.
+    migrate: bool = True
 
     def database_url(self) -> str:
         if self.db:
@@ -103,7 +105,9 @@ def create_app(config: Config) -> FastAPI:
         if not config.db:
             Path(config.data_dir).mkdir(parents=True, exist_ok=True)
         engine = db.make_engine(config.database_url())
-        await db.migrate(engine)
+        await schema.check(engine, migrate=config.migrate)
+        if config.migrate:
+            await db.migrate(engine)
         store = Store(engine)
         hub = Hub(store, keep_finished=config.keep_finished)
         state["hub"] = hub
