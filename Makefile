@@ -9,7 +9,7 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 DATA ?= golf-data
 
-.PHONY: run play test lint typecheck bench bench-server venv venv-web clean
+.PHONY: run play cluster test lint typecheck bench bench-server venv venv-web clean
 
 $(VENV)/bin/python:
 	$(PYTHON) -m venv $(VENV)
@@ -30,6 +30,12 @@ venv-web: $(WEB_STAMP)
 run: $(WEB_STAMP)
 	@echo "Open http://$(HOST):$(PORT)/ in a browser (Ctrl-C stops the server)."
 	$(VENV)/bin/golf serve --host $(HOST) --port $(PORT) --data-dir $(DATA)
+
+# PostgreSQL, N golf serve processes and nginx on loopback (Debian's packages, installed
+# if missing); Ctrl-C stops them all. See docs/server.md, "Running a cluster".
+PROCESSES ?= 3
+cluster: $(STAMP)
+	$(VENV)/bin/golf cluster --processes $(PROCESSES) --port $(PORT)
 
 play: $(WEB_STAMP)
 	$(VENV)/bin/golf play

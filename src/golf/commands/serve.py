@@ -51,6 +51,10 @@ def register(sub: Any) -> None:
                    help="several processes: how long a table's lease lasts unrenewed, i.e. "
                    "how soon another process takes over the tables of one that died "
                    "(default 3)")
+    p.add_argument("--no-migrate", action="store_false", dest="migrate",
+                   help="never upgrade the database: refuse to start unless its schema is "
+                   "exactly this release's (every process of a cluster; `golf migrate` "
+                   "upgrades it once)")
     p.set_defaults(func=run)
 
 
@@ -73,9 +77,21 @@ def run(args: argparse.Namespace) -> int:
         raise GolfError(str(e)) from None
     if not 0.5 <= args.lease_ttl <= 600:
         raise GolfError(f"--lease-ttl must be from 0.5 to 600 seconds, got {args.lease_ttl}")
+    check_schema(Config(db=args.db, data_dir=args.data_dir), args.migrate)
     print(f"Golf server on http://{args.host}:{args.port}/ (Ctrl-C stops it)", flush=True)
     serve(Config(host=args.host, port=args.port, db=args.db, data_dir=args.data_dir,
                  keep_finished=args.keep_finished, allow_origins=origins,
-                 metrics=args.metrics, gc=args.gc, node=args.node,
+                 metrics=args.metrics, gc=args.gc, migrate=args.migrate, node=args.node,
                  lease_ttl=args.lease_ttl))
     return 0
+
+
+def check_schema(config: Any, migrate: bool) -> None:
+    """Refuse, before the server starts, a database of another release (golf.server.schema):
+    a clear one-line error instead of a failed start-up."""
+    import asyncio
+
+    from ..server import schema
+
+    schema.ensure_sqlite_dir(config.data_dir, config.db)
+    asyncio.run(schema.check_url(config.database_url(), migrate))

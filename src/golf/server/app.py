@@ -22,7 +22,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 
-from . import db
+from . import db, schema
 from .guard import Guard
 from .hub import Hub
 from .lease import Leases, renew_forever
@@ -64,6 +64,8 @@ class Config:
     node: str | None = None
     #: Seconds a table's lease lasts unrenewed (golf.server.lease).
     lease_ttl: float = 3.0
+    #: Upgrade an older database at start; False (a cluster's processes) refuses one.
+    migrate: bool = True
 
     def database_url(self) -> str:
         if self.db:
@@ -132,7 +134,9 @@ def create_app(config: Config) -> FastAPI:
         if not config.db:
             Path(config.data_dir).mkdir(parents=True, exist_ok=True)
         engine = db.make_engine(config.database_url())
-        await db.migrate(engine)
+        await schema.check(engine, migrate=config.migrate)
+        if config.migrate:
+            await db.migrate(engine)
         leases = Leases(engine, config.node or f"{socket.gethostname()}:{config.port}",
                         ttl=config.lease_ttl)
         store = Store(engine, leases)
