@@ -124,16 +124,6 @@ class Leases:
         self.since[table_id] = time.monotonic()
         return epoch
 
-    async def created(self, conn: AsyncConnection, table_id: str) -> None:
-        """A new table's first lease, in the transaction that creates the table."""
-        if not self.enabled:
-            return
-        await conn.execute(sa.text("INSERT INTO golf_leases (table_id, owner, epoch, expires)"
-                                   f" VALUES (:t, :me, 1, {UNTIL})"),
-                           {"t": table_id, "me": self.node, "ttl": self.ttl})
-        self.held[table_id] = 1
-        self.since[table_id] = time.monotonic()
-
     def forget(self, table_id: str) -> None:
         """Stop writing for a table (before it is released or after it was lost): from
         here on every write of it is refused without asking the database."""
