@@ -266,6 +266,7 @@ def test_kill_9_of_one_process_of_three_while_100_tables_play(cluster: Cluster) 
         before = {t: [p.state for p in tables.players[t]] for t in victims}
         counts = {t: [len(p.connect_marks) for p in tables.players[t]] for t in victims}
         killed = time.monotonic()
+        print(f"\nkill -9 at {time.strftime('%H:%M:%S')}.{int(time.time() * 1000) % 1000:03d}")
         cluster.kill(1)
         # Every client of the dead process's tables comes back by itself through the proxy
         # and is served by another process.

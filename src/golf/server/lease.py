@@ -82,6 +82,11 @@ UPDATE golf_leases SET expires = {DB_NOW}, owner = ''
 WHERE owner = :me AND table_id = ANY(:ids)
 """)
 
+LEFT = sa.text(f"""
+SELECT (SELECT expires - {DB_NOW} FROM golf_leases WHERE table_id = :t),
+       EXISTS (SELECT 1 FROM golf_tables WHERE id = :t)
+""")
+
 CHECK = sa.text("""
 SELECT table_id, epoch FROM golf_leases WHERE table_id = ANY(:ids) FOR SHARE
 """)
@@ -158,11 +163,14 @@ class Leases:
             self.forget(t)
         return lost
 
-    async def exists(self, table_id: str) -> bool:
+    async def remaining(self, table_id: str) -> float | None:
+        """Seconds until another process's lease of the table runs out (0 or less: it
+        has); None if there is no such table."""
         async with self.engine.connect() as conn:
-            row = (await conn.execute(sa.text("SELECT 1 FROM golf_tables WHERE id = :t"),
-                                      {"t": table_id})).first()
-        return row is not None
+            row = (await conn.execute(LEFT, {"t": table_id})).first()
+        if row is None or not row[1]:
+            return None
+        return 0.0 if row[0] is None else float(row[0])
 
     async def orphans(self, grace: float, limit: int = 50) -> list[str]:
         """Playing tables nobody holds (no lease, or one expired ``grace`` seconds ago, or
