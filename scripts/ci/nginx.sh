@@ -11,7 +11,8 @@
 # get this port and these servers) into its own prefix GOLF_NGINX_DIR (default
 # /tmp/golf-nginx-$GOLF_NGINX_PORT) with the pid file, logs and temp dirs; nothing under /etc
 # is read or written. Idempotent: start on a running nginx reloads it with the new servers;
-# stop on a stopped one does nothing.
+# stop on a stopped one does nothing. GOLF_NGINX_LOG=1 logs each request's table and the
+# process it went to (logs/access.log; the cluster tests read it).
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "$0")/../.." && pwd)"
@@ -82,7 +83,12 @@ error_log $DIR/logs/error.log warn;
 $( [ "$(id -u)" = 0 ] && echo "user root;" )
 events { worker_connections 32768; }
 http {
-    access_log off;
+$( if [ -n "${GOLF_NGINX_LOG:-}" ]; then
+    echo "    log_format golf '\$request_method \$uri table=\$golf_table upstream=\$upstream_addr status=\$status';"
+    echo "    access_log $DIR/logs/access.log golf;"
+else
+    echo "    access_log off;"
+fi )
     client_body_temp_path $DIR/tmp/body;
     proxy_temp_path $DIR/tmp/proxy;
     fastcgi_temp_path $DIR/tmp/fastcgi;
