@@ -43,6 +43,14 @@ def register(sub: Any) -> None:
     p.add_argument("--metrics", action="store_true",
                    help="serve /api/debug/metrics: event-loop lag, collection pauses and CPU "
                    "per thread kind (for benchmarks; off by default)")
+    p.add_argument("--node", default=None, metavar="NAME",
+                   help="this process's name among several on one PostgreSQL database "
+                   "(default HOST:PORT of this machine; unique per process; a process "
+                   "restarted under the same name takes its tables back at once)")
+    p.add_argument("--lease-ttl", type=float, default=3.0, metavar="SECONDS",
+                   help="several processes: how long a table's lease lasts unrenewed, i.e. "
+                   "how soon another process takes over the tables of one that died "
+                   "(default 3)")
     p.add_argument("--no-migrate", action="store_false", dest="migrate",
                    help="never upgrade the database: refuse to start unless its schema is "
                    "exactly this release's (every process of a cluster; `golf migrate` "
@@ -67,11 +75,14 @@ def run(args: argparse.Namespace) -> int:
         origins = tuple(check_allowed_origin(o) for o in args.allow_origin)
     except ValueError as e:
         raise GolfError(str(e)) from None
+    if not 0.5 <= args.lease_ttl <= 600:
+        raise GolfError(f"--lease-ttl must be from 0.5 to 600 seconds, got {args.lease_ttl}")
     check_schema(Config(db=args.db, data_dir=args.data_dir), args.migrate)
     print(f"Golf server on http://{args.host}:{args.port}/ (Ctrl-C stops it)", flush=True)
     serve(Config(host=args.host, port=args.port, db=args.db, data_dir=args.data_dir,
                  keep_finished=args.keep_finished, allow_origins=origins,
-                 metrics=args.metrics, gc=args.gc, migrate=args.migrate))
+                 metrics=args.metrics, gc=args.gc, migrate=args.migrate, node=args.node,
+                 lease_ttl=args.lease_ttl))
     return 0
 
 

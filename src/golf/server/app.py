@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import socket
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from html import escape
@@ -24,8 +25,10 @@ from fastapi.staticfiles import StaticFiles
 from . import db, schema
 from .guard import Guard
 from .hub import Hub
+from .lease import Leases, renew_forever
 from .lobby import error_response, refused_body, router
 from .metrics import Metrics, apply_gc_policy
+from .notify import ask_handover, listen_forever
 from .protocol import ProtocolError
 from .sockets import endpoint
 from .store import Store
@@ -57,6 +60,10 @@ class Config:
     metrics: bool = False
     #: The garbage collection policy (metrics.GC_POLICIES).
     gc: str = "steady"
+    #: This process's name among several on one PostgreSQL database (None: host:port).
+    node: str | None = None
+    #: Seconds a table's lease lasts unrenewed (golf.server.lease).
+    lease_ttl: float = 3.0
     #: Upgrade an older database at start; False (a cluster's processes) refuses one.
     migrate: bool = True
 
@@ -72,6 +79,28 @@ async def sweep_forever(hub: Hub) -> None:
         await asyncio.sleep(min(60.0, max(0.2, hub.keep_finished / 2)))
         if n := hub.sweep():
             log.info("golf server: %d finished tables left memory", n)
+
+
+async def adopt_forever(hub: Hub, every: float) -> None:
+    """Take over, now and then, playing tables whose process died and nobody asked for
+    (their bots and clocks must run even when no client comes back)."""
+    while True:
+        await asyncio.sleep(every)
+        try:
+            if n := await hub.adopt_orphans(grace=every):
+                log.info("golf server: took over %d tables nobody held", n)
+        except Exception as e:  # the database is away: next time
+            log.warning("golf server: no orphan scan (%s)", type(e).__name__)
+
+
+def start_sharing(hub: Hub, leases: Leases, engine: Any) -> list[asyncio.Task[None]]:
+    """Several processes on one PostgreSQL database: renew leases, hand tables over on
+    request, adopt orphans (nothing on SQLite)."""
+    if not leases.enabled:
+        return []
+    return [asyncio.create_task(renew_forever(leases, lambda t: hub.give_up(t, False))),
+            asyncio.create_task(listen_forever(engine, leases.node, hub.handover_requested)),
+            asyncio.create_task(adopt_forever(hub, leases.ttl))]
 
 
 OPENAPI_URL = "/api/openapi.json"
@@ -108,13 +137,17 @@ def create_app(config: Config) -> FastAPI:
         await schema.check(engine, migrate=config.migrate)
         if config.migrate:
             await db.migrate(engine)
-        store = Store(engine)
-        hub = Hub(store, keep_finished=config.keep_finished)
+        leases = Leases(engine, config.node or f"{socket.gethostname()}:{config.port}",
+                        ttl=config.lease_ttl)
+        store = Store(engine, leases)
+        hub = Hub(store, keep_finished=config.keep_finished, leases=leases,
+                  ask_handover=lambda t: ask_handover(engine, t, leases.node))
         state["hub"] = hub
         app.state.hub = hub
         n = await hub.load_unfinished()
         log.info("golf server: %d unfinished tables loaded", n)
         sweeper = asyncio.create_task(sweep_forever(hub))
+        shared = start_sharing(hub, leases, engine)
         if watch is not None:
             watch.start()
         freezer = apply_gc_policy(config.gc)
@@ -122,6 +155,8 @@ def create_app(config: Config) -> FastAPI:
             yield
         finally:
             sweeper.cancel()
+            for task in shared:
+                task.cancel()
             if freezer is not None:
                 freezer.cancel()
             if watch is not None:
