@@ -23,6 +23,21 @@ from golf.cluster import Cluster, free_port_block  # noqa: E402
 from server.conftest import fresh_database, postgres_url  # noqa: E402, F401
 
 
+@pytest.fixture(scope="module")
+def cluster3(request: pytest.FixtureRequest,
+             tmp_path_factory: pytest.TempPathFactory) -> Iterator[Cluster]:
+    """Three processes behind nginx, shared by a module's tests (each makes its own tables
+    and leaves every process running), with nginx's log of where each request went."""
+    c = Cluster(processes=3, base_port=free_port_block(4),
+                pg_url=fresh_database(request.getfixturevalue("postgres_url")),
+                data_dir=tmp_path_factory.mktemp("cluster3"), access_log=True)
+    c.start()
+    try:
+        yield c
+    finally:
+        c.stop()
+
+
 @pytest.fixture
 def make_cluster(request: pytest.FixtureRequest,
                  tmp_path: Path) -> Iterator[Callable[..., Cluster]]:
