@@ -214,6 +214,7 @@ class Generator:
         self.http: httpx.AsyncClient = None  # type: ignore[assignment]
         self.lag_max = 0.0
         self.protocol = 1
+        self.setup_errors = 0
 
     async def watch_lag(self) -> None:
         while True:
@@ -227,14 +228,14 @@ class Generator:
         seats += [{"kind": "bot", "bot": a.bot} for _ in range(a.bots)]
         body = {"name": "P0", "preset": a.preset, "rules": {}, "seats": seats,
                 "options": {"bot_delay": a.bot_delay}}
-        r = (await self.http.post("/api/tables", json=body)).json()
+        r = await self.post_json("/api/tables", body)
         tid, host = r["table"]["id"], r["token"]
         tokens = [host]
         for i in range(1, a.people):
             # ?table= lets a cluster's proxy send the join to the table's process (an invite
             # code names no table); a single server ignores it.
-            j = (await self.http.post(f"/api/invites/{r['invite']}/join?table={tid}",
-                                      json={"name": f"P{i}"})).json()
+            j = await self.post_json(f"/api/invites/{r['invite']}/join?table={tid}",
+                                     {"name": f"P{i}"})
             tokens.append(j["token"])
         t = Table(self, tid, tokens, host)
         self.tables.append(t)
@@ -246,6 +247,17 @@ class Generator:
             await asyncio.sleep(0.01)
         await self.http.post(f"/api/tables/{tid}/start",
                              headers={"Authorization": f"Bearer {host}"})
+
+    async def post_json(self, path: str, body: dict[str, Any]) -> dict[str, Any]:
+        """A set-up call, tried again a few times when refused (a cluster's table that is
+        moving between processes answers try_again); each refusal counts as an error."""
+        for attempt in range(5):
+            r = await self.http.post(path, json=body)
+            if r.status_code < 300:
+                return dict(r.json())
+            self.setup_errors += 1
+            await asyncio.sleep(0.2 * (attempt + 1))
+        raise SystemExit(f"{path} was refused 5 times: {r.status_code} {r.text[:300]}")
 
     async def grow_to(self, n: int) -> None:
         sem = asyncio.Semaphore(10)
@@ -270,7 +282,7 @@ class Generator:
                 cmd = json.loads(line)
                 if cmd["do"] == "grow":
                     await self.grow_to(cmd["n"])
-                    answer({"grown": len(self.tables)})
+                    answer({"grown": len(self.tables), "setup_errors": self.setup_errors})
                 elif cmd["do"] == "start":
                     self.stats = Stats(recording=True)
                     self.lag_max = 0.0
@@ -437,8 +449,9 @@ class Bench:
                 t0 = time.monotonic()
                 for i, w in enumerate(workers):
                     w.send(do="grow", n=n // len(workers) + (i < n % len(workers)))
-                for w in workers:
-                    w.read()
+                refused = sum(w.read()["setup_errors"] for w in workers)
+                if refused:
+                    print(f"{refused} set-up calls were refused and tried again")
                 ramp = time.monotonic() - t0
                 time.sleep(a.warmup)
                 results.append(self.measure(n, workers, ramp))
@@ -580,6 +593,10 @@ def measure_cluster(bench: Bench, n: int, workers: list[Worker], ramp: float
                                             3) if "postgres" in used else None,
         "nginx_cpu_ms_per_action": round(1000 * used.get("nginx", 0) / max(1, actions), 3)
         if "nginx" in used else None,
+        # Per table held, whatever its pace: what scaling out multiplies.
+        "postgres_cores_per_1000_tables": round(1000 * used.get("postgres", 0) / wall / n, 4),
+        "nginx_cores_per_1000_tables": round(1000 * used.get("nginx", 0) / wall / n, 4),
+        "servers_cores_per_1000_tables": round(1000 * servers / wall / n, 4),
         "postgres_share": round(used.get("postgres", 0) / total, 3) if total else None,
         "nginx_share": round(used.get("nginx", 0) / total, 3) if total else None,
         "cpu_cores_total": round(total / wall, 2),
