@@ -578,7 +578,7 @@ def measure_cluster(bench: Bench, n: int, workers: list[Worker], ramp: float
             "cpu_cores": round(used.get(f"p{i}", 0) / wall, 2),
             "cpu_ms_per_action": round(1000 * used.get(f"p{i}", 0) / max(1, acts.get(i, 0)), 3),
             "loop_pause_max_ms": m.get("loop_lag_max_ms"), "rss_mb": m.get("rss_mb")})
-    servers = sum(v for k, v in used.items() if k.startswith("p"))
+    servers = sum(used.get(f"p{i}", 0) for i in range(c.processes))
     total = servers + used.get("postgres", 0) + used.get("nginx", 0)
     return {
         "tables": n, "processes": c.processes, "ramp_s": round(ramp, 1),
