@@ -45,7 +45,8 @@ lint: $(STAMP)
 	$(VENV)/bin/mypy
 
 # The server suite starts its own throwaway PostgreSQL (scripts/ci/postgres.sh, which
-# installs Debian's postgresql if missing) and stops it at the end (tests/server/conftest.py).
+# installs Debian's postgresql if missing) and stops it at the end (tests/server/conftest.py);
+# the cluster suite (tests/cluster) also runs nginx through scripts/ci/nginx.sh (the same).
 test: lint
 	$(VENV)/bin/pytest
 

@@ -22,6 +22,7 @@ import contextlib
 import json
 import os
 import signal
+import socket
 import subprocess
 import sys
 import tempfile
@@ -62,6 +63,30 @@ def tail(path: Path, chars: int = 3000) -> str:
     return ""
 
 
+def free_port_block(n: int, tries: int = 50) -> int:
+    """A base port such that base..base+n-1 are all free now (a cluster's ports are
+    consecutive)."""
+    for _ in range(tries):
+        with socket.socket() as s:
+            s.bind(("127.0.0.1", 0))
+            base = int(s.getsockname()[1])
+        if base + n >= 65536:
+            continue
+        socks: list[socket.socket] = []
+        try:
+            for p in range(base, base + n):
+                s = socket.socket()
+                socks.append(s)
+                s.bind(("127.0.0.1", p))
+            return base
+        except OSError:
+            continue
+        finally:
+            for s in socks:
+                s.close()
+    raise ClusterError(f"found no {n} consecutive free loopback ports")
+
+
 def need_checkout() -> None:
     missing = [p for p in (POSTGRES_SH, NGINX_SH, NGINX_CONF) if not p.is_file()]
     if missing:
@@ -85,7 +110,8 @@ class Cluster:
 
     def __init__(self, processes: int = 3, base_port: int = 8080, pg_url: str | None = None,
                  data_dir: str | Path | None = None, pg_port: int | None = None,
-                 serve_args: Sequence[str] = (), python: str = sys.executable) -> None:
+                 serve_args: Sequence[str] = (), python: str = sys.executable,
+                 access_log: bool = False) -> None:
         if processes < 1:
             raise ClusterError(f"a cluster has at least 1 process, not {processes}")
         if not (base_port > 0 and base_port + processes < 65536):
@@ -99,6 +125,8 @@ class Cluster:
             tempfile.mkdtemp(prefix="golf-cluster-"))
         self.serve_args = list(serve_args)
         self.python = python
+        #: nginx logs each request's table and process in nginx/logs/access.log.
+        self.access_log = access_log
         self.procs: list[subprocess.Popen[bytes] | None] = [None] * processes
         self.nginx_dir = self.data_dir / "nginx"
         self.pg_dir = Path(tempfile.gettempdir()) / f"golf-cluster-pg-{self.pg_port}"
@@ -198,7 +226,8 @@ class Cluster:
     def nginx_env(self) -> dict[str, str]:
         servers = " ".join(f"127.0.0.1:{self.port(i)}" for i in range(self.processes))
         return {"GOLF_NGINX_PORT": str(self.base_port), "GOLF_NGINX_DIR": str(self.nginx_dir),
-                "GOLF_NGINX_SERVERS": servers, "GOLF_NGINX_TEMPLATE": str(NGINX_CONF)}
+                "GOLF_NGINX_SERVERS": servers, "GOLF_NGINX_TEMPLATE": str(NGINX_CONF),
+                "GOLF_NGINX_LOG": "1" if self.access_log else ""}
 
     def start_nginx(self) -> None:
         run_script(NGINX_SH, "start", self.nginx_env(), timeout=600)
@@ -211,6 +240,18 @@ class Cluster:
             time.sleep(0.1)
         raise ClusterError(f"nginx on {self.url} did not answer:\n"
                            f"{tail(self.nginx_dir / 'logs' / 'error.log')}")
+
+    def routed(self) -> list[tuple[str, str, str, str, int]]:
+        """With ``access_log``: every request nginx passed on so far, as (method, path,
+        table or '', the process address(es) tried, status)."""
+        out = []
+        with contextlib.suppress(OSError):
+            for line in (self.nginx_dir / "logs" / "access.log").read_text().splitlines():
+                method, path, rest = line.split(" ", 2)
+                table, _, rest = rest.removeprefix("table=").partition(" upstream=")
+                upstream, _, status = rest.rpartition(" status=")
+                out.append((method, path, table, upstream, int(status)))
+        return out
 
     def stop(self) -> None:
         """Every process (SIGTERM: they drain), nginx, and PostgreSQL if the cluster started
