@@ -14,6 +14,7 @@ import asyncio
 import contextlib
 import os
 import random
+import socket
 import subprocess
 import sys
 import time
@@ -32,8 +33,23 @@ from harness import Client  # noqa: E402
 
 from golf.cluster import Cluster  # noqa: E402
 
-#: Loopback ports of this module: nginx, three processes, PostgreSQL.
-BASE_PORT = int(os.environ.get("GOLF_CLUSTER_TEST_PORT", "18240"))
+
+def free_block(n: int) -> int:
+    """A base port with n free consecutive ports after it (tried until one is)."""
+    for _ in range(100):
+        with socket.socket() as s:
+            s.bind(("127.0.0.1", 0))
+            base = int(s.getsockname()[1])
+        if base + n >= 65536:
+            continue
+        try:
+            for p in range(base, base + n):
+                with socket.socket() as s:
+                    s.bind(("127.0.0.1", p))
+        except OSError:
+            continue
+        return base
+    raise RuntimeError(f"no {n} consecutive free ports")
 
 
 @pytest.fixture(scope="module")
@@ -42,8 +58,11 @@ def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Cluster]:
     from helpers import warm_compiled_search
 
     warm_compiled_search()
-    c = Cluster(processes=3, base_port=BASE_PORT, data_dir=tmp_path_factory.mktemp("cluster"),
-                pg_port=BASE_PORT + 9)
+    # PostgreSQL of its own (the next free port after the cluster's), so that a test can
+    # stop and start it.
+    base = free_block(5)
+    c = Cluster(processes=3, base_port=base, data_dir=tmp_path_factory.mktemp("cluster"),
+                pg_port=base + 4)
     c.start()
     try:
         yield c
@@ -165,7 +184,13 @@ class Tables:
                     p.sent.append((s["version"], action))
                     with contextlib.suppress(Exception):
                         await p.act(action, s["version"])
-                await asyncio.sleep(0.05)
+                # Until a client of the table hears something (or a quarter second).
+                waiters = [asyncio.ensure_future(p.changed.wait()) for p in players]
+                await asyncio.wait(waiters, timeout=0.25, return_when=asyncio.FIRST_COMPLETED)
+                for w in waiters:
+                    w.cancel()
+                for p in players:
+                    p.changed.clear()
 
         rng = random.Random(seed)
         await asyncio.gather(*(table(ps, random.Random(rng.random()))
