@@ -87,7 +87,8 @@ async def adopt_forever(hub: Hub, every: float) -> None:
     while True:
         await asyncio.sleep(every)
         try:
-            if n := await hub.adopt_orphans(grace=every):
+            # Two TTLs of grace: a client that comes back claims its table first.
+            if n := await hub.adopt_orphans(grace=2 * every):
                 log.info("golf server: took over %d tables nobody held", n)
         except Exception as e:  # the database is away: next time
             log.warning("golf server: no orphan scan (%s)", type(e).__name__)

@@ -5,6 +5,12 @@ when someone asks for them. Tables are found by id, seat tokens and invite codes
 looked up in the database, so a restarted process finds everything again. A finished or
 ended table nobody is connected to leaves memory once nobody has asked for it for
 ``keep_finished`` seconds (:meth:`Hub.sweep`); the next request loads it again.
+
+With several processes on one PostgreSQL database (:mod:`.lease`), a process loads a
+table only once it holds the table's lease (:meth:`Hub._claim`), gives it up when another
+process asks for it or took it (:meth:`Hub.give_up`), and reads without taking for the
+lobby's lists (:meth:`Hub.peek`, :meth:`Hub.open_tables`); see docs/server.md, "Design
+of a cluster".
 """
 
 from __future__ import annotations
@@ -27,6 +33,8 @@ log = logging.getLogger("golf.server")
 #: Seconds a request for a table another process holds waits for it (lease expiry or
 #: handover) before it is refused with ``try_again``.
 CLAIM_WAIT = 8.0
+#: Orphaned tables one scan takes over at most (the next scan takes the next ones).
+ORPHANS_PER_SCAN = 10
 #: Shortest pause between attempts to take such a lease (the longest is four times it).
 CLAIM_POLL = 0.05
 
@@ -73,7 +81,11 @@ class Hub:
 
     async def load_unfinished(self) -> int:
         if self.leases is not None:
-            return await self.adopt_orphans(grace=self.leases.ttl)
+            # Before serving: its own tables from before a restart and any orphans, all.
+            total = 0
+            while n := await self.adopt_orphans(grace=self.leases.ttl):
+                total += n
+            return total
         ids = await self.store.unfinished_ids()
         for table_id in ids:
             room = await self.get(table_id)
@@ -175,10 +187,13 @@ class Hub:
         if leases is None or self.draining:
             return 0
         n = 0
-        for table_id in await leases.orphans(grace):
+        # A few at a time: rebuilding a table is CPU work on the event loop, and a loop
+        # busy for a TTL would let this process's own leases run out.
+        for table_id in await leases.orphans(grace, limit=ORPHANS_PER_SCAN):
             with contextlib.suppress(ProtocolError):
                 if await self._claim(table_id, wait=0) is not None:
                     n += 1
+            await asyncio.sleep(0)
         return n
 
     async def give_up(self, table_id: str, release: bool) -> None:
