@@ -27,8 +27,8 @@ log = logging.getLogger("golf.server")
 #: Seconds a request for a table another process holds waits for it (lease expiry or
 #: handover) before it is refused with ``try_again``.
 CLAIM_WAIT = 8.0
-#: Seconds between attempts to take such a lease.
-CLAIM_POLL = 0.1
+#: Shortest pause between attempts to take such a lease (the longest is four times it).
+CLAIM_POLL = 0.05
 
 
 class Hub:
@@ -145,12 +145,17 @@ class Hub:
     async def _take_lease(self, leases: Leases, table_id: str, wait: float) -> bool:
         """The lease, once free (asking its holder to hand it over each second); False
         if there is no such table; ProtocolError try_again if it stays held."""
-        deadline = time.monotonic() + wait
+        began = time.monotonic()
+        deadline = began + wait
         asked = 0.0
         while True:
             if await leases.acquire(table_id) is not None:
+                if (waited := time.monotonic() - began) > 0.5:
+                    log.info("golf server: table %s taken over after %.2f s", table_id,
+                             waited)
                 return True
-            if not await leases.exists(table_id):
+            left = await leases.remaining(table_id)
+            if left is None:
                 return False
             now = time.monotonic()
             if now >= deadline:
@@ -159,7 +164,9 @@ class Hub:
             if self.ask_handover is not None and now - asked >= 1.0:
                 asked = now
                 await self.ask_handover(table_id)
-            await asyncio.sleep(CLAIM_POLL)
+            # Until the lease runs out (a dead holder), but look again soon: a holder
+            # asked to hand over releases it early.
+            await asyncio.sleep(min(max(left, CLAIM_POLL), 4 * CLAIM_POLL))
 
     async def adopt_orphans(self, grace: float) -> int:
         """Take the playing tables nobody holds (their process died, or this node's own
@@ -217,7 +224,12 @@ class Hub:
 
     async def add(self, rec: TableRecord) -> Room:
         await self.store.create_table(rec)
-        room = self.rooms[rec.id] = Room(rec, self.store, self.life)
+        room = Room(rec, self.store, self.life)
+        if self.leases is not None:
+            # Not played here: the proxy sends the table's requests to the process its id
+            # hashes to, which takes the (still free) lease on the first of them.
+            return room
+        self.rooms[rec.id] = room
         self._asked[rec.id] = time.monotonic()
         return room
 

@@ -82,6 +82,11 @@ UPDATE golf_leases SET expires = {DB_NOW}, owner = ''
 WHERE owner = :me AND table_id = ANY(:ids)
 """)
 
+LEFT = sa.text(f"""
+SELECT (SELECT expires - {DB_NOW} FROM golf_leases WHERE table_id = :t),
+       EXISTS (SELECT 1 FROM golf_tables WHERE id = :t)
+""")
+
 CHECK = sa.text("""
 SELECT table_id, epoch FROM golf_leases WHERE table_id = ANY(:ids) FOR SHARE
 """)
@@ -124,16 +129,6 @@ class Leases:
         self.since[table_id] = time.monotonic()
         return epoch
 
-    async def created(self, conn: AsyncConnection, table_id: str) -> None:
-        """A new table's first lease, in the transaction that creates the table."""
-        if not self.enabled:
-            return
-        await conn.execute(sa.text("INSERT INTO golf_leases (table_id, owner, epoch, expires)"
-                                   f" VALUES (:t, :me, 1, {UNTIL})"),
-                           {"t": table_id, "me": self.node, "ttl": self.ttl})
-        self.held[table_id] = 1
-        self.since[table_id] = time.monotonic()
-
     def forget(self, table_id: str) -> None:
         """Stop writing for a table (before it is released or after it was lost): from
         here on every write of it is refused without asking the database."""
@@ -168,11 +163,14 @@ class Leases:
             self.forget(t)
         return lost
 
-    async def exists(self, table_id: str) -> bool:
+    async def remaining(self, table_id: str) -> float | None:
+        """Seconds until another process's lease of the table runs out (0 or less: it
+        has); None if there is no such table."""
         async with self.engine.connect() as conn:
-            row = (await conn.execute(sa.text("SELECT 1 FROM golf_tables WHERE id = :t"),
-                                      {"t": table_id})).first()
-        return row is not None
+            row = (await conn.execute(LEFT, {"t": table_id})).first()
+        if row is None or not row[1]:
+            return None
+        return 0.0 if row[0] is None else float(row[0])
 
     async def orphans(self, grace: float, limit: int = 50) -> list[str]:
         """Playing tables nobody holds (no lease, or one expired ``grace`` seconds ago, or

@@ -261,10 +261,10 @@ class Store:
         async def op(conn: AsyncConnection) -> None:
             await conn.execute(db.tables.insert().values(**_table_values(t)))
             await _insert_seats(conn, t.id, t.seats)
-            if self._leases is not None:
-                await self._leases.created(conn, t.id)
 
-        await self.submit(op, table=t.id)
+        # Not fenced: a new id cannot be anyone else's table (its primary key sees to
+        # that); its lease is taken by the first process that plays it.
+        await self.submit(op)
 
     async def save_table(self, t: TableRecord, seats: bool = False) -> None:
         """Write the table's fields (and, with ``seats``, its whole seat list)."""
