@@ -141,6 +141,11 @@ class Hub:
                 if rec is None:
                     leases.forget(table_id)
                     return None
+                if not leases.holds(table_id):
+                    # Handed over or lost while it loaded: a room without its lease would
+                    # refuse every write and never be dropped.
+                    raise ProtocolError("try_again", f"table {table_id} moved to another "
+                                        "server process while it loaded; try again")
                 room = self.rooms[table_id] = Room(rec, self.store, self.life, chat)
                 # Its bots and clocks run here now.
                 room.reschedule()
