@@ -9,7 +9,7 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 DATA ?= golf-data
 
-.PHONY: run play test lint typecheck bench bench-server venv venv-web clean
+.PHONY: run play cluster test lint typecheck bench bench-server venv venv-web clean
 
 $(VENV)/bin/python:
 	$(PYTHON) -m venv $(VENV)
@@ -31,6 +31,12 @@ run: $(WEB_STAMP)
 	@echo "Open http://$(HOST):$(PORT)/ in a browser (Ctrl-C stops the server)."
 	$(VENV)/bin/golf serve --host $(HOST) --port $(PORT) --data-dir $(DATA)
 
+# PostgreSQL, N golf serve processes and nginx on loopback (Debian's packages, installed
+# if missing); Ctrl-C stops them all. See docs/server.md, "Running a cluster".
+PROCESSES ?= 3
+cluster: $(STAMP)
+	$(VENV)/bin/golf cluster --processes $(PROCESSES) --port $(PORT)
+
 play: $(WEB_STAMP)
 	$(VENV)/bin/golf play
 
@@ -39,7 +45,8 @@ lint: $(STAMP)
 	$(VENV)/bin/mypy
 
 # The server suite starts its own throwaway PostgreSQL (scripts/ci/postgres.sh, which
-# installs Debian's postgresql if missing) and stops it at the end (tests/server/conftest.py).
+# installs Debian's postgresql if missing) and stops it at the end (tests/server/conftest.py);
+# the cluster suite (tests/cluster) also runs nginx through scripts/ci/nginx.sh (the same).
 test: lint
 	$(VENV)/bin/pytest
 

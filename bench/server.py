@@ -21,6 +21,12 @@ running server instead (``--pid`` names its process for the CPU figures).
     .venv/bin/python bench/server.py --levels 250,1000,2000 --seconds 180
     .venv/bin/python bench/server.py --levels 500 --gc python       # Python's collector
     .venv/bin/python bench/server.py --url http://127.0.0.1:8000 --pid 1234 --levels 500
+    .venv/bin/python bench/server.py --cluster 3 --levels 1000,3000 --workers 2
+
+``--cluster N`` starts N processes on PostgreSQL behind nginx (golf.cluster) and drives the
+same load through the proxy; it prints p50/p99 and CPU per action per process (a table
+belongs to the process nginx routed its calls to) and the CPU of PostgreSQL's and nginx's
+processes per action and as a share of all the CPU the cluster used.
 
 Loopback only; bounded by --levels, --seconds and --limit (total seconds).
 """
@@ -64,6 +70,29 @@ def cpu_seconds(pid: int) -> float:
     return (int(parts[11]) + int(parts[12])) / tick
 
 
+def tree_cpu_seconds(root: int) -> float:
+    """CPU seconds of a process and all its descendants now alive, plus what its exited
+    children used (reaped: cutime and cstime). PostgreSQL's postmaster and its backends,
+    nginx's master and its workers."""
+    children: dict[int, list[int]] = {}
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            with contextlib.suppress(OSError), open(f"/proc/{entry}/stat") as f:
+                ppid = int(f.read().rsplit(")", 1)[1].split()[1])
+                children.setdefault(ppid, []).append(int(entry))
+    total, todo = 0.0, [root]
+    tick = os.sysconf("SC_CLK_TCK")
+    while todo:
+        pid = todo.pop()
+        with contextlib.suppress(OSError), open(f"/proc/{pid}/stat") as f:
+            parts = f.read().rsplit(")", 1)[1].split()
+            total += (int(parts[11]) + int(parts[12])) / tick
+            if pid == root:
+                total += (int(parts[13]) + int(parts[14])) / tick
+        todo += children.get(pid, [])
+    return total
+
+
 def context_switches(pid: int) -> int:
     """Voluntary + involuntary context switches of all a process's threads (Linux /proc):
     each hand-off between the event loop and a worker thread costs some."""
@@ -81,8 +110,9 @@ def context_switches(pid: int) -> int:
 
 @dataclass
 class Stats:
-    latencies: list[float] = field(default_factory=list)
-    actions: int = 0
+    #: Per table: the latencies of its people's actions, and its actions (people's and bots').
+    latencies: dict[str, list[float]] = field(default_factory=dict)
+    actions: dict[str, int] = field(default_factory=dict)
     errors: int = 0
     recording: bool = False
 
@@ -138,11 +168,11 @@ class Table:
         seat.version = v
         if seat is self.seats[0] and v > self.last_version:
             if stats.recording:
-                stats.actions += v - self.last_version
+                stats.actions[self.id] = stats.actions.get(self.id, 0) + v - self.last_version
             self.last_version = v
         if seat.sent is not None and v > seat.sent[0]:
             if stats.recording:
-                stats.latencies.append(now - seat.sent[1])
+                stats.latencies.setdefault(self.id, []).append(now - seat.sent[1])
             seat.sent = None
         view = msg["view"]
         if view["is_over"]:
@@ -184,6 +214,7 @@ class Generator:
         self.http: httpx.AsyncClient = None  # type: ignore[assignment]
         self.lag_max = 0.0
         self.protocol = 1
+        self.setup_errors = 0
 
     async def watch_lag(self) -> None:
         while True:
@@ -197,22 +228,36 @@ class Generator:
         seats += [{"kind": "bot", "bot": a.bot} for _ in range(a.bots)]
         body = {"name": "P0", "preset": a.preset, "rules": {}, "seats": seats,
                 "options": {"bot_delay": a.bot_delay}}
-        r = (await self.http.post("/api/tables", json=body)).json()
+        r = await self.post_json("/api/tables", body)
         tid, host = r["table"]["id"], r["token"]
         tokens = [host]
         for i in range(1, a.people):
-            j = (await self.http.post(f"/api/invites/{r['invite']}/join",
-                                      json={"name": f"P{i}"})).json()
+            # ?table= lets a cluster's proxy send the join to the table's process (an invite
+            # code names no table); a single server ignores it.
+            j = await self.post_json(f"/api/invites/{r['invite']}/join?table={tid}",
+                                     {"name": f"P{i}"})
             tokens.append(j["token"])
         t = Table(self, tid, tokens, host)
         self.tables.append(t)
-        url = a.url.replace("http", "ws", 1) + "/ws"
+        # ?table= as js/socket.js sends it: a cluster's proxy routes the socket by it.
+        url = a.url.replace("http", "ws", 1) + f"/ws?table={tid}"
         for s in t.seats:
             self.tasks.append(asyncio.create_task(s.run(url, self.protocol)))
         while any(s.ws is None for s in t.seats):
             await asyncio.sleep(0.01)
         await self.http.post(f"/api/tables/{tid}/start",
                              headers={"Authorization": f"Bearer {host}"})
+
+    async def post_json(self, path: str, body: dict[str, Any]) -> dict[str, Any]:
+        """A set-up call, tried again a few times when refused (a cluster's table that is
+        moving between processes answers try_again); each refusal counts as an error."""
+        for attempt in range(5):
+            r = await self.http.post(path, json=body)
+            if r.status_code < 300:
+                return dict(r.json())
+            self.setup_errors += 1
+            await asyncio.sleep(0.2 * (attempt + 1))
+        raise SystemExit(f"{path} was refused 5 times: {r.status_code} {r.text[:300]}")
 
     async def grow_to(self, n: int) -> None:
         sem = asyncio.Semaphore(10)
@@ -237,7 +282,7 @@ class Generator:
                 cmd = json.loads(line)
                 if cmd["do"] == "grow":
                     await self.grow_to(cmd["n"])
-                    answer({"grown": len(self.tables)})
+                    answer({"grown": len(self.tables), "setup_errors": self.setup_errors})
                 elif cmd["do"] == "start":
                     self.stats = Stats(recording=True)
                     self.lag_max = 0.0
@@ -309,6 +354,44 @@ class Bench:
         self.proc: subprocess.Popen[bytes] | None = None
         self.pid: int | None = args.pid
         self.url = args.url
+        self.cluster: Any = None
+
+    def start_cluster(self) -> None:
+        """``--cluster N``: PostgreSQL (``--db`` or a throwaway one), N processes and nginx
+        (golf.cluster), the load through the proxy."""
+        from golf.cluster import Cluster, free_port_block
+
+        n = self.args.cluster
+        self.cluster = Cluster(processes=n, base_port=free_port_block(n + 2),
+                               pg_url=self.args.db, data_dir=self.tmp / "cluster",
+                               serve_args=["--metrics", "--gc", self.args.gc],
+                               access_log=True)
+        self.cluster.start()
+        self.url = self.cluster.url
+
+    def postgres_pid(self) -> int | None:
+        """The postmaster: ``--pg-pid``, or the one the cluster started."""
+        if self.args.pg_pid:
+            return int(self.args.pg_pid)
+        if self.cluster is None or not self.cluster.own_postgres:
+            return None
+        with contextlib.suppress(OSError, ValueError):
+            return int((self.cluster.pg_dir / "data" / "postmaster.pid").read_text().split()[0])
+        return None
+
+    def nginx_pid(self) -> int | None:
+        with contextlib.suppress(OSError, ValueError, AttributeError):
+            return int((self.cluster.nginx_dir / "nginx.pid").read_text().strip())
+        return None
+
+    def process_of_table(self) -> dict[str, int]:
+        """Which process each table's calls went to (nginx's log of the start call)."""
+        where = {f"127.0.0.1:{self.cluster.port(i)}": i for i in range(self.cluster.processes)}
+        out = {}
+        for method, path, table, upstream, status in self.cluster.routed():
+            if method == "POST" and path.endswith("/start") and status == 200:
+                out[table] = where.get(upstream.split(", ")[-1], -1)
+        return out
 
     def start_server(self) -> None:
         port = free_port()
@@ -350,7 +433,9 @@ class Bench:
 
     def run(self) -> list[dict[str, Any]]:
         a = self.args
-        if self.url is None:
+        if self.args.cluster:
+            self.start_cluster()
+        elif self.url is None:
             self.start_server()
         workers = [Worker(a, self.url) for _ in range(a.workers)]
         levels = [int(x) for x in a.levels.split(",")]
@@ -364,8 +449,9 @@ class Bench:
                 t0 = time.monotonic()
                 for i, w in enumerate(workers):
                     w.send(do="grow", n=n // len(workers) + (i < n % len(workers)))
-                for w in workers:
-                    w.read()
+                refused = sum(w.read()["setup_errors"] for w in workers)
+                if refused:
+                    print(f"{refused} set-up calls were refused and tried again")
                 ramp = time.monotonic() - t0
                 time.sleep(a.warmup)
                 results.append(self.measure(n, workers, ramp))
@@ -374,9 +460,22 @@ class Bench:
             for w in workers:
                 w.stop()
             self.stop_server()
+            if self.cluster is not None:
+                self.cluster.stop()
         return results
 
+    def cluster_cpu(self) -> dict[str, float]:
+        """CPU seconds so far: each process, PostgreSQL (all its processes) and nginx."""
+        c = self.cluster
+        out = {f"p{i}": cpu_seconds(c.pid(i)) for i in range(c.processes) if c.pid(i)}
+        for name, pid in (("postgres", self.postgres_pid()), ("nginx", self.nginx_pid())):
+            if pid:
+                out[name] = tree_cpu_seconds(pid)
+        return out
+
     def measure(self, n: int, workers: list[Worker], ramp: float) -> dict[str, Any]:
+        if self.cluster is not None:
+            return measure_cluster(self, n, workers, ramp)
         a = self.args
         self.metrics(reset=True)
         m0 = self.metrics()
@@ -396,8 +495,8 @@ class Bench:
         switches = (context_switches(self.pid) - cs0 if self.pid and cs0 is not None
                     else None)
         m1 = self.metrics()
-        lat = sorted(x for g in got for x in g["latencies"])
-        actions = sum(g["actions"] for g in got)
+        lat = sorted(x for g in got for xs in g["latencies"].values() for x in xs)
+        actions = sum(v for g in got for v in g["actions"].values())
         res: dict[str, Any] = {
             "tables": n, "ramp_s": round(ramp, 1), "seconds": round(wall, 1),
             "actions_per_s": round(actions / wall, 1), "person_actions": len(lat),
@@ -430,7 +529,110 @@ class Bench:
         return res
 
 
+def percentile(xs: list[float], q: float) -> float | None:
+    """The q-quantile of sorted ``xs`` in ms (None when empty)."""
+    return round(1000 * xs[min(len(xs) - 1, int(len(xs) * q))], 1) if xs else None
+
+
+def measure_cluster(bench: Bench, n: int, workers: list[Worker], ramp: float
+                    ) -> dict[str, Any]:
+    """One level through the cluster's proxy: overall and per-process figures, and the
+    shares of PostgreSQL and nginx in the CPU spent."""
+    c = bench.cluster
+    for url in c.process_urls:
+        with contextlib.suppress(httpx.HTTPError):
+            httpx.get(url + "/api/debug/metrics", params={"reset": True}, timeout=30)
+    cpu0 = bench.cluster_cpu()
+    for w in workers:
+        w.send(do="start")
+    for w in workers:
+        w.read()
+    w0 = time.monotonic()
+    time.sleep(bench.args.seconds)
+    for w in workers:
+        w.send(do="stop")
+    got = [w.read() for w in workers]
+    wall = time.monotonic() - w0
+    cpu1 = bench.cluster_cpu()
+    used = {k: cpu1[k] - cpu0[k] for k in cpu1 if k in cpu0}
+    home = bench.process_of_table()
+    lat: dict[int, list[float]] = {}
+    acts: dict[int, int] = {}
+    for g in got:
+        for tid, xs in g["latencies"].items():
+            lat.setdefault(home.get(tid, -1), []).extend(xs)
+        for tid, k in g["actions"].items():
+            acts[home.get(tid, -1)] = acts.get(home.get(tid, -1), 0) + k
+    everything = sorted(x for xs in lat.values() for x in xs)
+    actions = sum(acts.values())
+    per = []
+    for i in range(c.processes):
+        xs = sorted(lat.get(i, []))
+        m: dict[str, Any] = {}
+        with contextlib.suppress(httpx.HTTPError, ValueError):
+            m = httpx.get(c.process_urls[i] + "/api/debug/metrics", timeout=30).json()
+        per.append({
+            "process": i, "tables": sum(1 for v in home.values() if v == i),
+            "actions_per_s": round(acts.get(i, 0) / wall, 1),
+            "p50_ms": percentile(xs, 0.5), "p99_ms": percentile(xs, 0.99),
+            "cpu_cores": round(used.get(f"p{i}", 0) / wall, 2),
+            "cpu_ms_per_action": round(1000 * used.get(f"p{i}", 0) / max(1, acts.get(i, 0)), 3),
+            "loop_pause_max_ms": m.get("loop_lag_max_ms"), "rss_mb": m.get("rss_mb")})
+    servers = sum(used.get(f"p{i}", 0) for i in range(c.processes))
+    total = servers + used.get("postgres", 0) + used.get("nginx", 0)
+    return {
+        "tables": n, "processes": c.processes, "ramp_s": round(ramp, 1),
+        "seconds": round(wall, 1), "actions_per_s": round(actions / wall, 1),
+        "person_actions": len(everything), "p50_ms": percentile(everything, 0.5),
+        "p99_ms": percentile(everything, 0.99), "max_ms": percentile(everything, 1.0),
+        "errors": sum(g["errors"] for g in got),
+        "unrouted_tables": sum(1 for v in home.values() if v < 0),
+        "per_process": per,
+        "servers_cpu_ms_per_action": round(1000 * servers / max(1, actions), 3),
+        "postgres_cpu_ms_per_action": round(1000 * used.get("postgres", 0) / max(1, actions),
+                                            3) if "postgres" in used else None,
+        "nginx_cpu_ms_per_action": round(1000 * used.get("nginx", 0) / max(1, actions), 3)
+        if "nginx" in used else None,
+        # Per table held, whatever its pace: what scaling out multiplies.
+        "postgres_cores_per_1000_tables": round(1000 * used.get("postgres", 0) / wall / n, 4),
+        "nginx_cores_per_1000_tables": round(1000 * used.get("nginx", 0) / wall / n, 4),
+        "servers_cores_per_1000_tables": round(1000 * servers / wall / n, 4),
+        "postgres_share": round(used.get("postgres", 0) / total, 3) if total else None,
+        "nginx_share": round(used.get("nginx", 0) / total, 3) if total else None,
+        "cpu_cores_total": round(total / wall, 2),
+        "clients_cpu_cores": round(sum(g["cpu"] for g in got) / wall, 2),
+        "clients_lag_max_ms": round(1000 * max(g["lag_max"] for g in got), 1),
+        "load_avg": round(os.getloadavg()[0], 1),
+    }
+
+
+def report_cluster(results: list[dict[str, Any]], args: argparse.Namespace) -> None:
+    print(f"\n{'tables':>7} {'act/s':>7} {'p50 ms':>7} {'p99 ms':>7} {'max ms':>7} "
+          f"{'srv ms/a':>8} {'pg ms/a':>8} {'nginx ms/a':>10} {'pg share':>8} "
+          f"{'cores':>6} {'cli lag':>7} {'load':>5}")
+    for r in results:
+        print(f"{r['tables']:>7} {r['actions_per_s']:>7} {r['p50_ms']!s:>7} "
+              f"{r['p99_ms']!s:>7} {r['max_ms']!s:>7} {r['servers_cpu_ms_per_action']!s:>8} "
+              f"{r['postgres_cpu_ms_per_action']!s:>8} {r['nginx_cpu_ms_per_action']!s:>10} "
+              f"{r['postgres_share']!s:>8} {r['cpu_cores_total']!s:>6} "
+              f"{r['clients_lag_max_ms']:>7} {r['load_avg']:>5}")
+        for p in r["per_process"]:
+            print(f"   process {p['process']}: {p['tables']} tables, {p['actions_per_s']} "
+                  f"act/s, p50 {p['p50_ms']} ms, p99 {p['p99_ms']} ms, "
+                  f"{p['cpu_ms_per_action']} ms CPU/action ({p['cpu_cores']} cores), "
+                  f"longest loop pause {p['loop_pause_max_ms']} ms")
+    ok = [r["tables"] for r in results if r["p99_ms"] is not None
+          and r["p99_ms"] <= TARGET_P99_MS]
+    print(f"\nlargest N with p99 <= {TARGET_P99_MS:.0f} ms through the proxy: "
+          f"{max(ok, default=None)} ({args.cluster} processes, think {args.think} ± "
+          f"{args.jitter} s, {args.people} people per table, {os.cpu_count()} cores shared "
+          f"by the processes, PostgreSQL, nginx and {args.workers} load generators)")
+
+
 def report(results: list[dict[str, Any]], args: argparse.Namespace) -> None:
+    if args.cluster:
+        report_cluster(results, args)
+        return
     print()
     print(f"{'tables':>7} {'act/s':>7} {'p50 ms':>7} {'p99 ms':>7} {'max ms':>7} "
           f"{'srv cores':>9} {'ms/action':>9} {'no bots':>8} {'pause ms':>8} "
@@ -469,6 +671,12 @@ def main() -> None:
     p.add_argument("--gc", default="steady", choices=("python", "steady"),
                    help="the started server's collection policy")
     p.add_argument("--url", default=None, help="load a running server instead of starting one")
+    p.add_argument("--cluster", type=int, default=0, metavar="N",
+                   help="start N processes on PostgreSQL behind nginx (golf cluster; --db "
+                   "names the database, else a throwaway PostgreSQL) and load them through "
+                   "the proxy")
+    p.add_argument("--pg-pid", type=int, default=None,
+                   help="with --cluster --db: the postmaster's pid, for PostgreSQL's CPU")
     p.add_argument("--pid", type=int, default=None, help="its process id (CPU figures)")
     p.add_argument("--workers", type=int, default=1, help="load generator processes")
     p.add_argument("--limit", type=float, default=900, help="total seconds at most")

@@ -46,6 +46,18 @@ def register(sub: Any) -> None:
     p.add_argument("--metrics", action="store_true",
                    help="serve /api/debug/metrics: event-loop lag, collection pauses and CPU "
                    "per thread kind (for benchmarks; off by default)")
+    p.add_argument("--node", default=None, metavar="NAME",
+                   help="this process's name among several on one PostgreSQL database "
+                   "(default HOST:PORT of this machine; unique per process; a process "
+                   "restarted under the same name takes its tables back at once)")
+    p.add_argument("--lease-ttl", type=float, default=3.0, metavar="SECONDS",
+                   help="several processes: how long a table's lease lasts unrenewed, i.e. "
+                   "how soon another process takes over the tables of one that died "
+                   "(default 3)")
+    p.add_argument("--no-migrate", action="store_false", dest="migrate",
+                   help="never upgrade the database: refuse to start unless its schema is "
+                   "exactly this release's (every process of a cluster; `golf migrate` "
+                   "upgrades it once)")
     p.set_defaults(func=run)
 
 
@@ -69,8 +81,23 @@ def run(args: argparse.Namespace) -> int:
     extra = {} if args.bot_wait is None else {"bot_wait": args.bot_wait}
     if args.bot_wait is not None and not 0 <= args.bot_wait <= 3600:
         raise GolfError(f"--bot-wait must be from 0 to 3600 seconds, got {args.bot_wait}")
+    if not 0.5 <= args.lease_ttl <= 600:
+        raise GolfError(f"--lease-ttl must be from 0.5 to 600 seconds, got {args.lease_ttl}")
+    check_schema(Config(db=args.db, data_dir=args.data_dir), args.migrate)
     print(f"Golf server on http://{args.host}:{args.port}/ (Ctrl-C stops it)", flush=True)
     serve(Config(host=args.host, port=args.port, db=args.db, data_dir=args.data_dir,
                  keep_finished=args.keep_finished, allow_origins=origins,
-                 metrics=args.metrics, gc=args.gc, **extra))
+                 metrics=args.metrics, gc=args.gc, migrate=args.migrate, node=args.node,
+                 lease_ttl=args.lease_ttl, **extra))
     return 0
+
+
+def check_schema(config: Any, migrate: bool) -> None:
+    """Refuse, before the server starts, a database of another release (golf.server.schema):
+    a clear one-line error instead of a failed start-up."""
+    import asyncio
+
+    from ..server import schema
+
+    schema.ensure_sqlite_dir(config.data_dir, config.db)
+    asyncio.run(schema.check_url(config.database_url(), migrate))

@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import socket
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from html import escape
@@ -21,13 +22,15 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 
-from . import db
+from . import db, schema
 from .account_api import account_router
 from .care import Care
 from .guard import Guard
 from .hub import Hub
+from .lease import Leases, renew_forever
 from .lobby import error_response, refused_body, router
 from .metrics import Metrics, apply_gc_policy
+from .notify import ask_handover, listen_forever
 from .players import Players
 from .protocol import ProtocolError
 from .quickplay import BOT_WAIT, QuickPlay
@@ -65,6 +68,12 @@ class Config:
     gc: str = "steady"
     #: Quick play: seconds of waiting before a player may fill their table with bots.
     bot_wait: float = BOT_WAIT
+    #: This process's name among several on one PostgreSQL database (None: host:port).
+    node: str | None = None
+    #: Seconds a table's lease lasts unrenewed (golf.server.lease).
+    lease_ttl: float = 3.0
+    #: Upgrade an older database at start; False (a cluster's processes) refuses one.
+    migrate: bool = True
 
     def database_url(self) -> str:
         if self.db:
@@ -78,6 +87,29 @@ async def sweep_forever(hub: Hub) -> None:
         await asyncio.sleep(min(60.0, max(0.2, hub.keep_finished / 2)))
         if n := hub.sweep():
             log.info("golf server: %d finished tables left memory", n)
+
+
+async def adopt_forever(hub: Hub, every: float) -> None:
+    """Take over, now and then, playing tables whose process died and nobody asked for
+    (their bots and clocks must run even when no client comes back)."""
+    while True:
+        await asyncio.sleep(every)
+        try:
+            # Two TTLs of grace: a client that comes back claims its table first.
+            if n := await hub.adopt_orphans(grace=2 * every):
+                log.info("golf server: took over %d tables nobody held", n)
+        except Exception as e:  # the database is away: next time
+            log.warning("golf server: no orphan scan (%s)", type(e).__name__)
+
+
+def start_sharing(hub: Hub, leases: Leases, engine: Any) -> list[asyncio.Task[None]]:
+    """Several processes on one PostgreSQL database: renew leases, hand tables over on
+    request, adopt orphans (nothing on SQLite)."""
+    if not leases.enabled:
+        return []
+    return [asyncio.create_task(renew_forever(leases, lambda t: hub.give_up(t, False))),
+            asyncio.create_task(listen_forever(engine, leases.node, hub.handover_requested)),
+            asyncio.create_task(adopt_forever(hub, leases.ttl))]
 
 
 OPENAPI_URL = "/api/openapi.json"
@@ -111,9 +143,14 @@ def create_app(config: Config) -> FastAPI:
         if not config.db:
             Path(config.data_dir).mkdir(parents=True, exist_ok=True)
         engine = db.make_engine(config.database_url())
-        await db.migrate(engine)
-        store = Store(engine)
-        hub = Hub(store, keep_finished=config.keep_finished)
+        await schema.check(engine, migrate=config.migrate)
+        if config.migrate:
+            await db.migrate(engine)
+        leases = Leases(engine, config.node or f"{socket.gethostname()}:{config.port}",
+                        ttl=config.lease_ttl)
+        store = Store(engine, leases)
+        hub = Hub(store, keep_finished=config.keep_finished, leases=leases,
+                  ask_handover=lambda t: ask_handover(engine, t, leases.node))
         state["hub"] = hub
         app.state.hub = hub
         app.state.players = Players(hub)
@@ -122,6 +159,7 @@ def create_app(config: Config) -> FastAPI:
         n = await hub.load_unfinished()
         log.info("golf server: %d unfinished tables loaded", n)
         sweeper = asyncio.create_task(sweep_forever(hub))
+        shared = start_sharing(hub, leases, engine)
         if watch is not None:
             watch.start()
         freezer = apply_gc_policy(config.gc)
@@ -129,6 +167,8 @@ def create_app(config: Config) -> FastAPI:
             yield
         finally:
             sweeper.cancel()
+            for task in shared:
+                task.cancel()
             if freezer is not None:
                 freezer.cancel()
             if watch is not None:

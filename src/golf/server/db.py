@@ -230,6 +230,17 @@ queue = sa.Table(
     sa.Index("ix_golf_queue_key", "preset", "players", "status"),
 )
 
+#: Which server process plays a live table (migration 0005, golf.server.lease): used only
+#: when several processes share a PostgreSQL database.
+leases = sa.Table(
+    "golf_leases", metadata,
+    sa.Column("table_id", sa.String(32), primary_key=True),
+    sa.Column("owner", sa.String(120), nullable=False),
+    sa.Column("epoch", sa.BigInteger, nullable=False),
+    sa.Column("expires", sa.Float, nullable=False),
+    sa.Index("ix_golf_leases_owner", "owner"),
+)
+
 MIGRATIONS = Path(__file__).parent / "migrations"
 
 
@@ -269,7 +280,8 @@ def make_engine(url: str) -> AsyncEngine:
             cur.close()
 
         return engine
-    return create_async_engine(url, pool_size=10, max_overflow=20)
+    # pre_ping: a connection the database dropped (a restart) is replaced, not used.
+    return create_async_engine(url, pool_size=10, max_overflow=20, pool_pre_ping=True)
 
 
 def _upgrade(conn: sa.Connection) -> None:

@@ -426,11 +426,7 @@ def router(hub: Hub) -> APIRouter:
 
     @api.get("/tables")
     async def open_tables() -> OpenTables:
-        out = [OpenTable(id=room.id, title=room.rec.title, preset=room.rec.preset,
-                         status=room.status, seats=len(room.seats), free=room.free_seats(),
-                         spectators=room.audience.spectators)
-               for room in hub.rooms.values()
-               if room.rec.public and room.status in ("waiting", "playing")]
+        out = [OpenTable.model_validate(t) for t in await hub.open_tables()]
         out.sort(key=lambda t: (t.status != "waiting", -t.free))
         return OpenTables(tables=out[:200])
 
@@ -450,7 +446,7 @@ def router(hub: Hub) -> APIRouter:
 
     @api.get("/invites/{code}", response_model_exclude_unset=True)
     async def invite(code: str) -> TableSummary:
-        room = await hub.by_invite(code)
+        room = await hub.by_invite(code, read_only=True)
         return TableSummary.model_validate(room.summary())
 
     async def join(room: Room, body: JoinIn, player: Player) -> Joined:

@@ -54,7 +54,7 @@ CODES: dict[str, int] = {
     "bad_option": 422, "table_full": 409, "already_started": 409, "name_taken": 409,
     "seats_open": 409, "not_finished": 409, "not_host": 403, "unauthorized": 401,
     "match_running": 409, "draining": 503, "no_match": 404, "too_deep": 400,
-    "cross_site": 403, "bad_content_type": 415,
+    "cross_site": 403, "bad_content_type": 415, "try_again": 503,
     # Quick play and care (golf.server.quickplay, golf.server.care).
     "no_ticket": 404, "too_early": 409, "suspended": 403, "no_player": 404,
     # Ratings (golf.server.rating_service, golf.server.ratings_api).

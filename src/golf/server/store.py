@@ -23,6 +23,7 @@ import sqlalchemy as sa
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from . import db
+from .lease import Leases, Unavailable
 
 
 @dataclass
@@ -77,6 +78,8 @@ class TableRecord:
 #: At most this many writes share one transaction.
 MAX_BATCH = 500
 Op = Callable[[AsyncConnection], Awaitable[Any]]
+#: A queued write: its op, its action row, its caller's future, the table it writes.
+Entry = tuple[Op | None, dict[str, Any] | None, asyncio.Future[Any], str | None]
 
 
 class ActionWriter:
@@ -143,35 +146,47 @@ class Store:
     writes are retried one by one, so one bad write fails alone.
     """
 
-    def __init__(self, engine: AsyncEngine) -> None:
+    def __init__(self, engine: AsyncEngine, leases: Leases | None = None) -> None:
         self.engine = engine
+        #: Several processes on one database: each table's writes are fenced by its
+        #: lease (golf.server.lease); None or disabled on SQLite.
+        self._leases = leases if leases is not None and leases.enabled else None
         self.sqlite = engine.dialect.name == "sqlite"
         path = engine.url.database
         self._actions = (ActionWriter(path) if self.sqlite and path and path != ":memory:"
                          else None)
-        self._queue: list[tuple[Op | None, dict[str, Any] | None, asyncio.Future[Any]]] = []
+        self._queue: list[Entry] = []
         self._writer: asyncio.Task[None] | None = None
         self._conn: AsyncConnection | None = None
         self.batches = 0
         self.writes = 0
 
-    async def submit(self, op: Op | None, action_row: dict[str, Any] | None = None) -> Any:
+    async def submit(self, op: Op | None, action_row: dict[str, Any] | None = None,
+                     table: str | None = None) -> Any:
         """Run ``op`` (and insert ``action_row``) inside a write transaction; return the
         op's result once committed. Action rows of a batch are inserted together, after
-        its other writes (which may create the matches they belong to)."""
+        its other writes (which may create the matches they belong to). A write of
+        ``table`` commits only while this process holds its lease (when leases are on).
+        A database that cannot be reached is ``try_again`` (nothing was stored)."""
         fut: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
-        self._queue.append((op, action_row, fut))
+        self._queue.append((op, action_row, fut, table))
         if self._writer is None or self._writer.done():
             self._writer = asyncio.create_task(self._drain())
-        return await fut
+        try:
+            return await fut
+        except (sa.exc.SQLAlchemyError, OSError) as e:
+            if self._leases is None:
+                raise
+            raise Unavailable() from e
 
     async def _drain(self) -> None:
         while self._queue:
             batch = self._queue[:MAX_BATCH]
             del self._queue[:MAX_BATCH]
-            if self._actions is not None and all(op is None for op, _, _ in batch):
+            if self._actions is not None and all(op is None for op, _, _, _ in batch):
                 try:
-                    await self._actions.write([row for _, row, _ in batch if row is not None])
+                    await self._actions.write([row for _, row, _, _ in batch
+                                               if row is not None])
                 except Exception:
                     await self._one_by_one(batch)
                     continue
@@ -180,24 +195,32 @@ class Store:
             try:
                 conn = await self._connection()
                 async with conn.begin():
-                    results = [None if op is None else await op(conn) for op, _, _ in batch]
-                    rows = [row for _, row, _ in batch if row is not None]
+                    results = [None if op is None else await op(conn)
+                               for op, _, _, _ in batch]
+                    rows = [row for _, row, _, _ in batch if row is not None]
                     if rows:
                         await conn.execute(db.actions.insert(), rows)
+                    await self._fence(conn, [t for _, _, _, t in batch if t is not None])
             except Exception:
                 await self._drop_connection()
                 await self._one_by_one(batch)
                 continue
             self._answer(batch, results)
 
-    def _answer(self, batch: list[tuple[Op | None, dict[str, Any] | None, asyncio.Future[Any]]],
+    def _answer(self, batch: list[Entry],
                 results: list[Any]) -> None:
         """A committed batch: each caller gets its result."""
         self.batches += 1
         self.writes += len(batch)
-        for (_, _, fut), result in zip(batch, results, strict=True):
+        for (_, _, fut, _), result in zip(batch, results, strict=True):
             if not fut.done():
                 fut.set_result(result)
+
+    async def _fence(self, conn: AsyncConnection, tables: list[str]) -> None:
+        """Before the commit: the lease of every table written is still this process's
+        (else the whole transaction rolls back and is retried write by write)."""
+        if self._leases is not None and tables:
+            await self._leases.check(conn, tables)
 
     async def _connection(self) -> AsyncConnection:
         """The writer's own connection, kept open between batches (no pool round trip)."""
@@ -212,14 +235,15 @@ class Store:
                 await conn.close()
 
     async def _one_by_one(
-            self, batch: list[tuple[Op | None, dict[str, Any] | None, asyncio.Future[Any]]]
+            self, batch: list[Entry]
     ) -> None:
-        for op, row, fut in batch:
+        for op, row, fut, table in batch:
             try:
                 async with self.engine.begin() as conn:
                     result = None if op is None else await op(conn)
                     if row is not None:
                         await conn.execute(db.actions.insert(), [row])
+                    await self._fence(conn, [] if table is None else [table])
             except Exception as e:
                 if not fut.done():
                     fut.set_exception(e)
@@ -242,6 +266,8 @@ class Store:
             await conn.execute(db.tables.insert().values(**_table_values(t)))
             await _insert_seats(conn, t.id, t.seats)
 
+        # Not fenced: a new id cannot be anyone else's table (its primary key sees to
+        # that); its lease is taken by the first process that plays it.
         await self.submit(op)
 
     async def save_table(self, t: TableRecord, seats: bool = False) -> None:
@@ -256,7 +282,7 @@ class Store:
                 await conn.execute(db.seats.delete().where(db.seats.c.table_id == t.id))
                 await _insert_seats(conn, t.id, seat_list)
 
-        await self.submit(op)
+        await self.submit(op, table=t.id)
 
     async def save_seat(self, table_id: str, s: SeatRecord) -> None:
         values = {"kind": s.kind, "name": s.name, "bot": s.bot, "token_hash": s.token_hash,
@@ -268,7 +294,7 @@ class Store:
                 .where(db.seats.c.table_id == table_id, db.seats.c.position == s.position)
                 .values(**values))
 
-        await self.submit(op)
+        await self.submit(op, table=table_id)
 
     # --- matches -------------------------------------------------------------------
     async def start_match(self, t: TableRecord, rules: Mapping[str, Any], players: int,
@@ -287,7 +313,7 @@ class Store:
             await conn.execute(db.tables.update().where(db.tables.c.id == t.id).values(**values))
             return match_id
 
-        match_id = await self.submit(op)
+        match_id = await self.submit(op, table=t.id)
         return MatchRecord(match_id, number, "playing", dict(rules), players, seed,
                            list(names), None, [], [])
 
@@ -302,20 +328,20 @@ class Store:
         row = {"match_id": match_id, "idx": index, "action": action, "by": by,
                "at": time.time()}
         if result is None:
-            await self.submit(None, row)
+            await self.submit(None, row, table_id)
             return
 
         async def finish(conn: AsyncConnection) -> None:
             await _finish(conn, table_id, match_id, result, status or "finished")
 
-        await self.submit(finish, row)
+        await self.submit(finish, row, table_id)
 
     async def end_match(self, table_id: str, match_id: int, result: dict[str, Any],
                         status: str) -> None:
         async def op(conn: AsyncConnection) -> None:
             await _finish(conn, table_id, match_id, result, status)
 
-        await self.submit(op)
+        await self.submit(op, table=table_id)
 
     async def save_clocks(self, table_id: str, clocks: dict[str, Any] | None) -> None:
         """Write the running match's clocks (None: no match runs)."""
@@ -323,7 +349,7 @@ class Store:
             await conn.execute(db.tables.update().where(db.tables.c.id == table_id)
                                .values(clocks=clocks))
 
-        await self.submit(op)
+        await self.submit(op, table=table_id)
 
     # --- chat ------------------------------------------------------------------------
     async def add_chat(self, table_id: str, seat: int, name: str | None, text: str,
@@ -333,7 +359,7 @@ class Store:
             await conn.execute(db.chat.insert().values(
                 table_id=table_id, seat=seat, name=name, text=text, at=at))
 
-        await self.submit(op)
+        await self.submit(op, table=table_id)
 
     async def recent_chat(self, table_id: str, limit: int) -> list[dict[str, Any]]:
         """The last ``limit`` chat lines of a table, oldest first."""
@@ -367,6 +393,22 @@ class Store:
             row = (await conn.execute(sa.select(db.seats.c.table_id, db.seats.c.position)
                                       .where(db.seats.c.token_hash == token_hash))).first()
             return None if row is None else (row[0], row[1])
+
+    async def open_tables(self, limit: int = 1000) -> list[dict[str, Any]]:
+        """Public tables waiting or playing, newest first: id, title, preset, status,
+        seats and free (human seats nobody took), for the lobby's list across processes."""
+        t, s = db.tables, db.seats
+        free = sa.func.sum(sa.case((sa.and_(s.c.kind == "human", s.c.token_hash.is_(None)), 1),
+                                   else_=0))
+        async with self.engine.connect() as conn:
+            res = await conn.execute(
+                sa.select(t.c.id, t.c.title, t.c.preset, t.c.status, sa.func.count(s.c.id),
+                          free)
+                .join(s, s.c.table_id == t.c.id)
+                .where(t.c.public.is_(True), t.c.status.in_(("waiting", "playing")))
+                .group_by(t.c.id).order_by(t.c.created.desc()).limit(limit))
+            return [{"id": r[0], "title": r[1], "preset": r[2], "status": r[3],
+                     "seats": int(r[4]), "free": int(r[5] or 0)} for r in res]
 
     async def table_of_invite(self, invite: str) -> str | None:
         async with self.engine.connect() as conn:

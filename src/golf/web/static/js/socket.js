@@ -26,7 +26,9 @@ export class TableSocket {
 
   url() {
     const scheme = location.protocol === "https:" ? "wss:" : "ws:";
-    return `${scheme}//${location.host}/ws`;
+    // ?table= lets a proxy in front of several server processes route the socket to the
+    // process of this table (docs/server.md, "Running a cluster"); the server reads hello.
+    return `${scheme}//${location.host}/ws?table=${encodeURIComponent(this.table)}`;
   }
 
   connect() {

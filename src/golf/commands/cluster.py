@@ -1,0 +1,82 @@
+"""``golf cluster``: PostgreSQL, N ``golf serve`` processes and nginx on this machine.
+
+For trying several processes as one server (golf.cluster); ``golf cluster stop`` stops one
+started by another command.
+"""
+
+from __future__ import annotations
+
+import argparse
+import signal
+import threading
+from types import FrameType
+from typing import Any
+
+from ..errors import GolfError
+
+
+def register(sub: Any) -> None:
+    p = sub.add_parser(
+        "cluster", help="run N server processes on PostgreSQL behind nginx, on this machine",
+        description="Start PostgreSQL (a throwaway one, unless --db names yours), migrate its "
+        "schema once, start N `golf serve --no-migrate` processes on loopback ports and nginx "
+        "in front of them, routing every table to one process by its id. Ctrl-C (or `golf "
+        "cluster stop`) stops everything. Runs from a source checkout; PostgreSQL and nginx "
+        "are Debian's packages, installed when missing (as root).",
+        epilog="examples: golf cluster | golf cluster --processes 4 --port 8080 | "
+        "golf cluster stop. The design is in docs/server.md, 'Running a cluster'.",
+    )
+    p.add_argument("action", nargs="?", default="start", choices=("start", "stop"),
+                   help="start (default: runs until Ctrl-C) or stop a running one")
+    p.add_argument("--processes", "-n", type=int, default=3,
+                   help="golf serve processes (default 3)")
+    p.add_argument("--port", type=int, default=8080,
+                   help="nginx's port (default 8080); process i listens on PORT+1+i")
+    p.add_argument("--db", default=None, metavar="URL",
+                   help="an existing PostgreSQL database (default: start a throwaway "
+                   "PostgreSQL on PORT+N+1, removed at stop)")
+    p.add_argument("--data-dir", default="golf-cluster", metavar="DIR",
+                   help="logs, nginx's generated configuration and the state `golf cluster "
+                   "stop` reads (default ./golf-cluster)")
+    p.add_argument("--serve-arg", action="append", default=[], metavar="ARG",
+                   help="pass ARG to every golf serve (repeatable), e.g. --serve-arg=--metrics")
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from ..cluster import Cluster, stop_recorded
+
+    if args.action == "stop":
+        if not stop_recorded(args.data_dir):
+            raise GolfError(f"no running cluster is recorded in {args.data_dir}/")
+        print("the cluster is stopped")
+        return 0
+    if args.db is not None and not args.db.startswith(("postgresql", "postgres:")):
+        raise GolfError("a cluster's processes share one PostgreSQL database: --db must be "
+                        f"a postgresql:// URL, not {args.db!r}")
+    cluster = Cluster(processes=args.processes, base_port=args.port, pg_url=args.db,
+                      data_dir=args.data_dir, serve_args=args.serve_arg)
+    stopping = threading.Event()
+
+    def on_signal(sig: int, frame: FrameType | None) -> None:
+        stopping.set()
+
+    # Started before the handlers exist, a Ctrl-C during start-up still stops what started
+    # (Cluster.start cleans up on any exception).
+    cluster.start()
+    try:
+        signal.signal(signal.SIGTERM, on_signal)
+        signal.signal(signal.SIGINT, on_signal)
+        print(f"Golf cluster on {cluster.url}/ ({args.processes} processes on ports "
+              f"{cluster.port(0)}-{cluster.port(args.processes - 1)}, database "
+              f"{cluster.db_url}); logs in {args.data_dir}/. Ctrl-C stops it.", flush=True)
+        while not stopping.wait(1.0):
+            for i in range(cluster.processes):
+                if cluster.pid(i) is None:
+                    # A process that died is started again, as a supervisor would.
+                    print(f"process {i} exited; starting it again", flush=True)
+                    cluster.restart(i)
+    finally:
+        print("stopping the cluster ...", flush=True)
+        cluster.stop()
+    return 0

@@ -1,0 +1,80 @@
+"""Table leases on a real PostgreSQL: one holder at a time, and fencing: a process whose
+lease another process took can never write another move of that table."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+
+import pytest
+from conftest import fresh_database
+
+from golf.server import db
+from golf.server.lease import Fenced, Leases
+from golf.server.store import SeatRecord, Store, TableRecord
+
+
+def table(tid: str) -> TableRecord:
+    seats = [SeatRecord(0, "human", "Ann", None, None, 1), SeatRecord(1, "bot", "Bot", "easy",
+                                                                      None, 2)]
+    return TableRecord(tid, "t", "waiting", "six-card", {}, False, {}, 0, "inv-" + tid, 1,
+                       time.time(), seats)
+
+
+def test_one_holder_and_a_lost_lease_fences_every_write(postgres_url: str) -> None:
+    url = db.async_url(fresh_database(postgres_url))
+
+    async def run() -> None:
+        ea, eb = db.make_engine(url), db.make_engine(url)
+        await db.migrate(ea)
+        a, b = Leases(ea, "a:1", ttl=0.6), Leases(eb, "b:1", ttl=0.6)
+        sa, sb = Store(ea, a), Store(eb, b)
+        try:
+            await sa.create_table(table("T1"))
+            assert await b.acquire("nope") is None and await b.remaining("nope") is None
+            first = await a.acquire("T1")
+            assert first is not None
+            # Held and renewed: the other process cannot take it.
+            assert await b.acquire("T1") is None
+            left = await b.remaining("T1")
+            assert left is not None and 0 < left <= 0.6
+            m = await sa.start_match(table("T1"), {}, 2, 7, ["Ann", "Bot"])
+            await sa.append_action("T1", m.id, 0, "reveal 1", "player")
+            # A stalls past its lease; B takes it (a new epoch).
+            await asyncio.sleep(0.8)
+            second = await b.acquire("T1")
+            assert second == first + 1
+            # A's next move is refused, in the database, and nothing of it is stored.
+            with pytest.raises(Fenced):
+                await sa.append_action("T1", m.id, 1, "reveal 2", "player")
+            with pytest.raises(Fenced):
+                await sa.save_clocks("T1", None)
+            # B writes the same index: the one move at index 1 is B's.
+            await sb.append_action("T1", m.id, 1, "reveal 3", "player")
+            stored = await sb.match("T1", 1)
+            assert stored is not None and stored.actions == ["reveal 1", "reveal 3"]
+            # A's renewal finds the lease lost and forgets it; B's keeps it.
+            assert await a.renew() == ["T1"] and "T1" not in a.held
+            assert await b.renew() == []
+            # A write of a table a process never held is refused without a query.
+            with pytest.raises(Fenced):
+                await sa.append_action("T1", m.id, 2, "reveal 4", "player")
+            # Released: the other takes it at once, without waiting for the TTL.
+            await b.release(["T1"])
+            assert await a.acquire("T1") == second + 1
+        finally:
+            await sa.close()
+            await sb.close()
+
+    asyncio.run(run())
+
+
+def test_sqlite_has_no_leases(tmp_path: object) -> None:
+    async def run() -> None:
+        engine = db.make_engine(f"sqlite:///{tmp_path}/g.db")
+        leases = Leases(engine, "x:1")
+        assert not leases.enabled
+        assert await leases.acquire("anything") == 0 and leases.holds("anything")
+        await engine.dispose()
+
+    asyncio.run(run())
