@@ -18,7 +18,7 @@ from test_sessions import close_all, seated
 
 from golf.server import db
 from golf.server.room import CHAT_HISTORY
-from golf.server.store import SeatRecord, Store, TableRecord
+from golf.server.store import Store
 
 
 async def chat(c: Client, text: str) -> None:
@@ -166,11 +166,17 @@ def test_tables_of_the_first_schema_keep_working(tmp_path: Path) -> None:
         async with engine.begin() as conn:
             await conn.run_sync(upgrade_to, "0001")
             assert await db.schema_version(conn) == "0001"
-        store = Store(engine)
-        rec = TableRecord("t1", "Old table", "waiting", "six-card", {}, False, {}, 0, "inv1",
-                          0, time.time(), [SeatRecord(0, "human", "Ann", None, "h0", 1)])
-        await store.create_table(rec)
-        await store.close()
+            # The rows as the first release wrote them: its columns only (the current
+            # store writes columns that later migrations added).
+            await conn.execute(sa.text(
+                "INSERT INTO golf_tables (id, title, status, preset, overrides, public, "
+                "options, host, invite, match, created) VALUES ('t1', 'Old table', "
+                "'waiting', 'six-card', '{}', 0, '{}', 0, 'inv1', 0, :now)"),
+                {"now": time.time()})
+            await conn.execute(sa.text(
+                "INSERT INTO golf_seats (table_id, position, kind, name, bot, token_hash, "
+                "bot_seed, muted) VALUES ('t1', 0, 'human', 'Ann', NULL, 'h0', '1', '[]')"))
+        await engine.dispose()
         engine = db.make_engine(url)
         await db.migrate(engine)
         async with engine.connect() as conn:
@@ -178,6 +184,9 @@ def test_tables_of_the_first_schema_keep_working(tmp_path: Path) -> None:
         store = Store(engine)
         loaded = await store.load("t1")
         assert loaded is not None and loaded.title == "Old table"
+        # Older seats have no player and older tables are casual.
+        assert [(x.name, x.player_id) for x in loaded.seats] == [("Ann", None)]
+        assert loaded.rated is False
         assert await store.recent_chat("t1", 50) == []
         await store.add_chat("t1", 0, "Ann", "hello", 1234)
         assert await store.recent_chat("t1", 50) == \
