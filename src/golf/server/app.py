@@ -32,6 +32,7 @@ from .players import Players
 from .protocol import ProtocolError
 from .quickplay import BOT_WAIT, QuickPlay
 from .quickplay_api import care_router, quickplay_router
+from .ratings_api import router as ratings_router
 from .sockets import endpoint
 from .store import Store
 
@@ -169,6 +170,7 @@ def create_app(config: Config) -> FastAPI:
             return getattr(state["hub"], name)
 
     app.include_router(router(LazyHub()))  # type: ignore[arg-type]
+    app.include_router(ratings_router(LazyHub()))  # type: ignore[arg-type]
     app.include_router(account_router())
     app.include_router(quickplay_router())
     app.include_router(care_router())
@@ -188,6 +190,7 @@ def create_app(config: Config) -> FastAPI:
 
     app.add_api_route("/", page, methods=["GET"], include_in_schema=False)
     for prefix in ("join/{code}", "t/{table_id}", "watch/{table_id}",
-                   "replay/{table_id}/{number}"):
+                   "replay/{table_id}/{number}", "players/{player_id}", "leaderboards",
+                   "leaderboards/{preset}/{band}"):
         app.add_api_route(f"/{prefix}", page, methods=["GET"], include_in_schema=False)
     return app

@@ -24,7 +24,7 @@ from ..bots import bot_names
 from ..bots.base import LEVELS
 from ..errors import GolfError
 from ..rules import load_rules, preset_names, setting_schema
-from . import bridge
+from . import bridge, rating_service
 from .hub import Hub
 from .players import Player, current_player
 from .protocol import FIELD_CODES, PROTOCOL, ProtocolError, check_name
@@ -66,6 +66,8 @@ class NewTable(Body):
     public: bool = False
     title: str | None = Field(None, max_length=60)
     options: dict[str, Any] | None = None
+    #: Rated or casual; a rated table plays its preset unchanged (docs/ratings.md).
+    rated: bool = False
 
 
 class RulesCheck(Body):
@@ -132,6 +134,8 @@ class TableSummary(BaseModel):
     invite_url: str | None = None
     matches: list[MatchLink] | None = None
     bot_token: str | None = None
+    rated: bool = False
+    casual_reason: str | None = None
 
 
 class Created(BaseModel):
@@ -280,10 +284,23 @@ def check_preset(preset: Any, overrides: Any) -> None:
         raise ProtocolError("bad_rules", message, field=key)
 
 
+def check_rateable(preset: str, overrides: dict[str, Any],
+                   seats: list[tuple[str, str | None]]) -> None:
+    """A rated table's rules and seats must be rateable (ProtocolError not_rateable
+    with the reason, e.g. house rules)."""
+    reason = rating_service.casual_reason_for(load_rules(preset, overrides or None), seats)
+    if reason is not None:
+        raise ProtocolError("not_rateable", f"this table cannot be rated: {reason}",
+                            field="rated")
+
+
 def changes_of(room: Room, body: TableChanges) -> Changes:
     """The checked changes of a PATCH or rematch body (options merged over the table's)."""
     if body.rules is not None:
         check_preset(room.rec.preset, body.rules)
+        if room.rec.rated:
+            check_rateable(room.rec.preset, body.rules,
+                           [(s.rec.kind, s.rec.bot) for s in room.seats])
     if body.options is not None:
         check_options(body.options, room.rec.options)
     title = None if body.title is None else " ".join(body.title.split())
@@ -315,13 +332,15 @@ async def create_table(hub: Hub, body: NewTable, host_token_hash: str,
         raise ProtocolError("bad_option", "title is text of at most 60 characters",
                             field="title")
     options = check_options(body.options or {})
+    if body.rated:
+        check_rateable(body.preset, overrides, [(s.kind, s.bot) for s in seats])
     seats[0].name = name
     seats[0].token_hash = host_token_hash
     seats[0].player_id = host_player
     bot_tokens = {str(s.position): t for s in seats if (t := external_token(s))}
     rec = TableRecord(new_table_id(), " ".join(title.split()), "waiting", body.preset,
                       dict(overrides), body.public, options, 0, new_invite(), 0,
-                      time.time(), seats)
+                      time.time(), seats, rated=body.rated)
     return await hub.add(rec), bot_tokens
 
 

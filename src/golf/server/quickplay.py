@@ -388,8 +388,10 @@ class QuickPlay:
         names = unique_names(labels + [p.name for p in claim.people])[len(labels):]
         seats = [SeatIn(kind="human", bot="medium") for _ in claim.people] + \
             [SeatIn(kind="bot", bot=b) for b in claim.bots]
+        # Rated, unless a bot had to be borrowed from another band (no anchor here).
         body = NewTable(name=names[0], preset=claim.preset, seats=seats, public=False,
-                        title=f"Quick play: {load_rules(claim.preset).name}")
+                        title=f"Quick play: {load_rules(claim.preset).name}",
+                        rated=claim.rated_bots)
         room, _ = await create_table(self.hub, body, host.token_hash, host.player_id)
         for p, name in zip(others, names[1:], strict=True):
             await room.join(name, p.token_hash, p.player_id)

@@ -16,6 +16,7 @@ who abandoned (left for good, or whose absence the server gave up on) is last.
 
 from __future__ import annotations
 
+import logging
 import time
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -30,17 +31,24 @@ from ..ratings import (
     Rating,
     RatingBook,
     RatingChange,
+    RatingError,
     Seat,
     Variant,
+    band_for,
+    bots_below,
     casual_reason,
     placings,
     rate_match,
 )
 from ..rules import Rules
 from . import db
+from .store import Store
 
-__all__ = ["RatedSeat", "SeatChange", "casual_reason_for", "change_frame", "rating_for",
-           "ratings_of", "rebuild_ratings", "record_op", "stored_matches"]
+__all__ = ["RatedSeat", "SeatAtEnd", "SeatChange", "casual_reason_for", "change_frame",
+           "match_changes", "rate_finished", "rating_for", "ratings_of", "rebuild_ratings",
+           "record_op", "stored_matches"]
+
+log = logging.getLogger("golf.server")
 
 Connish = AsyncConnection | AsyncEngine
 T = TypeVar("T")
@@ -257,3 +265,118 @@ async def rebuild_ratings(engine: AsyncEngine, anchors: Anchors | None = None) -
         if rows:
             await conn.execute(db.ratings.insert(), rows)
     return len(matches)
+
+
+# --- a room's finished match -----------------------------------------------------------
+
+@dataclass(frozen=True)
+class SeatAtEnd:
+    """A seat as the room knows it when a rated match ends: its kind (``human``,
+    ``bot``, ``external``), a server bot's spec, and whether its person abandoned (left
+    for good, or the absence policy gave up on them and they did not come back)."""
+
+    position: int
+    kind: str
+    bot: str | None
+    abandoned: bool
+
+
+def _people_op(table_id: str, seats: Sequence[SeatAtEnd]
+               ) -> Callable[[AsyncConnection], Awaitable[list[RatedSeat] | str]]:
+    """Reads which player sits in each person's seat; a reason instead when a person
+    has no player profile (a seat from before profiles) or sits twice."""
+    async def op(conn: AsyncConnection) -> list[RatedSeat] | str:
+        rows = await conn.execute(sa.select(db.seats.c.position, db.seats.c.player_id)
+                                  .where(db.seats.c.table_id == table_id))
+        ids = {int(r.position): r.player_id for r in rows}
+        out = []
+        for s in seats:
+            if s.kind != "human":
+                out.append(RatedSeat(s.position, None, s.bot or "medium"))
+                continue
+            pid = ids.get(s.position)
+            if pid is None:
+                return f"seat {s.position} has no player profile, so the match is casual"
+            out.append(RatedSeat(s.position, pid, None, s.abandoned))
+        people = [s.player_id for s in out if s.player_id is not None]
+        if len(set(people)) != len(people):
+            return "a player sat in two seats, so the match is casual"
+        return out
+
+    return op
+
+
+async def rate_finished(store: Store, table_id: str, match_id: int, number: int,
+                        rules: Rules, seats: Sequence[SeatAtEnd],
+                        result: Mapping[str, Any], anchors: Anchors | None = None
+                        ) -> dict[str, Any]:
+    """Rate a rated table's match that just ended (finished, or ended by the absence
+    policy) and return the ``rating`` frame for everyone at the table: each person's
+    change, or why the match was not rated. Reading the seats' players, rating and
+    writing run in one transaction of the store's writer. A failure to rate never
+    stops the table: it is logged and the frame says the match was not rated."""
+    reason = casual_reason_for(rules, [(s.kind, s.bot) for s in seats], anchors)
+    head: dict[str, Any] = {"type": "rating", "table": table_id, "match": number}
+    if reason is not None:
+        return {**head, "rated": False, "reason": reason}
+    variant = Variant(rules.name, band_for(len(seats)))
+    people = _people_op(table_id, seats)
+
+    async def op(conn: AsyncConnection) -> list[SeatChange] | str:
+        rated = await people(conn)
+        if isinstance(rated, str):
+            return rated
+        return await record_op(match_id, variant, rated, result, anchors)(conn)
+
+    try:
+        done = await store.submit(op)
+    except (RatingError, sa.exc.SQLAlchemyError):
+        log.exception("table %s: match %d could not be rated", table_id, number)
+        done = "the match could not be rated (a server error, logged)"
+    if isinstance(done, str):
+        return {**head, "variant": variant.key, "rated": False, "reason": done}
+    return {**change_frame(table_id, number, variant, done), "rated": True}
+
+
+async def match_changes(conn_or_engine: Connish, table_id: str, number: int,
+                        anchors: Anchors | None = None) -> dict[str, Any] | None:
+    """The ``rating`` frame of a stored rated match (a table that reconnects after the
+    match fetches it by REST), or None when that match was not rated."""
+    fixed = Anchors.measured() if anchors is None else anchors
+
+    async def read(conn: AsyncConnection) -> dict[str, Any] | None:
+        head = (await conn.execute(
+            sa.select(db.rated_matches.c.match_id, db.rated_matches.c.variant,
+                      db.rated_matches.c.finished)
+            .join(db.matches, db.matches.c.id == db.rated_matches.c.match_id)
+            .where(db.matches.c.table_id == table_id, db.matches.c.number == number))).first()
+        if head is None:
+            return None
+        variant = Variant.parse(head.variant)
+        rows = await conn.execute(sa.select(db.rated_seats).where(
+            db.rated_seats.c.match_id == head.match_id, db.rated_seats.c.player_id.is_not(None)
+        ).order_by(db.rated_seats.c.position))
+        changes = []
+        for r in rows.all():
+            n = await _matches_until(conn, r.player_id, head)
+            before = Rating(r.mu_before, r.sigma_before, n - 1)
+            after = Rating(r.mu_after, r.sigma_after, n)
+            was = set(bots_below(before, variant, fixed))
+            passed = tuple(b for b in bots_below(after, variant, fixed) if b not in was)
+            changes.append(SeatChange(int(r.position), r.player_id,
+                                      RatingChange(before, after, passed)))
+        return {**change_frame(table_id, number, variant, changes), "rated": True}
+
+    return await _run(conn_or_engine, read)
+
+
+async def _matches_until(conn: AsyncConnection, player_id: str, head: Any) -> int:
+    """How many rated matches of ``head``'s variant the player had played once it
+    ended (it included): the stored rows keep mu and sigma, not the running count."""
+    rm = db.rated_matches
+    earlier = sa.or_(rm.c.finished < head.finished,
+                     sa.and_(rm.c.finished == head.finished, rm.c.match_id <= head.match_id))
+    q = (sa.select(sa.func.count()).select_from(db.rated_seats.join(
+        rm, rm.c.match_id == db.rated_seats.c.match_id))
+        .where(db.rated_seats.c.player_id == player_id, rm.c.variant == head.variant, earlier))
+    return int((await conn.execute(q)).scalar_one())

@@ -36,7 +36,7 @@ from typing import Any
 
 from ..errors import GolfError, IllegalAction, NotationError
 from ..rules import Rules, load_rules
-from . import bridge
+from . import bridge, rating_service
 from .audience import Audience, Client, Seat, dumps
 from .clocks import Clocks, Plan, clock_key
 from .match import BY_BOT, BY_STAND_IN, LiveMatch
@@ -165,12 +165,23 @@ class Room(Seating):
             "rules": r.overrides, "public": r.public, "options": r.options, "host": r.host,
             "seats": [self._seat_info(s) for s in self._seats],
             "spectators": self.audience.spectators, "match": r.match,
-            "watch_url": f"/watch/{r.id}",
+            "watch_url": f"/watch/{r.id}", "rated": r.rated,
+            "casual_reason": self._casual_reason() if r.rated else None,
         }
         if host_view:
             out["invite"] = r.invite
             out["invite_url"] = f"/join/{r.invite}"
         return out
+
+    def _casual_reason(self) -> str | None:
+        """Why this rated table's next match would not be rated (seats or rules changed
+        since it was created), or None."""
+        try:
+            rules = self._rules()
+        except GolfError as e:
+            return str(e)
+        return rating_service.casual_reason_for(rules, [(s.rec.kind, s.rec.bot)
+                                                        for s in self._seats])
 
     def _seat_info(self, s: Seat) -> dict[str, Any]:
         return {"seat": s.position, "kind": s.rec.kind, "name": s.rec.name, "bot": s.rec.bot,
@@ -450,6 +461,7 @@ class Room(Seating):
         self._announce(by, event, live.explained(event))  # type: ignore[arg-type]
         if result is not None:
             self.send_table()
+            await self._rate(m)
 
     async def _end_for_absence(self, seat: Seat) -> None:
         live, m = self.live, self.record
@@ -464,6 +476,21 @@ class Room(Seating):
                                  "ended": reason, "facts": []}
         self.audience.send_each(lambda receiver: self.state_for(receiver, event))
         self.send_table()
+        await self._rate(m)
+
+    async def _rate(self, m: MatchRecord) -> None:
+        """A rated table's match ended: rate it and tell everyone (the ``rating`` frame).
+        A person abandoned it if they are gone and no grace is left for them (they left,
+        or the absence policy took over and they did not come back)."""
+        if not self.rec.rated or self.live is None or m.result is None:
+            return
+        seats = [rating_service.SeatAtEnd(
+            s.position, s.rec.kind, s.rec.bot,
+            s.rec.kind == "human" and not s.conns and self.clocks.grace_left[s.position] <= 0)
+            for s in self._seats]
+        frame = await rating_service.rate_finished(self._store, self.id, m.id, m.number,
+                                                   self.live.rules, seats, m.result)
+        self.audience.push_all(dumps(frame))
 
     # --- time-driven moves ---------------------------------------------------------------
     def plan(self) -> Plan | None:

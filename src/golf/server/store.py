@@ -70,6 +70,8 @@ class TableRecord:
     current: MatchRecord | None = None
     #: The running match's clocks as last saved (golf.server.clocks.Clocks.snapshot).
     clocks: dict[str, Any] | None = None
+    #: Rated or casual (golf.server.rating_service): a rated table's matches are rated.
+    rated: bool = False
 
 
 #: At most this many writes share one transaction.
@@ -390,7 +392,8 @@ class Store:
 def _table_values(t: TableRecord) -> dict[str, Any]:
     return {"id": t.id, "title": t.title, "status": t.status, "preset": t.preset,
             "overrides": dict(t.overrides), "public": t.public, "options": dict(t.options),
-            "host": t.host, "invite": t.invite, "match": t.match, "created": t.created}
+            "host": t.host, "invite": t.invite, "match": t.match, "created": t.created,
+            "rated": t.rated}
 
 
 async def _insert_seats(conn: AsyncConnection, table_id: str,
@@ -421,7 +424,7 @@ async def _load(conn: AsyncConnection, row: sa.RowMapping) -> TableRecord:
     t = TableRecord(row["id"], row["title"], row["status"], row["preset"],
                     dict(row["overrides"]), bool(row["public"]), dict(row["options"]),
                     row["host"], row["invite"], row["match"], row["created"], seats,
-                    clocks=row.get("clocks"))
+                    clocks=row.get("clocks"), rated=bool(row.get("rated")))
     if t.match:
         m = (await conn.execute(sa.select(db.matches).where(
             db.matches.c.table_id == t.id, db.matches.c.number == t.match))).mappings().first()

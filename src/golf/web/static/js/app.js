@@ -1,18 +1,22 @@
 // The page: a header (name, language switch, display settings), then one screen chosen by
 // the path: / (lobby), /join/{code}, /t/{id} (waiting room and table), /watch/{id},
-// /replay/{id}/{n}. The server serves index.html for each of these paths.
+// /replay/{id}/{n}, /players/{id} (a profile), /leaderboards[/{preset}/{band}]. The server
+// serves index.html for each of these paths.
 
 import { h, replace } from "./dom.js";
 import { lang, onLangChange, setLang, t } from "./i18n.js";
 import { pref, setPref } from "./api.js";
 import { cardBack, cardFace } from "./cards.js";
 import { mountAccountMenu } from "./account.js";
+import "./strings/profiles.js";
 
 const screens = {
   lobby: () => import("./lobby.js").then((m) => m.lobbyScreen),
   invite: () => import("./invite.js").then((m) => m.inviteScreen),
   table: () => import("./table.js").then((m) => m.tableScreen),
   replay: () => import("./replay.js").then((m) => m.replayScreen),
+  profile: () => import("./profile.js").then((m) => m.profileScreen),
+  leaderboard: () => import("./leaderboard.js").then((m) => m.leaderboardScreen),
 };
 
 let active = null; // {unmount(), relabel()?}
@@ -22,6 +26,11 @@ export function route(path = location.pathname) {
   if (parts[0] === "join" && parts[1]) return { screen: "invite", code: parts[1] };
   if (parts[0] === "t" && parts[1]) return { screen: "table", id: parts[1], watch: false };
   if (parts[0] === "watch" && parts[1]) return { screen: "table", id: parts[1], watch: true };
+  if (parts[0] === "players" && parts[1]) return { screen: "profile", id: parts[1] };
+  if (parts[0] === "leaderboards") {
+    const page = Number(new URLSearchParams(location.search).get("page")) || 1;
+    return { screen: "leaderboard", preset: parts[1], band: parts[2], page };
+  }
   if (parts[0] === "replay" && parts[1]) {
     return { screen: "replay", id: parts[1], match: Number(parts[2] || 1) };
   }
@@ -70,7 +79,9 @@ function header() {
       h("label.check", {}, peeked, " ", t("pref.showPeeked")),
       h("p.help", { text: t("pref.showPeeked.help") })));
   const account = h("div.account-slot");
-  replace(bar, logo, h("div.topbar-tools", {},
+  const boards = h("a.topbar-link", { href: "/leaderboards", text: t("nav.leaderboards"),
+    onclick: (e) => { e.preventDefault(); navigate("/leaderboards"); } });
+  replace(bar, logo, h("div.topbar-tools", {}, boards,
     h("label.lang", {}, h("span.sr-only", { text: t("lang.label") }), select), menu, account));
   mountAccountMenu(account, { navigate });
 }

@@ -6,6 +6,7 @@ import { h, replace } from "./dom.js";
 import { presetName, presetText, rankName, t } from "./i18n.js";
 import { ApiError, allTokens, get, post, rememberSeat, saveName, savedName } from "./api.js";
 import { cardBack, cardFace } from "./cards.js";
+import "./strings/profiles.js";
 import { choiceWords, loadPresets, settingKind, settingWords, valueText } from "./rulewords.js";
 
 const SEAT_CHOICES = ["human", "easy", "medium", "hard"];
@@ -15,7 +16,7 @@ export function lobbyScreen(root, _where, { navigate }) {
     presets: [], preset: "six-card", overrides: {},
     seats: ["human", "medium"], errors: {}, checkSeq: 0, busy: false,
     options: { bot_delay: 0.8, absence: "bot", grace: 60, turn_timer: null, reserve: 30 },
-    title: "", public: false,
+    title: "", public: false, rated: false,
   };
   const nameInput = h("input#name", { type: "text", maxlength: 20, autocomplete: "nickname",
     value: savedName(), "aria-describedby": "name-help name-error",
@@ -263,6 +264,12 @@ export function lobbyScreen(root, _where, { navigate }) {
         h("input#public", { type: "checkbox", checked: state.public,
           onchange: (e) => { state.public = e.target.checked; } }), " ", t("lobby.public")),
       errorSlot("public"),
+      h("label.check", {},
+        h("input#rated", { type: "checkbox", checked: state.rated, "aria-describedby": "rated-help err-rated",
+          onchange: (e) => { state.rated = e.target.checked; showError("rated", null); } }), " ",
+        t("rated.choice")),
+      h("p.help", { id: "rated-help", text: t("rated.help") }),
+      errorSlot("rated"),
       h("details.options", {},
         h("summary", { text: t("lobby.options") }),
         optionField("bot_delay", numberOption("bot_delay", { step: 0.1, min: 0, max: 5 })),
@@ -302,7 +309,7 @@ export function lobbyScreen(root, _where, { navigate }) {
       const out = await post("/api/tables", {
         name: who, preset: state.preset, rules: state.overrides, seats,
         public: state.public, title: state.title.trim() || t("lobby.defaultTitle", { name: who }),
-        options: state.options,
+        options: state.options, rated: state.rated,
       });
       rememberSeat(out.table.id, out.token, out.seat);
       navigate(`/t/${encodeURIComponent(out.table.id)}`);

@@ -8,6 +8,7 @@ import { api, forgetSeat, get, pref, rememberSeat, tokenFor } from "./api.js";
 import { PROTOCOL, TableSocket } from "./socket.js";
 import { discardEl, gridEl, heldEl, historyEl, stockEl, targetsOf } from "./board.js";
 import { holeEndEl, resultEl, scorecardEl } from "./holeend.js";
+import { showRatingChange } from "./ratingnote.js";
 import { holeEnd, matchEnded, narrate, parseAction, seatName } from "./narrate.js";
 import { waitingEl } from "./waiting.js";
 
@@ -164,6 +165,10 @@ export function tableScreen(root, where, { navigate }) {
         break;
       case "error":
         takeError(msg);
+        break;
+      case "rating":
+        showRatingChange(msg, S.seat, Object.fromEntries(((S.table && S.table.seats) || [])
+          .map((x) => [x.seat, x.name])));
         break;
       case "bye":
         if (msg.reason !== "reconnect") showToast(msg.message || msg.reason);

@@ -1,0 +1,24 @@
+// Numbers in the reader's language (Intl.NumberFormat): ratings, rates, averages.
+
+import { lang } from "./i18n.js";
+
+export function formatNumber(n, digits = 0) {
+  if (n === null || n === undefined) return "–";
+  return new Intl.NumberFormat(lang(), { maximumFractionDigits: digits,
+    minimumFractionDigits: digits }).format(n);
+}
+
+export function formatPercent(share) {
+  if (share === null || share === undefined) return "–";
+  return new Intl.NumberFormat(lang(), { style: "percent", maximumFractionDigits: 0 }).format(share);
+}
+
+export function signed(n) {
+  return new Intl.NumberFormat(lang(), { signDisplay: "exceptZero" }).format(n);
+}
+
+/** A bot's display name from its spec or difficulty ("medium" -> "Medium"). */
+export function botName(spec) {
+  const name = String(spec).split(":")[0];
+  return name.charAt(0).toUpperCase() + name.slice(1);
+}

@@ -1,0 +1,122 @@
+// A player's public profile (/players/{id}): figures per variant, ratings with their
+// provisional mark, the rating graph (an SVG the server draws), recent matches with their
+// replays and the head-to-head table (GET /api/players/{id}).
+
+import { h, replace } from "./dom.js";
+import { lang, presetName, t } from "./i18n.js";
+import { ApiError, get } from "./api.js";
+import "./strings/profiles.js";
+import { formatNumber, formatPercent, signed } from "./numbers.js";
+
+/** "six-card/3-4" (or "six-card/3-4 house") in words. */
+export function variantText(key) {
+  const house = key.endsWith(" house");
+  const [preset, band] = key.replace(/ house$/, "").split("/");
+  const base = `${presetName(preset)} · ${band} ${t("board.band")}`;
+  return house ? `${base} (${t("profile.house")})` : base;
+}
+
+export function profileScreen(root, where, { navigate }) {
+  let data = null;
+  let failed = null;
+
+  function link(path, text) {
+    return h("a", { href: path, text, onclick: (e) => { e.preventDefault(); navigate(path); } });
+  }
+
+  function cell(text, tag = "td") {
+    return h(tag, { text });
+  }
+
+  function variantsTable() {
+    return h("table.stats", {},
+      h("caption.sr-only", { text: t("profile.variants") }),
+      h("thead", {}, h("tr", {},
+        [t("profile.variant"), t("profile.games"), t("profile.wins"), t("profile.winRate"),
+          t("profile.avgHole"), t("profile.bestHole"), t("profile.rating")]
+          .map((x) => h("th", { scope: "col", text: x })))),
+      h("tbody", {}, data.variants.map((v) => h("tr", {},
+        h("th", { scope: "row", text: variantText(v.variant) }),
+        cell(formatNumber(v.games)), cell(formatNumber(v.wins)), cell(formatPercent(v.win_rate)),
+        cell(formatNumber(v.average_hole, 1)), cell(formatNumber(v.best_hole)),
+        h("td", {}, v.rating ? formatNumber(v.rating.rating) : t("profile.none.value"),
+          v.rating && v.rating.provisional
+            ? h("abbr.provisional", { title: t("profile.provisionalMark"),
+              "aria-label": t("profile.provisional"), text: "?" }) : null)))));
+  }
+
+  function recentList() {
+    if (!data.recent.length) return h("p.muted", { text: t("profile.recent.none") });
+    return h("ul.recent-list", {}, data.recent.map((m) => {
+      const names = new Intl.ListFormat(lang(), { type: "conjunction" })
+        .format(m.opponents.map((o) => o.name));
+      return h("li", {},
+        h("span", { text: variantText(m.variant) }), " · ",
+        h("span", { text: m.place ? t("profile.place", { place: m.place, players: m.players })
+          : t("profile.ended") }),
+        m.status === "ended" && m.place ? h("span.muted", { text: ` (${t("profile.ended")})` }) : null,
+        " · ", h("span", { text: t("profile.against", { names }) }),
+        m.rated && m.rating_delta !== null
+          ? h("span.delta", { text: ` · ${t("profile.rating")} ${signed(m.rating_delta)}` }) : null,
+        " · ", link(m.replay, t("profile.replay")));
+    }));
+  }
+
+  function h2hTable() {
+    if (!data.head_to_head.length) return h("p.muted", { text: t("profile.h2h.none") });
+    return h("table.stats", {},
+      h("caption.sr-only", { text: t("profile.h2h") }),
+      h("thead", {}, h("tr", {}, [t("profile.opponent"), t("profile.matches"), t("profile.wins"),
+        t("profile.losses"), t("profile.ties")].map((x) => h("th", { scope: "col", text: x })))),
+      h("tbody", {}, data.head_to_head.map((r) => h("tr", {},
+        h("th", { scope: "row" }, r.opponent.player
+          ? link(`/players/${encodeURIComponent(r.opponent.player)}`, r.opponent.name)
+          : r.opponent.name),
+        cell(formatNumber(r.matches)), cell(formatNumber(r.wins)), cell(formatNumber(r.losses)),
+        cell(formatNumber(r.ties))))));
+  }
+
+  function render() {
+    if (failed) {
+      replace(root, h("section.panel.narrow", {}, h("p.field-error", { role: "alert", text: failed })));
+      return;
+    }
+    if (!data) return;
+    document.title = `${t("profile.title", { name: data.name })} · ${t("app.name")}`;
+    const summary = data.rated_matches
+      ? t("profile.summary", { rated: formatNumber(data.rated_matches),
+        completion: formatPercent(data.completion_rate) })
+      : t("profile.noRated");
+    replace(root, h("div.profile", {},
+      h("section.panel", { "aria-labelledby": "profile-title" },
+        h("h1#profile-title", { text: t("profile.title", { name: data.name }) }),
+        h("p", { text: summary }),
+        link("/leaderboards", t("nav.leaderboards"))),
+      h("section.panel", { "aria-labelledby": "variants-title" },
+        h("h2#variants-title", { text: t("profile.variants") }),
+        h("div.table-scroll", {}, variantsTable())),
+      h("section.panel", { "aria-labelledby": "graph-title" },
+        h("h2#graph-title", { text: t("profile.graph") }),
+        // The server draws the graph with an accessible title and description.
+        h("img.rating-graph", { src: `${data.rating_graph}?lang=${lang()}`,
+          alt: t("profile.graph"), width: 640, height: 260 })),
+      h("section.panel", { "aria-labelledby": "recent-title" },
+        h("h2#recent-title", { text: t("profile.recent") }), recentList()),
+      h("section.panel", { "aria-labelledby": "h2h-title" },
+        h("h2#h2h-title", { text: t("profile.h2h") }),
+        h("div.table-scroll", {}, h2hTable()))));
+  }
+
+  async function load() {
+    try {
+      data = await get(`/api/players/${encodeURIComponent(where.id)}`);
+    } catch (err) {
+      failed = err instanceof ApiError && err.code === "no_player" ? t("profile.none")
+        : t("common.network");
+    }
+    render();
+  }
+
+  load();
+  return { refresh: render };
+}

@@ -1,0 +1,56 @@
+// The rating change after a rated match (the server's `rating` frame, docs/protocol.md):
+// a note that stays until closed, read out politely, with a link to the player's profile.
+
+import { h, replace } from "./dom.js";
+import { lang, t } from "./i18n.js";
+import "./strings/profiles.js";
+import { botName, formatNumber, signed } from "./numbers.js";
+
+let note = null;
+
+/** Show the frame's changes; `seat` is this browser's seat (null for a spectator). While
+ * a modal dialog is open (the last hole's scores) the rest of the page is inert, so the
+ * note waits until it closes: the result is not given away behind the hole's dialog. */
+export function showRatingChange(frame, seat, names = {}) {
+  const modal = document.querySelector("dialog[open]");
+  if (modal) {
+    modal.addEventListener("close", () => showRatingChange(frame, seat, names), { once: true });
+    return;
+  }
+  if (!note) {
+    note = h("section.rating-note", { role: "status", "aria-live": "polite",
+      "aria-labelledby": "rating-note-title" });
+    document.body.append(note);
+  }
+  const lines = [];
+  if (!frame.rated) {
+    lines.push(h("p", { text: t("note.casual", { reason: frame.reason || "" }) }));
+  } else {
+    for (const s of frame.seats) {
+      const mine = s.seat === seat;
+      const params = { variant: frame.variant, before: formatNumber(s.before),
+        after: formatNumber(s.after), delta: signed(s.delta), name: names[s.seat] || `#${s.seat}` };
+      lines.push(h(mine ? "p.mine" : "p", { text: t(mine ? "note.you" : "note.other", params) }));
+      if (mine && s.provisional) lines.push(h("p.muted", { text: t("note.provisional", { n: 10 }) }));
+      if (mine && s.passed && s.passed.length) {
+        lines.push(h("p.passed", { text: t("note.passed", {
+          bots: new Intl.ListFormat(lang(), { type: "conjunction" }).format(s.passed.map(botName)) }) }));
+      }
+      if (mine) {
+        lines.push(h("a", { href: `/players/${encodeURIComponent(s.player)}`,
+          text: t("note.profile") }));
+      }
+    }
+  }
+  replace(note,
+    h("h2#rating-note-title", { text: t("note.title") }),
+    lines,
+    h("button.small.ghost", { type: "button", text: t("note.close"),
+      onclick: () => { note.remove(); note = null; } }));
+}
+
+/** Remove the note (leaving the table). */
+export function hideRatingChange() {
+  if (note) note.remove();
+  note = null;
+}
