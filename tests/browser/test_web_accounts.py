@@ -43,6 +43,7 @@ def claim(p: Player, username: str) -> list[str]:
     page.locator("#acct-claim button[type=submit]").click()
     codes = page.locator("#acct-codes .code-list code")
     expect(codes).to_have_count(10)
+    expect(page.locator("#acct-codes-copy")).to_be_focused()
     texts = [c.inner_text() for c in codes.all()]
     page.locator("#acct-codes-done").click()
     expect(page.locator("#acct-codes")).to_have_count(0)
@@ -140,9 +141,43 @@ def test_the_menu_speaks_german(browser: Browser, server: Server) -> None:
     open_menu(page)
     expect(page.locator("#acct-claim h3")).to_have_text("Profil speichern")
     expect(page.locator("label[for=acct-claim-password]")).to_have_text("Passwort")
+    # The server's refusal of a field, in German next to that field.
+    page.fill("#acct-claim-username", "eva" + secrets.token_hex(3))
+    page.fill("#acct-claim-password", "kurz")
+    page.locator("#acct-claim button[type=submit]").click()
+    expect(page.locator("#acct-claim-password-error")).to_have_text(
+        "Ein Passwort braucht mindestens 10 Zeichen.")
+    expected_refusal(eva, 422)
     page.fill("#acct-name-name", "Eva")
     page.locator("#acct-name button[type=submit]").click()
     expect(page.locator("#acct-summary")).to_have_text("Eva")
     expect(page.locator(".acct-notice")).to_have_text("Name gespeichert.")
     assert not eva.errors, eva.errors
     eva.context.close()
+
+
+def test_a_recovery_code_signs_in_and_asks_for_a_new_password(browser: Browser,
+                                                              server: Server) -> None:
+    username = "rc" + secrets.token_hex(3)
+    cy = open_player(browser, "Cy", site(server))
+    page = cy.page
+    codes = claim(cy, username)
+    page.locator("#acct-signout").click()
+    expect(page.locator("#acct-claim")).to_be_visible()
+    page.locator("#acct-use-code").click()
+    page.fill("#acct-signin-username", username)
+    page.fill("#acct-signin-code", "not a code")
+    page.locator("#acct-signin button[type=submit]").click()
+    expect(page.locator("#acct-signin-code-error")).to_contain_text("16 letters and digits")
+    expected_refusal(cy, 422)
+    page.fill("#acct-signin-code", codes[0].lower())
+    page.locator("#acct-signin button[type=submit]").click()
+    expect(page.locator(".acct-who")).to_contain_text(username)
+    expect(page.locator("#acct-panel .notice")).to_be_visible()
+    page.fill("#acct-password-password", "brand new words 8")
+    page.locator("#acct-password button[type=submit]").click()
+    expect(page.locator(".acct-notice")).to_contain_text("Password changed")
+    expect(page.locator("#acct-panel .notice")).to_have_count(0)
+    expect(page.locator("#acct-panel")).to_contain_text("9 recovery codes left")
+    assert not cy.errors, cy.errors
+    cy.context.close()

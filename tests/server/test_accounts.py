@@ -8,12 +8,14 @@ from __future__ import annotations
 
 import itertools
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import httpx
 import pytest
 from harness import ServerProcess
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
 
 _addresses = itertools.count(2)
 
@@ -38,6 +40,7 @@ class Browser:
         self.origin = origin or server.base
         self.csrf = ""
         self.bodies: list[str] = []
+        self.last_json: Any = None
 
     def me(self) -> dict[str, Any]:
         r = self.http.get("/api/me")
@@ -55,6 +58,8 @@ class Browser:
         h.update(headers or {})
         r = self.http.request(method, path, json=body, headers=h)
         self.bodies.append(r.text)
+        self.last_json = r.json() if r.headers.get("content-type", "").startswith(
+            "application/json") else None
         if r.status_code < 300 and r.headers.get("content-type", "").startswith(
                 "application/json"):
             data = r.json()
@@ -81,6 +86,27 @@ def new_browser(made: list[Browser], server: ServerProcess) -> Browser:
     b = Browser(server)
     made.append(b)
     return b
+
+
+def socket_closed_by(server: ServerProcess, table_id: str, token: str,
+                     act: Callable[[], httpx.Response]) -> list[tuple[int | None, str | None]]:
+    """The close codes a seat's socket gets while ``act`` runs (which must succeed)."""
+    import asyncio
+
+    from harness import Client
+
+    async def run() -> list[tuple[int | None, str | None]]:
+        c = await Client(server.ws_url, table_id, token).connect()
+        try:
+            await c.wait(lambda x: x.welcome is not None, what="welcome")
+            r = await asyncio.to_thread(act)
+            assert r.status_code == 200, r.text
+            await c.wait(lambda x: bool(x.closes), what="the close")
+            return list(c.closes)
+        finally:
+            await c.close()
+
+    return asyncio.run(run())
 
 
 def seat_players(server: ServerProcess, table_id: str) -> list[str | None]:
@@ -221,15 +247,17 @@ def test_signed_in_player_finds_the_unfinished_table_on_another_browser(
     assert r.status_code == 200, r.text
     me = r.json()["me"]
     assert [t["table_id"] for t in me["tables"]] == [table["table"]["id"]]
-    r = away.post(f"/api/me/tables/{table['table']['id']}/seat")
-    assert r.status_code == 200, r.text
-    fresh = r.json()
+    # The old browser's socket is closed when the seat moves (a copied token loses it too).
+    closed = socket_closed_by(server, table["table"]["id"], old_token, lambda: away.post(
+        f"/api/me/tables/{table['table']['id']}/seat"))
+    fresh = away.last_json
     assert fresh["seat"] == 0 and fresh["token"] != old_token
     # The fresh token holds the seat (the host's tools answer to it); the old one no more.
     r = server.get(f"/api/tables/{table['table']['id']}", token=fresh["token"])
     assert r.json().get("invite") == table["invite"]
     r = server.post(f"/api/tables/{table['table']['id']}/leave", token=old_token)
     assert r.status_code == 403 and r.json()["error"]["code"] == "bad_token"
+    assert closed == [(4001, "removed")]
     # Someone else's browser gets no token for that seat.
     stranger = new_browser(browsers, server)
     stranger.me()
@@ -544,8 +572,84 @@ def test_no_secret_or_hash_in_any_response(server: ServerProcess,
         assert "$argon2" not in body
         for s in secrets_at_rest:
             assert s not in body
-    # Cookies appear only in Set-Cookie, never in a body.
+    # Cookies appear only in Set-Cookie, never in a body nor in the server's log.
+    log = server.log.read_text(errors="replace")
+    assert PASSWORD not in log and "another one 55" not in log and "$argon2" not in log
     for jar in (a.http.cookies, b.http.cookies):
         for value in jar.values():
             secret = value.partition(".")[2]
             assert secret and all(secret not in body for body in bodies)
+            assert secret not in log
+
+
+# --- invariants (Hypothesis) ----------------------------------------------------------------
+
+# Any text a Cookie header can carry (HTTP allows no DEL, and ; , " \ end or quote a value).
+COOKIE_TEXT = st.text(alphabet=st.characters(min_codepoint=0x21, max_codepoint=0xFF,
+                                             exclude_characters=";,\\\"\x7f"), max_size=160)
+
+
+@settings(max_examples=40, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(guest=COOKIE_TEXT, session=COOKIE_TEXT)
+def test_any_cookie_text_is_a_fresh_guest_never_an_error(server: ServerProcess, guest: str,
+                                                          session: str) -> None:
+    raw = f"golf_guest={guest}; golf_session={session}".encode("latin-1")
+    r = httpx.get(server.base + "/api/me", headers={b"Cookie": raw}, timeout=30)
+    assert r.status_code == 200, r.text
+    me = r.json()
+    assert me["signed_in"] is False and me["tables"] == [] and me["player"]["name"] is None
+    assert "golf_guest=" in r.headers.get("set-cookie", "")
+
+
+@settings(max_examples=30, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(token=st.text(alphabet=st.characters(min_codepoint=0x20, max_codepoint=0x7E),
+                     max_size=80))
+def test_only_the_browsers_own_csrf_token_is_accepted(server: ServerProcess,
+                                                      csrf_browser: Browser,
+                                                      token: str) -> None:
+    b = csrf_browser
+    # A header value cannot start or end with white space (HTTP strips it).
+    assume(token == token.strip() and token != b.csrf)
+    r = b.post("/api/me/name", {"name": "Mallory"}, headers={"X-CSRF-Token": token})
+    assert r.status_code == 403 and r.json()["error"]["code"] == "bad_csrf"
+    assert b.me()["player"]["name"] != "Mallory"
+
+
+@pytest.fixture(scope="module")
+def csrf_browser(server: ServerProcess) -> Iterator[Browser]:
+    b = Browser(server)
+    b.me()
+    yield b
+    b.close()
+
+
+# --- passkeys: refusals (the ceremonies themselves run in tests/browser) ---------------------
+
+def test_passkey_routes_refuse_clearly(server: ServerProcess, browsers: list[Browser]) -> None:
+    guest = new_browser(browsers, server)
+    guest.me()
+    r = guest.post("/api/passkeys/register/options", {})
+    assert r.status_code == 401 and r.json()["error"]["code"] == "not_signed_in"
+    a, _ = claimed(browsers, server, unique("pk"))
+    r = a.post("/api/passkeys/register/options", {})
+    assert r.status_code == 200, r.text
+    begin = r.json()
+    opts = begin["options"]
+    assert opts["rp"]["id"] == "127.0.0.1" and opts["authenticatorSelection"]["residentKey"] \
+        == "required"
+    # A made-up answer, an unknown ceremony, a ceremony used twice: one clear refusal each.
+    fake = {"id": "AAAA", "rawId": "AAAA", "type": "public-key",
+            "response": {"clientDataJSON": "e30", "attestationObject": "oA"}}
+    r = a.post("/api/passkeys/register", {"ceremony": begin["ceremony"], "credential": fake})
+    assert r.status_code == 400 and r.json()["error"]["code"] == "passkey_failed"
+    r = a.post("/api/passkeys/register", {"ceremony": begin["ceremony"], "credential": fake})
+    assert r.status_code == 400 and "expired" in r.json()["error"]["message"]
+    r = guest.post("/api/passkeys/signin/options", {})
+    assert r.status_code == 200
+    r = guest.post("/api/passkeys/signin", {"ceremony": r.json()["ceremony"],
+                                            "credential": {"id": "nope"}})
+    assert r.status_code == 401 and r.json()["error"]["code"] == "passkey_failed"
+    assert guest.me()["signed_in"] is False
+    assert a.http.get("/api/passkeys").json() == {"passkeys": []}

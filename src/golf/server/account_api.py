@@ -55,7 +55,7 @@ class AccountRoute(APIRoute):
                 headers = {"Cache-Control": "no-store"}
                 if e.retry_after is not None:
                     headers["Retry-After"] = str(e.retry_after)
-                return JSONResponse(e.body(), status_code=e.status, headers=headers)
+                return JSONResponse(e.body(), status_code=e.http_status, headers=headers)
 
         return run
 
@@ -389,6 +389,8 @@ def account_router() -> APIRouter:
         done = await players.begin_session(who, request.cookies.get(GUEST_COOKIE), player,
                                            label(request), False)
         signed_in(request, response, done)
-        return MeOnly(me=await me_of(players, done.identity))
+        # Read back: an account signed in by recovery still owes a new password.
+        now = await players.resolve(None, done.session_cookie) or done.identity
+        return MeOnly(me=await me_of(players, now))
 
     return api

@@ -104,7 +104,7 @@ class Identity:
 
 
 class AccountError(Exception):
-    """A refusal of an account route: a stable ``code``, its HTTP ``status``, a sentence,
+    """A refusal of an account route: a stable ``code``, its ``http_status``, a sentence,
     the form ``field`` it is about and, for the rate limit, ``retry_after`` seconds."""
 
     def __init__(self, code: str, message: str, status: int, field: str | None = None,
@@ -112,7 +112,7 @@ class AccountError(Exception):
         super().__init__(message)
         self.code = code
         self.message = message
-        self.status = status
+        self.http_status = status
         self.field = field
         self.retry_after = retry_after
 

@@ -156,7 +156,8 @@ class Seating:
 
     async def reissue_token(self, player_id: str) -> tuple[int, str]:
         """A fresh token for the seat the profile ``player_id`` holds here (the player
-        signed in on another browser); the seat's older token stops working."""
+        signed in on another browser); the seat's older token stops working and its
+        sockets are closed (4001), so a copied token is worth nothing from now on."""
         async with self.lock:
             seat = next((s for s in self._seats if s.rec.kind == "human"
                          and s.rec.player_id == player_id and s.taken), None)
@@ -165,6 +166,7 @@ class Seating:
             token = new_token()
             seat.rec.token_hash = hash_token(token)
             await self._store.save_seat(self.id, seat.rec)
+            seat.close_all(4001, "removed", "this seat was opened in another browser")
             return seat.position, token
 
     async def add_seat(self, rec: SeatRecord, most: int) -> None:

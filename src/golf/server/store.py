@@ -400,10 +400,15 @@ async def _insert_seats(conn: AsyncConnection, table_id: str,
                         seats: Sequence[SeatRecord]) -> None:
     if not seats:
         return
-    await conn.execute(db.seats.insert(), [
-        {"table_id": table_id, "position": s.position, "kind": s.kind, "name": s.name,
-         "bot": s.bot, "token_hash": s.token_hash, "bot_seed": str(s.bot_seed),
-         "muted": list(s.muted), "player_id": s.player_id} for s in seats])
+    rows = [{"table_id": table_id, "position": s.position, "kind": s.kind, "name": s.name,
+             "bot": s.bot, "token_hash": s.token_hash, "bot_seed": str(s.bot_seed),
+             "muted": list(s.muted)} for s in seats]
+    # player_id only when a seat has one (NULL is the column's default): the rows stay
+    # writable into a database of the schema before players (migration 0003).
+    if any(s.player_id is not None for s in seats):
+        for row, s in zip(rows, seats, strict=True):
+            row["player_id"] = s.player_id
+    await conn.execute(db.seats.insert(), rows)
 
 
 async def _finish(conn: AsyncConnection, table_id: str, match_id: int,

@@ -9,7 +9,7 @@ import { h, replace, svg } from "./dom.js";
 import { lang, t } from "./i18n.js";
 import { ApiError, rememberSeat, saveName, savedName } from "./api.js";
 
-const state = { me: null, codes: null, notice: "", open: false, useCode: false };
+const state = { me: null, codes: null, notice: "", open: false, useCode: false, focus: null };
 let mounted = null; // {el, navigate}
 
 function stylesheet() {
@@ -49,6 +49,10 @@ export async function loadMe() {
 }
 
 function message(err) {
+  // A policy refusal of a field: the server's own sentence (with its figures) in English,
+  // our translation of it in other languages.
+  const own = `acct.err.${err.field}.${err.code}`;
+  if (lang() !== "en" && t(own) !== own) return t(own);
   const key = `acct.err.${err.code}`;
   const text = t(key, { n: err.retryAfter });
   return text === key ? err.message : text;
@@ -225,6 +229,7 @@ function guestPanels() {
   const claim = form("claim", t("acct.claim"), [cu, cp], t("acct.claim.go"), async (v) => {
     const out = await request("POST", "/api/account/claim", v);
     state.codes = out.recovery_codes;
+    state.focus = "acct-codes-copy"; // the codes are what matters now
     return null;
   });
   const su = field("signin", "username", t("acct.username"), { autocomplete: "username" });
@@ -365,7 +370,8 @@ function render() {
     ontoggle: (e) => { state.open = e.target.open; if (!state.open) state.notice = ""; } },
   h("summary#acct-summary", { "aria-label": `${t("acct.menu")}: ${who}` }, personIcon(),
     h("span.acct-name", { text: who })), body);
-  const active = document.activeElement && document.activeElement.id;
+  const active = state.focus || (document.activeElement && document.activeElement.id);
+  state.focus = null;
   replace(mounted.el, details);
   if (active) {
     const again = document.getElementById(active);
