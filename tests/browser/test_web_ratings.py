@@ -54,7 +54,7 @@ def test_a_guest_plays_a_rated_match_against_a_bot_and_sees_the_rating_change(
         else:
             page.wait_for_timeout(40)
     expect(note).to_be_visible()
-    expect(note).to_contain_text("Your rating in six-card/2: 900 →")
+    expect(note).to_contain_text("Your rating in Six-card Golf · 2 players: 900 →")
     page.screenshot(path=str(shots / "rating-note.png"), full_page=False)
 
     # The change shown is the model's update for the stored result.
@@ -71,7 +71,7 @@ def test_a_guest_plays_a_rated_match_against_a_bot_and_sees_the_rating_change(
     # The profile: the variant's figures, the provisional rating, the graph, the replay.
     note.get_by_role("link").click()
     page.wait_for_url(re.compile(r"/players/"))
-    expect(page.locator("h1#profile-title")).to_contain_text("Player")
+    expect(page.locator("h1#profile-title")).to_have_text("Player Ann")
     row = page.locator("table.stats tbody tr").first
     expect(row.locator("th")).to_contain_text("Six-card")
     expect(row).to_contain_text(after)

@@ -225,6 +225,7 @@ def test_a_rated_match_against_a_bot_is_recorded_with_the_bot_as_anchor(
 def profile_checks(server: ServerProcess, pid: str, tables: list[str]) -> None:
     """The profile's figures, computed here from the stored replays."""
     prof = server.get(f"/api/players/{pid}").json()
+    assert prof["name"] == "Ann"
     games = wins = holes = hole_sum = 0
     best: int | None = None
     for tid in tables:
@@ -275,6 +276,46 @@ def test_a_player_who_leaves_a_rated_match_counts_last(server: ServerProcess) ->
     assert server.get(f"/api/players/{bob}").json()["completion_rate"] == 0.0
     bob_seat = rows(server, sa.select(db.rated_seats).where(db.rated_seats.c.player_id == bob))
     assert [r.abandoned for r in bob_seat] == [True]
+
+
+def test_a_player_the_absence_policy_ends_the_match_for_counts_last(
+        server: ServerProcess) -> None:
+    ann, bob = new_player(server, "Ann"), new_player(server, "Bob")
+
+    async def go() -> tuple[str, Client]:
+        t = server.create("six-card", seats=[{"kind": "human"}, {"kind": "human"}],
+                          rated=True, options={"absence": "end", "grace": 1})
+        tid = t["table"]["id"]
+        r = server.post(f"/api/invites/{t['invite']}/join", {"name": "Bob"})
+        assert r.status_code == 200, r.text
+        a = await Client(server.ws_url, tid, t["token"]).connect()
+        b = await Client(server.ws_url, tid, r.json()["token"]).connect()
+        await a.wait(lambda c: c.summary is not None, what="the table")
+        server.start_table(tid, t["token"])
+        await seat_player(server, tid, 0, ann)
+        await seat_player(server, tid, 1, bob)
+        for c in (a, b):
+            await c.wait(lambda c: c.state is not None, what="the first state")
+        # Bob's connection is lost for good; Ann plays on until it is Bob's turn and
+        # his grace runs out: the match ends, and Bob is rated last.
+        await b.drop()
+        await play_out([a], random.Random(2), until=lambda: a.summary is not None
+                       and a.summary["status"] == "ended")
+        await a.wait(lambda c: bool(rating_frames(c)), what="the rating frame")
+        await a.close()
+        await b.close()
+        return tid, a
+
+    _, a = asyncio.run(go())
+    frame = rating_frames(a)[0]
+    got = {x["player"]: x for x in frame["seats"]}
+    want = rate_match({}, RatedMatch(TWO, (Seat(ann, 0), Seat(bob, 0, abandoned=True))),
+                      Anchors.measured())
+    assert got[bob]["after"] == want[bob].after.display
+    assert got[ann]["after"] == want[ann].after.display
+    stored = rows(server, sa.select(db.rated_seats.c.player_id, db.rated_seats.c.abandoned)
+                  .where(db.rated_seats.c.player_id.in_((ann, bob))))
+    assert sorted(stored) == sorted([(ann, False), (bob, True)])
 
 
 def test_a_casual_table_is_not_rated(server: ServerProcess) -> None:

@@ -181,7 +181,14 @@ async def player_name(conn: AsyncConnection, player_id: str) -> str | None:
                               .where(db.players.c.id == player_id))).first()
     if row is None or row.status == "deleted":
         return None
-    return str(row.name or "guest")
+    if row.name:
+        return str(row.name)
+    # A guest who never chose a profile name: the name they last sat at a table under
+    # (shown to everyone at that table already).
+    seat = (await conn.execute(sa.select(db.seats.c.name).where(
+        db.seats.c.player_id == player_id, db.seats.c.name.is_not(None))
+        .order_by(db.seats.c.id.desc()).limit(1))).first()
+    return str(seat.name) if seat is not None else "guest"
 
 
 async def profile(conn: AsyncConnection, player_id: str) -> Profile | None:

@@ -55,9 +55,10 @@ CODES: dict[str, int] = {
     "seats_open": 409, "not_finished": 409, "not_host": 403, "unauthorized": 401,
     "match_running": 409, "draining": 503, "no_match": 404, "too_deep": 400,
     "cross_site": 403, "bad_content_type": 415,
-    "not_rateable": 422, "no_player": 404, "bad_variant": 404,
     # Quick play and care (golf.server.quickplay, golf.server.care).
-    "no_ticket": 404, "too_early": 409, "suspended": 403,
+    "no_ticket": 404, "too_early": 409, "suspended": 403, "no_player": 404,
+    # Ratings (golf.server.rating_service, golf.server.ratings_api).
+    "not_rateable": 422, "bad_variant": 404,
 }
 
 #: A REST body field with a code of its own keeps that code whatever is wrong with it

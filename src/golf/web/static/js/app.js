@@ -7,8 +7,8 @@ import { h, replace } from "./dom.js";
 import { lang, onLangChange, setLang, t } from "./i18n.js";
 import { pref, setPref } from "./api.js";
 import { cardBack, cardFace } from "./cards.js";
-import { mountAccountMenu } from "./account.js";
 import "./strings/profiles.js";
+import { mountAccountMenu } from "./account.js";
 
 const screens = {
   lobby: () => import("./lobby.js").then((m) => m.lobbyScreen),
@@ -78,9 +78,9 @@ function header() {
       h("label.check", {}, four, " ", t("pref.fourColour")),
       h("label.check", {}, peeked, " ", t("pref.showPeeked")),
       h("p.help", { text: t("pref.showPeeked.help") })));
-  const account = h("div.account-slot");
   const boards = h("a.topbar-link", { href: "/leaderboards", text: t("nav.leaderboards"),
     onclick: (e) => { e.preventDefault(); navigate("/leaderboards"); } });
+  const account = h("div.account-slot");
   replace(bar, logo, h("div.topbar-tools", {}, boards,
     h("label.lang", {}, h("span.sr-only", { text: t("lang.label") }), select), menu, account));
   mountAccountMenu(account, { navigate });

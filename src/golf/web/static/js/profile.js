@@ -12,7 +12,7 @@ import { formatNumber, formatPercent, signed } from "./numbers.js";
 export function variantText(key) {
   const house = key.endsWith(" house");
   const [preset, band] = key.replace(/ house$/, "").split("/");
-  const base = `${presetName(preset)} · ${band} ${t("board.band")}`;
+  const base = `${presetName(preset)} · ${t("profile.players", { band })}`;
   return house ? `${base} (${t("profile.house")})` : base;
 }
 

@@ -5,6 +5,7 @@ import { h, replace } from "./dom.js";
 import { lang, t } from "./i18n.js";
 import "./strings/profiles.js";
 import { botName, formatNumber, signed } from "./numbers.js";
+import { variantText } from "./profile.js";
 
 let note = null;
 
@@ -28,7 +29,7 @@ export function showRatingChange(frame, seat, names = {}) {
   } else {
     for (const s of frame.seats) {
       const mine = s.seat === seat;
-      const params = { variant: frame.variant, before: formatNumber(s.before),
+      const params = { variant: variantText(frame.variant), before: formatNumber(s.before),
         after: formatNumber(s.after), delta: signed(s.delta), name: names[s.seat] || `#${s.seat}` };
       lines.push(h(mine ? "p.mine" : "p", { text: t(mine ? "note.you" : "note.other", params) }));
       if (mine && s.provisional) lines.push(h("p.muted", { text: t("note.provisional", { n: 10 }) }));
