@@ -16,9 +16,8 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from conftest import free_port
 from playwright.sync_api import Browser, expect
-from webplay import Player, Server, open_player, version
+from webplay import Player, Server, free_port, open_player, version
 
 BOT_WAIT = 2
 
