@@ -143,7 +143,11 @@ class Rules:
     def check_players(self, players: int) -> None:
         lo, hi = self.players
         if not isinstance(players, int) or isinstance(players, bool) or not lo <= players <= hi:
-            raise RulesError(f"{self.name} is for {lo} to {hi} players, not {players!r}")
+            raise RulesError(f"{self.name} is for {lo} to {hi} players, not {players!r}",
+                             code="players_out_of_range",
+                             params={"preset": self.name, "lo": lo, "hi": hi,
+                                     "got": players if isinstance(players, int) else
+                                     repr(players)})
 
     def setup_positions(self) -> tuple[int, ...]:
         """Cells (0-based) a player may choose for the initial reveal or peek."""
@@ -206,21 +210,25 @@ def _deck(decks: int, jokers_per_deck: int) -> tuple[int, ...]:
 
 def _int(key: str, v: Any, lo: int = -(10**9), hi: int = 10**9) -> int:
     if not isinstance(v, int) or isinstance(v, bool):
-        raise RulesError(f"setting '{key}' must be an integer, got {v!r}")
+        raise RulesError(f"setting '{key}' must be an integer, got {v!r}",
+                         code="not_integer", params={"key": key, "got": repr(v)})
     if not lo <= v <= hi:
-        raise RulesError(f"setting '{key}' must be between {lo} and {hi}, got {v}")
+        raise RulesError(f"setting '{key}' must be between {lo} and {hi}, got {v}",
+                         code="out_of_range", params={"key": key, "lo": lo, "hi": hi, "got": v})
     return v
 
 
 def _bool(key: str, v: Any) -> bool:
     if not isinstance(v, bool):
-        raise RulesError(f"setting '{key}' must be true or false, got {v!r}")
+        raise RulesError(f"setting '{key}' must be true or false, got {v!r}",
+                         code="not_boolean", params={"key": key, "got": repr(v)})
     return v
 
 
 def _str(key: str, v: Any) -> str:
     if not isinstance(v, str):
-        raise RulesError(f"setting '{key}' must be a string, got {v!r}")
+        raise RulesError(f"setting '{key}' must be a string, got {v!r}",
+                         code="not_string", params={"key": key, "got": repr(v)})
     return v
 
 
@@ -228,8 +236,9 @@ def _choice(key: str, v: Any) -> str:
     allowed = _CHOICES[key]
     if v not in allowed:
         raise RulesError(
-            f"setting '{key}' must be one of {', '.join(repr(a) for a in allowed)}, got {v!r}"
-        )
+            f"setting '{key}' must be one of {', '.join(repr(a) for a in allowed)}, got {v!r}",
+            code="not_a_choice", params={"key": key, "allowed": [str(a) for a in allowed],
+                                         "got": repr(v)})
     return str(v)
 
 

@@ -45,7 +45,7 @@ def test_the_german_ui_follows_the_browser_and_the_switch(
     page.locator("#start").click()
     expect(page.locator(".turn-pill.mine")).to_have_text("Du bist dran")
     expect(page.locator("#clock")).to_have_text(re.compile(r"^⏱ (8\d|90) s \+30 s Reserve$"))
-    expect(page.locator("#prompt")).to_have_text("Decke 2 deiner Karten auf: Tippe sie an.")
+    expect(page.locator("#prompt")).to_have_text("Decke 2 deiner Karten auf: Klicke sie an.")
     expect(page.locator(".my-area button.cell").first).to_have_attribute(
         "aria-label", "Platz 1 aufdecken – Platz 1: verdeckt")
     click_a_move(de)
@@ -110,8 +110,9 @@ def test_one_full_turn_by_keyboard_alone(browser: Browser, server: Server, shots
     wait_my_turn(page)
     page.keyboard.press("h")
     expect(page.locator(".hint-box")).to_contain_text("The coach suggests", timeout=30_000)
-    expect(page.locator(".hint-box .hint-parts").first).to_contain_text("value")
-    page.locator(".hint-others summary").click()
+    expect(page.locator(".hint-box .hint-words")).to_contain_text("better than")
+    page.locator(".hint-details summary").click()
+    expect(page.locator(".hint-details li").first).to_contain_text("=")
     page.locator(".hint-box").screenshot(path=str(shots / "hint.png"))
     page.keyboard.press("Escape")
     # The key legend offers the shortcuts legal now: six-card has no knock.

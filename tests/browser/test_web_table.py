@@ -130,8 +130,9 @@ def test_two_people_and_a_bot_play_a_hole_to_the_scorecard(
     assert not replay.errors, replay.errors
     replay.context.close()
 
-    # A rematch: the same seats, a new match from its first hole.
+    # A rematch: an invitation Bob accepts; the same seats, a new match from its first hole.
     ann.page.locator("[data-key=rematch]").click()
+    bob.page.locator("[data-key=rematch-accept]").click()
     for p in people:
         expect(p.page.locator(".board-area")).to_have_attribute("data-match", "2")
         expect(p.page.locator(".result")).to_have_count(0)

@@ -238,6 +238,7 @@ RANKS_EN = {"A": "ace", "J": "jack", "Q": "queen", "K": "king"}
 RANKS_DE = {"A": "Ass", "J": "Bube", "Q": "Dame", "K": "König"}
 SUITS_EN = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
 SUITS_DE = {"S": "Pik", "H": "Herz", "D": "Karo", "C": "Kreuz"}
+LETTERS_DE = {"J": "B", "Q": "D"}
 SYMBOLS = {"S": "\u2660", "H": "\u2665", "D": "\u2666", "C": "\u2663"}
 
 
@@ -246,9 +247,12 @@ def card_forms(card: str) -> list[str]:
     if card == "JK":
         return ["joker", "Joker"]
     rank, suit = card[:-1], card[-1]
-    return [f"{RANKS_EN.get(rank, rank)} of {SUITS_EN[suit]}",
-            f"{SUITS_DE[suit]} {RANKS_DE.get(rank, rank)}",
-            f"{rank}{SYMBOLS[suit]}"]
+    forms = [f"{RANKS_EN.get(rank, rank)} of {SUITS_EN[suit]}",
+             f"{SUITS_DE[suit]} {RANKS_DE.get(rank, rank)}",
+             f"{rank}{SYMBOLS[suit]}"]
+    if rank in LETTERS_DE:  # German cards print the jack as B, the queen as D
+        forms.append(f"{LETTERS_DE[rank]}{SYMBOLS[suit]}")
+    return forms
 
 
 def truth(record: dict[str, Any]) -> list[Game]:

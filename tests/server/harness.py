@@ -262,12 +262,20 @@ class Client:
         return self.state is not None and bool(self.state["view"]["is_over"])
 
 
+def ended_a_hole(state: dict[str, Any]) -> bool:
+    """True when this state's event ended a hole and the match goes on."""
+    event = state.get("event") or {}
+    return not state["view"]["is_over"] and any(
+        f["type"] == "hole_end" for f in event.get("facts") or [])
+
+
 async def play_out(clients: list[Client], rng: random.Random, timeout: float = 600,
                    until: Callable[[], bool] | None = None) -> None:
     """Every seated client plays a random legal move on its turn until the match ends
     (or ``until`` holds)."""
     deadline = time.monotonic() + timeout
     acted: dict[int, int] = {}
+    readied: dict[int, int] = {}
     seen_errors = [len(c.errors) for c in clients]
     while True:
         for c in clients:
@@ -286,6 +294,10 @@ async def play_out(clients: list[Client], rng: random.Random, timeout: float = 6
                 acted.pop(i, None)
                 await asyncio.sleep(0.1)
             s = c.state
+            if s is not None and ended_a_hole(s) and readied.get(i) != s["version"]:
+                # A person closes the hole-end dialog: the next hole waits for it.
+                readied[i] = s["version"]
+                await c.send({"type": "ready"})
             if s is None or not s["your_turn"] or acted.get(i) == s["version"]:
                 continue
             acted[i] = s["version"]

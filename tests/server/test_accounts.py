@@ -653,3 +653,46 @@ def test_passkey_routes_refuse_clearly(server: ServerProcess, browsers: list[Bro
     assert r.status_code == 401 and r.json()["error"]["code"] == "passkey_failed"
     assert guest.me()["signed_in"] is False
     assert a.http.get("/api/passkeys").json() == {"passkeys": []}
+
+
+# --- session lifetime (in-process, with a clock of our own) ---------------------------------
+
+def test_a_session_lives_thirty_days_after_its_last_use(tmp_path: Any) -> None:
+    import asyncio
+
+    from golf.identity.passwords import HashParams, Passwords
+    from golf.server import db
+    from golf.server.hub import Hub
+    from golf.server.players import SESSION_IDLE, TOUCH_EVERY, Players
+    from golf.server.store import Store
+
+    now = [1_000_000.0]
+
+    async def run() -> None:
+        engine = db.make_engine(f"sqlite+aiosqlite:///{tmp_path / 'golf.db'}")
+        await db.migrate(engine)
+        store = Store(engine)
+        try:
+            players = Players(Hub(store), Passwords(HashParams(memory_cost=1024)),
+                              clock=lambda: now[0])
+            guest, cookie = await players.new_guest()
+            done = await players.claim(guest, "timekeeper", PASSWORD, None)
+            session = done.signed_in.session_cookie
+            # The guest cookie no longer names anyone: the profile is an account now.
+            assert await players.resolve(cookie, None) is None
+            who = await players.resolve(None, session)
+            assert who is not None and who.signed_in and not who.renewed
+            now[0] += TOUCH_EVERY + 1
+            who = await players.resolve(None, session)
+            assert who is not None and who.renewed  # last use recorded: the cookie is renewed
+            now[0] += SESSION_IDLE - 1
+            assert await players.resolve(None, session) is not None
+            now[0] += SESSION_IDLE + 1
+            assert await players.resolve(None, session) is None
+            # Expired means gone: the row was deleted, even an earlier clock finds nothing.
+            now[0] -= SESSION_IDLE
+            assert await players.resolve(None, session) is None
+        finally:
+            await store.close()
+
+    asyncio.run(run())

@@ -74,9 +74,10 @@ def test_invite_join_public_list_and_my_tables(server: ServerProcess) -> None:
     assert bad.status_code == 404 and bad.json()["error"]["code"] == "bad_invite"
     mine = server.post("/api/my-tables", {"tokens": [joined["token"], "junk"]}).json()
     assert [(x["seat"], x["table"]["id"]) for x in mine["tables"]] == [(1, tid)]
-    # The host sees the invite in the summary, others do not.
+    # Every person seated sees the invite in the summary (to share it), others do not.
     assert "invite" in server.get(f"/api/tables/{tid}", token=t["token"]).json()
-    assert "invite" not in server.get(f"/api/tables/{tid}", token=joined["token"]).json()
+    assert "invite" in server.get(f"/api/tables/{tid}", token=joined["token"]).json()
+    assert "invite" not in server.get(f"/api/tables/{tid}").json()
     private = server.create(seats=[{"kind": "human"}, {"kind": "human"}])
     assert private["table"]["id"] not in [x["id"] for x in server.get("/api/tables").json()
                                           ["tables"]]
@@ -120,7 +121,14 @@ def test_rematch_keeps_seats_and_may_change_rules(server: ServerProcess) -> None
         r = server.post(f"/api/tables/{tid}/rematch", {"rules": {"holes": 2}},
                         token=tokens[0])
         assert r.status_code == 200, r.text
-        assert r.json()["match"] == 2 and r.json()["rules"] == {"holes": 2}
+        # An invitation: the match starts once the other person accepts it.
+        assert r.json()["match"] == 1 and r.json()["rules"] == {"holes": 2}
+        assert r.json()["rematch"] == {"accepted": [0], "waiting": [1]}
+        await b.wait(lambda c: (c.summary.get("rematch") or {}).get("waiting") == [1],
+                     what="the invitation")
+        r = server.post(f"/api/tables/{tid}/rematch/accept", {}, token=tokens[1])
+        assert r.status_code == 200, r.text
+        assert r.json()["match"] == 2 and r.json()["rematch"] is None
         for c in (a, b):
             await c.wait(lambda c: c.state["match"] == 2, what="the rematch state")
             assert c.state["version"] == 0 and c.state["view"]["holes"] == 2

@@ -37,6 +37,17 @@ def jit(f: F) -> F:
     return cast(F, numba.njit(cache=True, nogil=True)(f))
 
 
+def inlined(f: F) -> F:
+    """A :func:`core` function that numba inlines into each caller (at its IR level).
+
+    For the small steps of the state machine that run on every action: a call between
+    compiled functions passes each array as seven scalars (its data pointer, shape,
+    strides, ...) through an indirect call into another compiled library, which LLVM
+    cannot inline; for a function of a few loads and stores the call is most of the cost.
+    """
+    return cast(F, numba.njit(inline="always", **_CORE)(f))
+
+
 def core(f: F) -> F:
     """Compile ``f`` like :func:`jit`, without reference counting (``_nrt=False``: it
     must not create arrays; views of its arguments are fine) and with numpy's error

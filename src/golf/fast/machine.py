@@ -20,7 +20,7 @@ import numpy.typing as npt
 
 from ..actions import K_DISCARD, K_DRAW, K_FLIP, K_KNOCK, K_PASS, K_PEEK, K_REVEAL, K_SWAP, K_TAKE
 from ..phases import FLIP, FROM_DISCARD, FROM_STOCK, HOLD, OVER, SETUP, TURN
-from ._jit import core, jit
+from ._jit import core, inlined, jit
 from .layout import (
     C_CELLS,
     C_DECK,
@@ -113,7 +113,7 @@ MAX_LEGAL = 40  # the most legal actions of any state: 16 swaps + discard, or 16
 
 
 # --- the generator -------------------------------------------------------------------
-@core
+@inlined
 def next_u64(rng: Rng) -> np.uint64:
     """splitmix64: one 64-bit draw (the state is ``rng[0]``)."""
     rng[0] += np.uint64(0x9E3779B97F4A7C15)
@@ -123,7 +123,7 @@ def next_u64(rng: Rng) -> np.uint64:
     return np.uint64(z ^ (z >> np.uint64(31)))
 
 
-@core
+@inlined
 def below(rng: Rng, n: int) -> int:
     """A draw from 0 to n - 1 (multiply-shift; the bias is below n / 2**32)."""
     hi = next_u64(rng) >> np.uint64(32)
@@ -139,7 +139,7 @@ def seed_rng(seed: int) -> Rng:
 
 
 # --- small facts ---------------------------------------------------------------------
-@core
+@inlined
 def popcount(m: int) -> int:
     c = 0
     while m:
@@ -164,17 +164,22 @@ def known_ranks(st: Ints, cfg: Ints, seat: int, seen: int, ranks: Ints) -> int:
     return unknown
 
 
-@core
+@inlined
 def next_seat(st: Ints, cfg: Ints, seat: int) -> int:
     n = cfg[C_PLAYERS]
     active = st[S_ACTIVE]
-    s = (seat + 1) % n
+    # Wrap by comparison: a 64-bit division costs dozens of cycles, once per turn.
+    s = seat + 1
+    if s == n:
+        s = 0
     while not active >> s & 1:
-        s = (s + 1) % n
+        s += 1
+        if s == n:
+            s = 0
     return int(s)
 
 
-@core
+@inlined
 def _can_supply(st: Ints, cfg: Ints) -> bool:
     return bool(st[S_STOCK_LEN] > 0 or (cfg[C_RESHUFFLE] != 0 and st[S_DISCARD_LEN] > 1))
 
@@ -182,14 +187,23 @@ def _can_supply(st: Ints, cfg: Ints) -> bool:
 @jit
 def new_state(cfg: Ints, chance: int) -> Ints:
     """A match before its first deal: call :func:`start_match` next."""
-    st = np.zeros(cfg[C_STATE_SIZE], dtype=np.int64)
+    st = np.empty(cfg[C_STATE_SIZE], dtype=np.int64)
+    reset_state(st, chance)
+    return st
+
+
+@core
+def reset_state(st: Ints, chance: int) -> None:
+    """Make ``st`` a match before its first deal (what :func:`new_state` returns), in
+    place: a batch of matches reuses one array."""
+    for i in range(st.shape[0]):
+        st[i] = 0
     st[S_CHANCE] = chance
     st[S_PERM_FOR] = -1
     st[S_RPERM_FOR] = -1
     st[S_HELD] = -1
     st[S_ENDER] = -1
     st[S_KNOCKER] = -1
-    return st
 
 
 @core
@@ -199,7 +213,7 @@ def start_match(st: Ints, cfg: Ints, rng: Rng) -> None:
 
 
 # --- hole lifecycle ------------------------------------------------------------------
-@core
+@inlined
 def _shuffle_perm(st: Ints, cfg: Ints, rng: Rng, length: int, at: int) -> None:
     """Write a fresh permutation of 0..length-1 into ``st[at:at + length]``."""
     for i in range(length):
@@ -266,7 +280,7 @@ def _start_hole(st: Ints, cfg: Ints, active: int, rng: Rng) -> tuple[int, int]:
     return _BEGIN, first
 
 
-@core
+@inlined
 def _begin_turn(st: Ints, cfg: Ints, seat: int) -> int:
     """Give ``seat`` the turn, skipping seats with nothing to do; or say the hole ends."""
     if st[S_TURN_COUNT] >= cfg[C_TURN_LIMIT] or not _can_supply(st, cfg):
@@ -285,7 +299,7 @@ def _begin_turn(st: Ints, cfg: Ints, seat: int) -> int:
     return _END_HOLE
 
 
-@core
+@inlined
 def _end_turn(st: Ints, cfg: Ints, seat: int) -> tuple[int, int]:
     st[cfg[C_O_TURNS] + seat] += 1
     st[S_TURN_COUNT] += 1
@@ -386,7 +400,7 @@ def _end_hole(st: Ints, cfg: Ints) -> tuple[int, int]:
     return _START, (1 << n) - 1
 
 
-@core
+@inlined
 def _settle(st: Ints, cfg: Ints, todo: int, arg: int, rng: Rng) -> None:
     """Run what follows a move until a seat must act (or a deal waits, or the match ends)."""
     while todo != _DONE:
@@ -405,7 +419,7 @@ def resume_deal(st: Ints, cfg: Ints, rng: Rng) -> None:
 
 
 # --- legal actions -------------------------------------------------------------------
-@core
+@inlined
 def legal_actions(st: Ints, cfg: Ints, out: Ints) -> int:
     """Write the legal action codes, in the engine's order, into ``out``; return how many."""
     phase = st[S_PHASE]
@@ -491,7 +505,7 @@ def reshuffle_key(st: Ints) -> int:
     return int(st[S_HOLE] * RESHUFFLE_KEY + st[S_RESHUFFLES] + 1)
 
 
-@core
+@inlined
 def step(st: Ints, cfg: Ints, a: int, rng: Rng) -> None:
     """Apply a legal action (no check: callers verified it with :func:`is_legal`)."""
     kind, cell = a >> KIND_SHIFT, a & CELL_MASK

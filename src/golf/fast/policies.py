@@ -57,6 +57,7 @@ from .machine import (
     known_ranks,
     legal_actions,
     new_state,
+    reset_state,
     resume_deal,
     seed_rng,
     start_match,
@@ -184,23 +185,42 @@ def choose(st: Ints, cfg: Ints, policy: int, rng: Rng, legal: Ints, scratch: Int
     return int(legal[below(rng, n)])
 
 
+@core
+def _simple_playout(st: Ints, cfg: Ints, policies: Ints, rng: Rng, stop: int, legal: Ints,
+                    scratch: Ints) -> int:
+    """The playout loop for the random and greedy policies (``stop``: the hole count to
+    stop at, 0: the match's end). A ``core`` function: the state machine's steps are
+    inlined into this loop (see golf.fast._jit.inlined) and need no reference counting."""
+    moves = 0
+    while st[S_PHASE] != OVER:
+        if stop and st[S_HOLES_ENDED] >= stop:
+            break
+        n = legal_actions(st, cfg, legal)
+        if policies[st[S_CUR]] == GREEDY:
+            a = greedy_action(st, cfg, legal, n, scratch)
+        else:
+            a = int(legal[below(rng, n)])
+        step(st, cfg, a, rng)
+        moves += 1
+    return moves
+
+
 @jit
-def playout(st: Ints, cfg: Ints, policies: Ints, rng: Rng, holes: int) -> int:
-    """Play on from ``st`` (in place) with one policy per seat until the match is over,
-    or until ``holes`` more holes have finished (0: to the end). Chance switches to the
-    state's own generator. Returns the number of actions played."""
+def run_playout(st: Ints, cfg: Ints, policies: Ints, rng: Rng, holes: int, legal: Ints,
+                scratch: Ints) -> int:
+    """:func:`playout` in given work space (``legal``: ``MAX_LEGAL`` ints, ``scratch``:
+    ``2 * MAX_LEGAL``)."""
     st[S_CHANCE] = CHANCE_RNG
     if st[S_PHASE] == DEAL:
         resume_deal(st, cfg, rng)
-    stop = st[S_HOLES_ENDED] + holes
-    legal = np.empty(MAX_LEGAL, dtype=np.int64)
-    scratch = np.empty(2 * MAX_LEGAL, dtype=np.int64)
+    stop = st[S_HOLES_ENDED] + holes if holes else 0
+    if not np.any(policies == EXPERT):
+        return _simple_playout(st, cfg, policies, rng, stop, legal, scratch)
     moves = 0
     while st[S_PHASE] != OVER:
-        if holes and st[S_HOLES_ENDED] >= stop:
+        if stop and st[S_HOLES_ENDED] >= stop:
             break
         n = legal_actions(st, cfg, legal)
-        # The random policy inline: the hot loop of batch play and random playouts.
         p = policies[st[S_CUR]]
         if p == GREEDY:
             a = greedy_action(st, cfg, legal, n, scratch)
@@ -214,6 +234,16 @@ def playout(st: Ints, cfg: Ints, policies: Ints, rng: Rng, holes: int) -> int:
 
 
 @jit
+def playout(st: Ints, cfg: Ints, policies: Ints, rng: Rng, holes: int) -> int:
+    """Play on from ``st`` (in place) with one policy per seat until the match is over,
+    or until ``holes`` more holes have finished (0: to the end). Chance switches to the
+    state's own generator. Returns the number of actions played."""
+    legal = np.empty(MAX_LEGAL, dtype=np.int64)
+    scratch = np.empty(2 * MAX_LEGAL, dtype=np.int64)
+    return run_playout(st, cfg, policies, rng, holes, legal, scratch)
+
+
+@jit
 def play_matches(cfg: Ints, n_matches: int, seed: int, policies: Ints) -> tuple[Ints, Ints]:
     """Play ``n_matches`` whole matches; returns (totals per match and seat, holes per match)."""
     n = cfg[C_PLAYERS]
@@ -221,10 +251,13 @@ def play_matches(cfg: Ints, n_matches: int, seed: int, policies: Ints) -> tuple[
     holes = np.zeros(n_matches, dtype=np.int64)
     rng = seed_rng(seed)
     o_tot = cfg[C_O_TOTALS]
+    legal = np.empty(MAX_LEGAL, dtype=np.int64)
+    scratch = np.empty(2 * MAX_LEGAL, dtype=np.int64)
+    st = new_state(cfg, CHANCE_RNG)
     for m in range(n_matches):
-        st = new_state(cfg, CHANCE_RNG)
+        reset_state(st, CHANCE_RNG)
         start_match(st, cfg, rng)
-        playout(st, cfg, policies, rng, 0)
+        run_playout(st, cfg, policies, rng, 0, legal, scratch)
         for s in range(n):
             totals[m, s] = st[o_tot + s]
         holes[m] = st[S_HOLES_ENDED]

@@ -10,8 +10,10 @@ class IdentityError(GolfError):
     """Input an account cannot accept. ``code`` is stable (``too_short``, ...), ``field``
     names the form field, the message says what is wrong and what is allowed."""
 
+    code: str  # always set, unlike a GolfError's
+
     def __init__(self, code: str, message: str, field: str) -> None:
-        super().__init__(message)
+        super().__init__(message, code=code)
         self.code = code
         self.message = message
         self.field = field

@@ -26,6 +26,7 @@ from ..actions import Action
 from ..bots import make_bot
 from ..bots.base import LEVELS, Bot
 from ..bots.ladder import COACH_BUDGET_MS, strongest
+from ..cards import card_str
 from ..errors import GolfError
 from ..events import Event
 from ..game import Game
@@ -71,6 +72,19 @@ def public_view(game: Game) -> dict[str, Any]:
     return dict(game.public_view())
 
 
+def open_view(game: Game) -> dict[str, Any]:
+    """Every card of the position, in the public view's shape (face-down cards and a card
+    held from the stock included). Only for a finished match's replay: the caller shows it
+    once the match is over, never while it runs."""
+    view = public_view(game)
+    pos = game.position()
+    view["grids"] = [None if grid is None else [card_str(c) for c in grid]
+                     for grid in pos["grids"]]
+    if pos["held"] is not None:
+        view["held"] = card_str(pos["held"])
+    return view
+
+
 def parse_action(text: str) -> Action:
     """The engine's parse of action notation (its NotationError passes through)."""
     return Action.parse(text)
@@ -113,18 +127,27 @@ def default_move(view: Mapping[str, Any], legal: Sequence[str]) -> str:
     return next((a for a in legal if a != "knock"), legal[0])
 
 
-def check_rules(preset: Any, overrides: Any, players: int | None = None) -> tuple[
+def check_rules(preset: Any, overrides: Any, players: int | None = None,
+                codes: dict[str, dict[str, Any]] | None = None) -> tuple[
         Rules | None, dict[str, str]]:
     """The engine's verdict on a preset plus overrides: the rules, or errors per field.
 
     When the overrides are refused, each is tried alone so that each message sits next
     to its field; a refusal of the combination only has the field ``*``. Then the
-    player count is checked (field ``players``).
+    player count is checked (field ``players``). ``codes``, when given, receives the
+    engine's error code and parameters per field where the error has one (for clients
+    that word the message in their own language).
 
-    >>> r, errors = check_rules("six-card", {"hole": 3})
-    >>> r is None, list(errors)
-    (True, ['hole'])
+    >>> codes = {}
+    >>> r, errors = check_rules("six-card", {"rows": 9}, codes=codes)
+    >>> r is None, list(errors), codes["rows"]["code"], codes["rows"]["params"]["hi"]
+    (True, ['rows'], 'out_of_range', 8)
     """
+    def coded(key: str, e: GolfError) -> str:
+        if codes is not None and e.code is not None:
+            codes[key] = {"code": e.code, "params": e.params}
+        return str(e)
+
     if not isinstance(preset, str):
         return None, {"preset": "the preset is a name from GET /api/presets"}
     if not isinstance(overrides, Mapping):
@@ -142,13 +165,13 @@ def check_rules(preset: Any, overrides: Any, players: int | None = None) -> tupl
             try:
                 load_rules(preset, {key: value})
             except GolfError as e:
-                errors[str(key)] = str(e)
-        return None, errors or {"*": str(whole)}
+                errors[str(key)] = coded(str(key), e)
+        return None, errors or {"*": coded("*", whole)}
     if players is not None:
         try:
             rules.check_players(players)
         except GolfError as e:
-            return None, {"players": str(e)}
+            return None, {"players": coded("players", e)}
     return rules, {}
 
 
@@ -175,9 +198,16 @@ class Replay:
     def length(self) -> int:
         return len(self.games) - 1
 
-    def step(self, version: int, seat: int | None) -> dict[str, Any]:
+    def step(self, version: int, seat: int | None, *, every_card: bool = False
+             ) -> dict[str, Any]:
+        """The step at ``version`` as ``seat`` saw it (None: the public view); with
+        ``every_card``, the public view's events over every card of the position (the
+        match is over: a Replay is only made from a finished match's record)."""
         g = self.games[version]
-        view = public_view(g) if seat is None else seat_view(g, seat)
+        if every_card:
+            view = open_view(g)
+        else:
+            view = public_view(g) if seat is None else seat_view(g, seat)
         event = self.events[version]
         by = self.by[version] if version < len(self.by) else "player"
         return {"version": version, "view": view,

@@ -24,14 +24,18 @@ from typing import Any
 
 from .protocol import now_ms
 
-__all__ = ["Clocks", "Plan"]
+__all__ = ["HOLE_BREAK", "Clocks", "Plan"]
+
+#: Seconds the next hole waits at most for the people at the table to close the hole-end
+#: dialog (they say so with ``ready``); no bot moves and no turn timer runs meanwhile.
+HOLE_BREAK = 15.0
 
 
 @dataclass(frozen=True)
 class Plan:
     """The next time-driven move: what, for which version, and when."""
 
-    kind: str  # bot | stand_in | timeout | absence
+    kind: str  # bot | stand_in | timeout | absence | next_hole
     version: int
     at: float  # time.monotonic()
 
@@ -49,6 +53,47 @@ class Clocks:
         self._changed = time.monotonic()
         #: The countdown clients see (``state.clock``), set by :meth:`plan`.
         self.clock: dict[str, Any] | None = None
+        #: Between two holes: when the next one starts at the latest, and the seats of
+        #: the people it still waits for (None: no break runs).
+        self.break_until: float | None = None
+        self.waiting: set[int] = set()
+
+    # --- between holes -------------------------------------------------------------------
+    @property
+    def breaking(self) -> bool:
+        """True while the next hole waits for people to read the last one's end."""
+        return self.break_until is not None
+
+    def begin_break(self, people: set[int], now: float | None = None) -> None:
+        """A hole ended (not the match): the next one waits until each seat of ``people``
+        (the people connected now) is ready, at most :data:`HOLE_BREAK` seconds. With
+        nobody to wait for (bots only) there is no break."""
+        now = time.monotonic() if now is None else now
+        self.waiting = set(people)
+        self.break_until = now + HOLE_BREAK if people else None
+
+    def ready(self, seat: int, now: float | None = None) -> bool:
+        """``seat`` has read the hole's end (or left): True when that ended the break.
+
+        >>> c = Clocks({"turn_timer": None, "reserve": 0, "grace": 60, "bot_delay": 0}, 3)
+        >>> c.begin_break({0, 2}, now=10.0)
+        >>> c.ready(0, now=11.0), c.breaking, c.ready(2, now=12.0), c.breaking
+        (False, True, True, False)
+        """
+        if self.break_until is None:
+            return False
+        self.waiting.discard(seat)
+        if self.waiting:
+            return False
+        self.end_break(now)
+        return True
+
+    def end_break(self, now: float | None = None) -> None:
+        """The next hole starts: its first turn and a bot's pause count from now."""
+        now = time.monotonic() if now is None else now
+        self.break_until = None
+        self.waiting = set()
+        self._turn_started = self._changed = now
 
     # --- what happened -------------------------------------------------------------------
     def moved(self, now: float | None = None) -> None:
@@ -92,6 +137,12 @@ class Clocks:
         the grace is spent)."""
         self.clock = None
         now = time.monotonic() if now is None else now
+        if self.break_until is not None:
+            remaining = max(0.0, self.break_until - now)
+            self.clock = {"seat": None, "kind": "next_hole", "reserve": 0,
+                          "waiting": sorted(self.waiting), "remaining": int(remaining * 1000),
+                          "deadline": now_ms() + int(remaining * 1000)}
+            return Plan("next_hole", version, self.break_until)
         if mover is not None:
             return Plan(mover, version, self._changed + float(self._options["bot_delay"]))
         plans: list[tuple[Plan, dict[str, Any]]] = []
@@ -161,4 +212,5 @@ class Clocks:
 
 def clock_key(clock: Mapping[str, Any] | None) -> tuple[Any, ...] | None:
     """What makes two clocks the same countdown (for announcing only real changes)."""
-    return None if clock is None else (clock["seat"], clock["kind"])
+    return None if clock is None else (clock["seat"], clock["kind"],
+                                       tuple(clock.get("waiting", ())))

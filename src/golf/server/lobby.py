@@ -136,6 +136,7 @@ class TableSummary(BaseModel):
     bot_token: str | None = None
     rated: bool = False
     casual_reason: str | None = None
+    rematch: dict[str, Any] | None = None
 
 
 class Created(BaseModel):
@@ -180,6 +181,7 @@ class OpenTables(BaseModel):
 class RulesVerdict(BaseModel):
     ok: bool
     errors: dict[str, str]
+    codes: dict[str, dict[str, Any]] = {}
     settings: dict[str, Any] | None
 
 
@@ -373,13 +375,14 @@ def router(hub: Hub) -> APIRouter:
 
     HostDep = Annotated[Seat, Depends(the_host)]
 
-    async def asks_as_host(room: TableDep, authorization: Authorization = None) -> bool:
-        """True if the request carries the host's token (the summary then has the invite)."""
+    async def asks_as_seated(room: TableDep, authorization: Authorization = None) -> bool:
+        """True if the request carries a seated person's token: the summary then has the
+        invite (any person at the table may share it, not only the host)."""
         scheme, _, token = (authorization or "").partition(" ")
         if scheme.lower() != "bearer" or not token.strip():
             return False
         seat = room.seat_of(hash_token(token.strip()))
-        return seat is not None and seat.position == room.host
+        return seat is not None and seat.rec.kind == "human"
 
     # --- about the server -------------------------------------------------------------
     @api.get("/health")
@@ -401,8 +404,9 @@ def router(hub: Hub) -> APIRouter:
     @api.post("/rules/check")
     async def rules_check(body: RulesCheck | None = None) -> RulesVerdict:
         body = body or RulesCheck()
-        rules, errors = bridge.check_rules(body.preset, body.rules or {}, body.players)
-        return RulesVerdict(ok=not errors, errors=errors,
+        codes: dict[str, dict[str, Any]] = {}
+        rules, errors = bridge.check_rules(body.preset, body.rules or {}, body.players, codes)
+        return RulesVerdict(ok=not errors, errors=errors, codes=codes,
                             settings=rules.to_dict() if rules else None)
 
     @api.get("/bots")
@@ -431,7 +435,7 @@ def router(hub: Hub) -> APIRouter:
         return OpenTables(tables=out[:200])
 
     @api.get("/tables/{table_id}", response_model_exclude_unset=True)
-    async def table(room: TableDep, host: Annotated[bool, Depends(asks_as_host)]
+    async def table(room: TableDep, host: Annotated[bool, Depends(asks_as_seated)]
                     ) -> TableSummary:
         return TableSummary.model_validate(await with_matches(room, host))
 
@@ -517,10 +521,15 @@ def router(hub: Hub) -> APIRouter:
         return TableSummary.model_validate(room.summary(True))
 
     @api.post("/tables/{table_id}/rematch", response_model_exclude_unset=True)
-    async def rematch(room: TableDep, _host: HostDep,
+    async def rematch(room: TableDep, host: HostDep,
                       body: TableChanges | None = None) -> TableSummary:
-        await room.rematch(changes_of(room, body) if body else None)
+        await room.offer_rematch(host, changes_of(room, body) if body else None)
         return TableSummary.model_validate(room.summary(True))
+
+    @api.post("/tables/{table_id}/rematch/accept", response_model_exclude_unset=True)
+    async def accept_rematch(room: TableDep, seat: SeatDep) -> TableSummary:
+        await room.accept_rematch(seat)
+        return TableSummary.model_validate(room.summary())
 
     @api.post("/tables/{table_id}/leave", response_model_exclude_unset=True)
     async def leave(room: TableDep, seat: SeatDep) -> TableSummary:
@@ -575,14 +584,15 @@ def router(hub: Hub) -> APIRouter:
         if not 0 <= version <= steps.length:
             raise ProtocolError("bad_message", f"version is from 0 to {steps.length}",
                                 field="version")
-        if seat == "public":
+        if seat in ("public", "all"):
             who = None
         elif seat.isdigit() and int(seat) < steps.games[0].players:
             who = int(seat)
         else:
-            raise ProtocolError("bad_message", "seat is 'public' or a seat number",
+            raise ProtocolError("bad_message", "seat is 'public', 'all' or a seat number",
                                 field="seat")
-        return ReplayStep.model_validate(steps.step(version, who))
+        # "all": every card; replay_of has made sure that the match is over.
+        return ReplayStep.model_validate(steps.step(version, who, every_card=seat == "all"))
 
     return api
 

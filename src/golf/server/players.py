@@ -96,6 +96,8 @@ class Identity:
     session: str | None
     csrf: str = field(repr=False)
     password_needed: bool = False
+    #: The session's last use was just recorded: its cookie's lifetime starts again.
+    renewed: bool = False
 
     @property
     def signed_in(self) -> bool:
@@ -231,10 +233,11 @@ class Players:
         if now - row.last_seen > SESSION_IDLE:
             await self._end_sessions(sa.and_(s.c.id == selector))
             return None
-        if now - row.last_seen > TOUCH_EVERY:
+        renewed = now - row.last_seen > TOUCH_EVERY
+        if renewed:
             await self._touch(s, selector, now)
         return Identity(Player(row.player_id, row.name, row.username), selector, row.csrf,
-                        password_needed=row.password_hash == NO_PASSWORD)
+                        password_needed=row.password_hash == NO_PASSWORD, renewed=renewed)
 
     async def _guest(self, cookie: str) -> Identity | None:
         try:
@@ -613,6 +616,9 @@ async def current_identity(request: Request, response: Response) -> Identity:
     who = await players.resolve(request.cookies.get(GUEST_COOKIE), session)
     if who is not None and session and who.session is None:
         drop_cookie(response, request, SESSION_COOKIE)
+    if who is not None and session and who.renewed:
+        # A session lives SESSION_IDLE after its last use, its cookie as long.
+        set_cookie(response, request, SESSION_COOKIE, session, SESSION_IDLE)
     if who is None:
         who, cookie = await players.new_guest()
         set_cookie(response, request, GUEST_COOKIE, cookie, GUEST_MAX_AGE)

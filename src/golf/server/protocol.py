@@ -41,7 +41,7 @@ CHAT_BURST = 5
 CHAT_RATE = 1.0
 MAX_NAME = 20
 
-CLIENT_TYPES = ("hello", "action", "chat", "mute", "hint", "ping")
+CLIENT_TYPES = ("hello", "action", "chat", "mute", "hint", "sync", "ready", "ping")
 
 #: Error code -> HTTP status for REST answers (the WebSocket ignores the status).
 CODES: dict[str, int] = {
@@ -59,6 +59,8 @@ CODES: dict[str, int] = {
     "no_ticket": 404, "too_early": 409, "suspended": 403, "no_player": 404,
     # Ratings (golf.server.rating_service, golf.server.ratings_api).
     "not_rateable": 422, "bad_variant": 404,
+    # Between holes and after a match (golf.server.finish).
+    "hole_break": 409, "no_rematch": 409,
 }
 
 #: A REST body field with a code of its own keeps that code whatever is wrong with it

@@ -31,7 +31,6 @@ from ..ratings import (
     Rating,
     RatingBook,
     RatingChange,
-    RatingError,
     Seat,
     Variant,
     band_for,
@@ -330,7 +329,7 @@ async def rate_finished(store: Store, table_id: str, match_id: int, number: int,
 
     try:
         done = await store.submit(op)
-    except (RatingError, sa.exc.SQLAlchemyError):
+    except Exception:  # the match is stored and announced: a rating failure is logged only
         log.exception("table %s: match %d could not be rated", table_id, number)
         done = "the match could not be rated (a server error, logged)"
     if isinstance(done, str):

@@ -39,6 +39,7 @@ from ..rules import Rules, load_rules
 from . import bridge, rating_service
 from .audience import Audience, Client, Seat, dumps
 from .clocks import Clocks, Plan, clock_key
+from .finish import Finish
 from .match import BY_BOT, BY_STAND_IN, LiveMatch
 from .protocol import PROTOCOL, ProtocolError
 from .seating import DEFAULT_OPTIONS, Changes, Seating, check_options
@@ -84,7 +85,7 @@ def _result(live: LiveMatch, ended: str | None) -> dict[str, Any]:
             "hole_scores": g.hole_scores}
 
 
-class Room(Seating):
+class Room(Seating, Finish):
     """One table: its seats, its match, its clocks; every lobby rule and every move."""
 
     def __init__(self, rec: TableRecord, store: Store, life: Lifecycle,
@@ -167,6 +168,7 @@ class Room(Seating):
             "spectators": self.audience.spectators, "match": r.match,
             "watch_url": f"/watch/{r.id}", "rated": r.rated,
             "casual_reason": self._casual_reason() if r.rated else None,
+            "rematch": self.rematch_info(),
         }
         if host_view:
             out["invite"] = r.invite
@@ -197,7 +199,9 @@ class Room(Seating):
         view = self._public_view() if seat is None else dict(live.game.view(seat))
         return {"type": "state", "table": self.id, "match": m.number,
                 "version": live.version, "view": view, "legal_actions": view["legal_actions"],
-                "your_turn": bool(view["legal_actions"]), "clock": self.clocks.clock,
+                # Between holes nobody is on turn yet (finish.py).
+                "your_turn": bool(view["legal_actions"]) and not self.clocks.breaking,
+                "clock": self.clocks.clock,
                 "event": event, "scoring": scoring}
 
     def _public_view(self) -> dict[str, Any]:
@@ -315,6 +319,7 @@ class Room(Seating):
         if not seat.remove(client):
             return
         self.send_table()
+        self._left_break(seat)
         if seat.position == self.rec.host and not self._life.draining:
             self._host_task = asyncio.create_task(self._hand_over_later(seat))
         self.reschedule(announce=True)
@@ -332,18 +337,6 @@ class Room(Seating):
         """The host starts the first match."""
         async with self.lock:
             self._waiting()
-            await self._start()
-
-    async def rematch(self, changes: Changes | None) -> None:
-        """The host starts the next match after a finished one (with changes)."""
-        async with self.lock:
-            if self.rec.status not in ("finished", "ended"):
-                raise ProtocolError("not_finished", "a rematch follows a finished match")
-            if changes is not None:
-                self._apply(changes)
-            if self.free_seats():
-                raise ProtocolError("seats_open", "a seat was left; the rematch needs every "
-                                    "seat filled")
             await self._start()
 
     async def _start(self) -> None:
@@ -413,6 +406,7 @@ class Room(Seating):
                     "stale_version", f"the action was made on version {version}, but the "
                     f"state is at version {self.version}; here is the current state"),
                     self.state_for(seat.position))
+            self._refuse_in_break()  # no state with it: the next hole's comes soon
             if self.live.to_act != seat.position:
                 raise RefusedWithState(ProtocolError(
                     "not_your_turn", f"it is seat {self.live.to_act}'s turn, not "
@@ -453,12 +447,14 @@ class Room(Seating):
             m.result = result
         mattered = self._clocks_matter()
         self._track_turn()
+        scoring = live.explained(event := turn.event)  # type: ignore[arg-type]
+        if scoring is not None and result is None:
+            self._hole_ended()
         if self._current_turn() != was and (mattered or self._clocks_matter()):
             # A new turn's clocks are stored, so that a crash does not reset them.
             await self.save_clocks(final=False)
         self.reschedule()
-        event = turn.event
-        self._announce(by, event, live.explained(event))  # type: ignore[arg-type]
+        self._announce(by, event, scoring)
         if result is not None:
             self.send_table()
             await self._rate(m)
@@ -536,7 +532,10 @@ class Room(Seating):
         live = self.live
         assert live is not None and live.to_act is not None
         seat = self._seats[live.to_act]
-        if p.kind in (BY_BOT, BY_STAND_IN):
+        if p.kind == "next_hole":  # nobody closed the hole-end dialog in time
+            self.clocks.end_break()
+            self._next_hole()
+        elif p.kind in (BY_BOT, BY_STAND_IN):
             action = await asyncio.to_thread(live.decide, p.kind)
             await self._play(action, p.kind)
         elif p.kind == "timeout":

@@ -151,6 +151,10 @@ class Connection:
         elif kind == "hint":
             version = field(msg, "version", int, "the state version", optional=True)
             self.send(await room.hint(self, room.version if version is None else version))
+        elif kind == "sync":
+            await self.sync(room)
+        elif kind == "ready":
+            await room.ready(self.seat)
 
     async def hello(self, msg: dict[str, Any]) -> None:
         if self.room is not None:
@@ -188,6 +192,15 @@ class Connection:
                                 f"and {CHAT_RATE:g} per second; this one was not sent",
                                 extra={"retry_after": self.chat_bucket.wait_ms()})
         await room.chat(self.seat, text, now_ms())
+
+    async def sync(self, room: Room) -> None:
+        """This connection's ``state`` again (a page that forgot its peeked cards in
+        memory mode asks for them when its player turns that display setting off)."""
+        async with room.lock:
+            if room.live is None:
+                raise ProtocolError("not_started", "there is no match yet; its state comes "
+                                    "when the host starts it")
+            self.send(room.state_for(None if self.seat is None else self.seat.position))
 
     async def mute(self, room: Room, msg: dict[str, Any]) -> None:
         if self.seat is None:

@@ -7,6 +7,8 @@ import { h, replace } from "./dom.js";
 import { lang, onLangChange, setLang, t } from "./i18n.js";
 import { pref, setPref } from "./api.js";
 import { cardBack, cardFace } from "./cards.js";
+import { soundSwitch } from "./sound.js";
+import { notifySwitch } from "./attention.js";
 import "./strings/profiles.js";
 import { mountAccountMenu } from "./account.js";
 
@@ -77,7 +79,8 @@ function header() {
     h("div.menu-body", {},
       h("label.check", {}, four, " ", t("pref.fourColour")),
       h("label.check", {}, peeked, " ", t("pref.showPeeked")),
-      h("p.help", { text: t("pref.showPeeked.help") })));
+      h("p.help", { text: t("pref.showPeeked.help") }),
+      soundSwitch(), notifySwitch()));
   const boards = h("a.topbar-link", { href: "/leaderboards", text: t("nav.leaderboards"),
     onclick: (e) => { e.preventDefault(); navigate("/leaderboards"); } });
   const account = h("div.account-slot");

@@ -5,6 +5,9 @@ import { h } from "./dom.js";
 import { cardName, t } from "./i18n.js";
 import { cardBack, cardFace, cardSpace } from "./cards.js";
 import { parseAction } from "./narrate.js";
+import { forgotten } from "./memory.js";
+import "./strings/tablebits.js";
+import { keyOf } from "./keys.js";
 
 /** The legal actions split into grid targets (by position) and the others (by kind). */
 export function targetsOf(legal) {
@@ -43,8 +46,10 @@ export function gridEl(view, seat, opts) {
       desc = t("cell.downSeen", { card: cardName(card) });
       seen = true;
     } else {
+      // A peeked card this page forgot (memory mode) is still one the player looked at.
       art = cardBack();
-      desc = card && opts.hidePeeked ? t("cell.downForgotten") : t("cell.down");
+      desc = (card && opts.hidePeeked) || forgotten(view, seat, pos)
+        ? t("cell.downForgotten") : t("cell.down");
     }
     const target = opts.targets && opts.targets.get(pos);
     const isLast = opts.lastPos === pos;
@@ -78,10 +83,11 @@ export function stockEl(view, others, onAct) {
   const count = h("span.pile-count", { text: t("table.stockCards", { n }) });
   const label = t("table.stockLabel", { n });
   const draw = others.get("draw");
+  const key = keyOf("draw").toUpperCase();
   const body = draw
     ? h("button.pile.target", { type: "button", "data-key": "stock",
-      "aria-label": `${t("table.drawHere")} (D) – ${label}`, onclick: () => onAct(draw) },
-    art, h("span.key-tag", { "aria-hidden": "true", text: "D" }))
+      "aria-label": `${t("table.drawHere")} (${key}) – ${label}`, onclick: () => onAct(draw) },
+    art, h("span.key-tag", { "aria-hidden": "true", text: key }))
     : h("div.pile", { role: "img", "aria-label": label }, art);
   return h("div.pile-wrap", {}, h("span.pile-name", { text: t("table.stock") }), body, count);
 }
@@ -97,19 +103,22 @@ export function discardEl(view, others, onAct, { fourColour, onHistory, changed 
   let body;
   if (discard) {
     body = h("button.pile.target" + (changed ? ".changed" : ""), { type: "button",
-      "data-key": "discard", "aria-label": `${t("table.discardHere")} (X) – ${label}`,
-      onclick: () => onAct(discard) }, art, h("span.key-tag", { "aria-hidden": "true", text: "X" }));
+      "data-key": "discard", "aria-label": `${t("table.discardHere")} (${keyOf("discard").toUpperCase()}) – ${label}`,
+      onclick: () => onAct(discard) }, art, h("span.key-tag", { "aria-hidden": "true", text: keyOf("discard").toUpperCase() }));
   } else if (take && top) {
     body = h("button.pile.target" + (changed ? ".changed" : ""), { type: "button",
-      "data-key": "discard", "aria-label": `${t("table.takeHere", { card: cardName(top) })} (T)`,
-      onclick: () => onAct(take) }, art, h("span.key-tag", { "aria-hidden": "true", text: "T" }));
+      "data-key": "discard", "aria-label": `${t("table.takeHere", { card: cardName(top) })} (${keyOf("take").toUpperCase()})`,
+      onclick: () => onAct(take) }, art, h("span.key-tag", { "aria-hidden": "true", text: keyOf("take").toUpperCase() }));
   } else {
     body = h("div.pile" + (changed ? ".changed" : ""), { role: "img", "aria-label": label }, art);
   }
   const pile = view.discard || [];
-  return h("div.pile-wrap", {}, h("span.pile-name", { text: t("table.discard") }), body,
-    h("button.link.small", { type: "button", "data-key": "history", disabled: pile.length < 2,
-      onclick: onHistory, text: t("table.history", { n: pile.length }) }));
+  // Its history is a link once there is more than the top card; before, plain words.
+  const history = pile.length < 2
+    ? h("span.pile-count", { text: t("table.pileSize", { n: pile.length }) })
+    : h("button.link.small", { type: "button", "data-key": "history", onclick: onHistory,
+      text: t("table.history", { n: pile.length }) });
+  return h("div.pile-wrap", {}, h("span.pile-name", { text: t("table.discard") }), body, history);
 }
 
 /** The card in someone's hand (theirs: its face; others': a back unless it is public). */

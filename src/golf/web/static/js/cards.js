@@ -3,7 +3,15 @@
 // the page only ever gets the cards the server's view lets this viewer see.
 
 import { svg } from "./dom.js";
-import { cardName } from "./i18n.js";
+import { cardName, lang } from "./i18n.js";
+
+// German cards name the jack Bube (B) and the queen Dame (D); king and ace keep K and A.
+const RANK_LETTERS = { de: { J: "B", Q: "D" } };
+
+/** The rank as printed on a card in the page's language ("J" in English, "B" in German). */
+export function rankLetter(rank) {
+  return (RANK_LETTERS[lang()] || {})[rank] || rank;
+}
 
 const SUITS = {
   S: { symbol: "\u2660", two: "#1b1b1f", four: "#1b1b1f" },
@@ -25,7 +33,7 @@ export function suitSymbol(suit) {
 /** A short visible form for text ("7♣", "Joker" as "★"). */
 export function cardText(card) {
   const { rank, suit } = parseCard(card);
-  return rank === "JK" ? "\u2605" : `${rank}${suitSymbol(suit)}`;
+  return rank === "JK" ? "\u2605" : `${rankLetter(rank)}${suitSymbol(suit)}`;
 }
 
 export function suitColour(card, fourColour) {
@@ -58,14 +66,14 @@ export function cardFace(card, { fourColour = false, label = null, decorative = 
   const symbol = SUITS[suit].symbol;
   const wide = rank.length > 1;
   root.append(svg("text", { x: wide ? 4 : 6, y: 21, class: "corner-rank", fill: colour,
-    "font-size": wide ? 18 : 20, "letter-spacing": wide ? -1.5 : 0 }, rank));
+    "font-size": wide ? 18 : 20, "letter-spacing": wide ? -1.5 : 0 }, rankLetter(rank)));
   root.append(svg("text", { x: 6.5, y: 36, class: "corner-suit", fill: colour,
     "font-size": 14 }, symbol));
   if ("JQK".includes(rank)) {
     root.append(svg("rect", { x: 20, y: 16, width: 34, height: 62, rx: 5, class: "court-frame",
       stroke: colour }));
     root.append(svg("text", { x: 37, y: 55, "text-anchor": "middle", class: "court-letter",
-      fill: colour, "font-size": 28 }, rank));
+      fill: colour, "font-size": 28 }, rankLetter(rank)));
     root.append(svg("text", { x: 37, y: 71, "text-anchor": "middle", fill: colour,
       "font-size": 13 }, symbol));
   } else {

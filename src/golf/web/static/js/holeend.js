@@ -9,7 +9,10 @@ import { seatName } from "./narrate.js";
 const WHERE = { column: "columns", row: "rows", "row-pair": "row-pairs", diagonal: "diagonals",
   adjacent: "adjacent",
   pair: "pairs", block: "blocks" };
-const GROUP_MARKS = "ABCDEFGHIJKLMNOP";
+// A matched group is shown by a coloured outline and a shape, never a letter (an "A" would
+// read as an ace); the sentence under the grid starts with the same shape.
+const GROUP_MARKS = ["●", "▲", "■", "◆", "✚", "★", "⬟", "▼"];
+const groupMark = (i) => GROUP_MARKS[i % GROUP_MARKS.length];
 
 function whereText(match) {
   const rule = String(match.rule || "").replace(/s$/, "");
@@ -23,7 +26,7 @@ function whereText(match) {
 export function explainLines(explained) {
   if (!explained || !explained.matches || !explained.matches.length) return [t("holeEnd.none")];
   const byPos = new Map((explained.cards || []).map((c) => [c.position, c.card]));
-  return explained.matches.map((m, i) => `${GROUP_MARKS[i]} – ` + t("holeEnd.match", {
+  return explained.matches.map((m, i) => `${groupMark(i)} – ` + t("holeEnd.match", {
     where: whereText(m),
     cards: m.cells.map((p) => byPos.get(p)).join(", "),
     points: m.points,
@@ -35,7 +38,7 @@ function revealedGrid(cards, rows, cols, explained, fourColour) {
   (explained && explained.matches ? explained.matches : []).forEach((m, i) => {
     for (const p of m.cells) {
       if (!groups.has(p)) groups.set(p, []);
-      groups.get(p).push(GROUP_MARKS[i]);
+      groups.get(p).push(i);
     }
   });
   const points = new Map(((explained && explained.cards) || []).map((c) => [c.position, c.points]));
@@ -45,11 +48,14 @@ function revealedGrid(cards, rows, cols, explained, fourColour) {
       const marks = groups.get(pos) || [];
       const art = cardFace(card, { fourColour });
       art.setAttribute("aria-hidden", "true");
-      return h("div.cell" + (marks.length ? ".matched" : ""), { role: "img",
+      // The marks and the points sit in a line under the card, never over its corners.
+      return h("div.cell" + (marks.length ? `.matched.group-${marks[0] % GROUP_MARKS.length}` : ""), {
+        role: "img",
         "aria-label": `${pos}: ${art.querySelector("title").textContent}, ${points.get(pos) ?? ""}` },
         art,
-        marks.length ? h("span.group-tag", { "aria-hidden": "true", text: marks.join("") }) : null,
-        h("span.points-tag", { "aria-hidden": "true", text: String(points.get(pos) ?? "") }));
+        h("span.cell-foot", { "aria-hidden": "true" },
+          marks.length ? h("span.group-tag", { text: marks.map(groupMark).join("") }) : null,
+          h("span.points-tag", { text: String(points.get(pos) ?? "") })));
     }));
 }
 

@@ -327,7 +327,7 @@ const DE = {
   "common.you": "Du",
   "common.network": "Der Server ist nicht erreichbar. Prüfe die Verbindung und versuche es noch einmal.",
   "common.settings": "Anzeige",
-  "pref.fourColour": "Vierfarbige Farben (♦ blau, ♣ grün)",
+  "pref.fourColour": "Vierfarbiges Blatt (♦ blau, ♣ grün)",
   "pref.showPeeked": "Angeschaute Karten sichtbar lassen",
   "pref.showPeeked.help": "Aus: Wie es die Regeln wollen, musst du dir angeschaute Karten nach deinem ersten Zug merken.",
 
@@ -487,9 +487,9 @@ const DE = {
   "act.reveal": "Platz {n} aufdecken",
   "act.peek": "Platz {n} anschauen",
   "keys.help": "Tasten: {keys}",
-  "keys.draw": "D ziehen", "keys.take": "T nehmen", "keys.discard": "X ablegen",
+  "keys.draw": "Z ziehen", "keys.take": "N nehmen", "keys.discard": "A ablegen",
   "keys.knock": "K klopfen", "keys.pass": "P passen", "keys.cells": "1–{n} deine Karten",
-  "keys.hint": "H Tipp",
+  "keys.hint": "T Tipp",
 
   "cell.label": "Platz {n}: {card}",
   "cell.down": "verdeckt",

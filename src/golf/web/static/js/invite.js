@@ -5,6 +5,7 @@ import { presetName, presetText, t, joinNames } from "./i18n.js";
 import { get, post, rememberSeat, saveName, savedName, tokenFor } from "./api.js";
 import { cardBack, cardFace } from "./cards.js";
 import { seatName } from "./narrate.js";
+import { houseRulesEl } from "./tablebits.js";
 
 export function inviteScreen(root, where, { navigate }) {
   const code = where.code;
@@ -51,6 +52,8 @@ export function inviteScreen(root, where, { navigate }) {
       h("h1", { text: t("invite.title", { title: summary.title }) }),
       h("p", { text: t("invite.game", { preset: presetName(summary.preset) }) }),
       h("p.help", { text: presetText(summary.preset, "") }),
+      h("h2.small-head", { text: t("invite.rules") }),
+      houseRulesEl(summary.rules),
       names.length ? h("p", { text: t("invite.seated", { names: joinNames(names) }) }) : null,
       summary.status !== "waiting" ? [h("p.notice", { text: t("invite.started") }), watch]
         : !free ? [h("p.notice", { text: t("invite.full") }), watch]

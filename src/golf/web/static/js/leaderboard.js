@@ -90,6 +90,7 @@ export function leaderboardScreen(root, where, { navigate }) {
     const d = state.data;
     replace(root, h("section.panel.leaderboard", { "aria-labelledby": "board-title" },
       h("h1#board-title", { text: t("board.title") }),
+      state.me ? h("p", {}, link(`/players/${encodeURIComponent(state.me)}`, t("nav.profile"))) : null,
       state.presets.length ? picker() : null,
       h("p.help", { text: t("board.rule", { n: d ? d.min_matches : 10 }) }),
       state.error ? h("p.field-error", { role: "alert", text: state.error }) : null,

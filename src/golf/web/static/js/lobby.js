@@ -9,6 +9,7 @@ import { cardBack, cardFace } from "./cards.js";
 import "./strings/profiles.js";
 import { choiceWords, loadPresets, settingKind, settingWords, valueText } from "./rulewords.js";
 import { mountQuickPlay } from "./quickplay.js";
+import { engineMessage } from "./enginewords.js";
 
 const SEAT_CHOICES = ["human", "easy", "medium", "hard"];
 
@@ -43,6 +44,15 @@ export function lobbyScreen(root, _where, { navigate }) {
     slot.textContent = message || "";
     slot.hidden = !message;
   }
+  // A field with a problem, brought into view with its message (clear of the sticky header:
+  // centred, and the CSS gives fields a scroll margin) and focused.
+  function revealField(key) {
+    const slot = errors[key];
+    const field = slot && slot.closest(".setting, .name-field, .field");
+    const input = field && field.querySelector("input, select");
+    (field || slot).scrollIntoView({ block: "center" });
+    if (input) input.focus({ preventScroll: true });
+  }
 
   function preset() {
     return state.presets.find((p) => p.name === state.preset) || state.presets[0];
@@ -52,7 +62,8 @@ export function lobbyScreen(root, _where, { navigate }) {
     const value = nameInput.value.trim();
     if (!value) {
       showError("name", t("lobby.nameFirst"));
-      nameInput.focus();
+      nameInput.scrollIntoView({ block: "center" });
+      nameInput.focus({ preventScroll: true });
       return null;
     }
     return value;
@@ -184,8 +195,12 @@ export function lobbyScreen(root, _where, { navigate }) {
     }
     if (seq !== state.checkSeq) return;
     for (const key of Object.keys(errors)) if (key !== "name") showError(key, null);
-    const seatsMessage = result.errors.players;
-    for (const [key, message] of Object.entries(result.errors || {})) {
+    // Each message in the page's language where the engine gave its code and parameters.
+    const codes = result.codes || {};
+    const seatsMessage = result.errors.players
+      ? engineMessage(result.errors.players, codes.players) : null;
+    for (const [key, english] of Object.entries(result.errors || {})) {
+      const message = engineMessage(english, codes[key]);
       showError(key === "*" ? "rules-all" : key === "players" ? "seats" : key, message);
       // "players" is also a rule setting: then the message belongs next to it as well.
       if (key === "players" && "players" in state.overrides) showError("players", message);
@@ -239,7 +254,10 @@ export function lobbyScreen(root, _where, { navigate }) {
     // The playing settings, in the engine's order (not the name or the sources).
     const keys = Object.keys(p.settings).filter((k) => settingKind(k));
     changedBadge = h("span.badge");
-    const form = h("form.create", { "aria-labelledby": "create-title", onsubmit: create },
+    // novalidate: the server's and the engine's messages appear next to each field, in
+    // view, instead of the browser's bubble (which the sticky header can hide).
+    const form = h("form.create", { "aria-labelledby": "create-title", onsubmit: create,
+      novalidate: true },
       h("h2#create-title", { text: t("lobby.create") }),
       h("div.setting", {},
         h("label.setting-label", { for: "preset", text: t("lobby.preset") }),
@@ -320,7 +338,7 @@ export function lobbyScreen(root, _where, { navigate }) {
       const field = err instanceof ApiError && err.field ? err.field : "create";
       const slot = field === "*" ? "rules-all" : field;
       showError(errors[slot] ? slot : "create", err.message);
-      if (field && errors[field]) errors[field].scrollIntoView({ block: "center" });
+      if (errors[slot]) revealField(slot);
     } finally {
       state.busy = false;
       createButton.disabled = false;

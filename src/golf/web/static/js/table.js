@@ -12,15 +12,24 @@ import { showRatingChange } from "./ratingnote.js";
 import { holeEnd, matchEnded, narrate, parseAction, seatName } from "./narrate.js";
 import { waitingEl } from "./waiting.js";
 import { careButton } from "./care.js";
+import { fitTable, keepFitted } from "./layout.js";
+import { capture as captureCards, playMoves } from "./motion.js";
+import { soundFor } from "./sound.js";
+import { markTurn } from "./attention.js";
+import { forgetPeeks, memoryMode, pastFirstDraw } from "./memory.js";
+import { breakClockText, celebrationEl, rematchEl } from "./finish.js";
+import { coachEl } from "./coach.js";
+import { pointerKey } from "./tablebits.js";
+import { keyOf, kindOfKey } from "./keys.js";
 
-const KEYS = { d: "draw", t: "take", x: "discard", k: "knock", p: "pass" };
+
+const MOVE_KINDS = ["draw", "take", "discard", "knock", "pass"];
 const LOG_SIZE = 60;
 
 // The shortcuts usable now, from the engine's legal actions (never a key for a move the
 // rules do not have: no "K knock" in six-card), plus the coach's key for players.
 function keysHelp(cells, others) {
-  const parts = Object.entries(KEYS).filter(([, kind]) => others.has(kind))
-    .map(([, kind]) => t("keys." + kind));
+  const parts = MOVE_KINDS.filter((kind) => others.has(kind)).map((kind) => t("keys." + kind));
   if (cells.size) parts.push(t("keys.cells", { n: Math.max(...cells.keys()) }));
   parts.push(t("keys.hint"));
   return t("keys.help", { keys: parts.join(" · ") });
@@ -34,6 +43,7 @@ export function tableScreen(root, where, { navigate }) {
     table: null, state: null, prev: null, lastEvent: null, invite: null,
     log: [], chat: [], hint: null, pending: false, error: null, waitError: null,
     clock: null, clockAt: 0, conn: { state: "connecting" }, gone: null, holdResult: false,
+    forgot: new Set(), // "match:hole" where this page forgot the peeked cards (memory.js)
   };
   if (!where.watch && !S.token) {
     navigate(`/watch/${encodeURIComponent(id)}`, { replaceState: true });
@@ -53,8 +63,11 @@ export function tableScreen(root, where, { navigate }) {
   const side = h("aside.side-panels");
   const dialog = h("dialog.modal", { "aria-labelledby": "dialog-title" });
   dialog.addEventListener("close", () => {
+    const kind = dialog.dataset.kind;
     dialog.dataset.kind = "";
     replace(dialog);
+    // Closing a hole's end tells the server this person has read it: the next hole waits.
+    if (kind === "hole-end" && S.seat !== null && S.seat !== undefined) socket.send({ type: "ready" });
     // The match result waits behind the last hole's dialog so that it is not given away.
     if (S.holdResult) {
       S.holdResult = false;
@@ -63,6 +76,7 @@ export function tableScreen(root, where, { navigate }) {
   });
   replace(root, banner, toast, board, side, dialog, live);
   root.classList.add("table-screen");
+  const unfit = keepFitted(board);
 
   function announce(text) {
     if (!text) return;
@@ -135,7 +149,8 @@ export function tableScreen(root, where, { navigate }) {
         break;
       case "table":
         S.table = msg.table;
-        if (S.host && !S.invite && S.token) loadInvite();
+        // Anyone seated may share the invite (the summary has it for a seated token).
+        if (S.seat !== null && S.seat !== undefined && !S.invite && S.token) loadInvite();
         render();
         break;
       case "state":
@@ -215,9 +230,11 @@ export function tableScreen(root, where, { navigate }) {
   }
 
   // One frame per move: the new version, this page's view and the engine's event for it.
-  function takeState(msg) {
+  function takeState(frame) {
     const before = S.state;
-    if (before && before.match === msg.match && msg.version < before.version) return;
+    if (before && before.match === frame.match && frame.version < before.version) return;
+    const msg = forgetPeeks(frame, S.seat, S.table, S.forgot);
+    if (before && before.match !== msg.match) startClean();
     S.prev = before && before.match === msg.match ? before : null;
     S.state = msg;
     if (msg.event) showEvent(msg);
@@ -229,6 +246,10 @@ export function tableScreen(root, where, { navigate }) {
       if (!(before && before.your_turn)) announce(t("ev.yourTurn"));
     }
     if (S.seat !== null && S.token) rememberSeat(id, S.token, S.seat);
+    // Sounds for what happened while this page was open (not for the state found on load).
+    if (before && (before.version !== msg.version || before.match !== msg.match)) {
+      soundFor(msg, S.prev, S.seat);
+    }
     render();
     if (S.showHoleEnd) {
       const { holeOver, matchOver } = S.showHoleEnd;
@@ -237,11 +258,23 @@ export function tableScreen(root, where, { navigate }) {
     }
   }
 
+  // A new match (a rematch) starts clean: no dialog, log or result of the last one.
+  function startClean() {
+    S.holdResult = false;
+    S.showHoleEnd = null;
+    S.lastEvent = null;
+    S.endedReason = null;
+    S.log = [];
+    renderLog();
+    if (dialog.open) dialog.close();
+  }
+
   function showEvent(msg) {
     const ev = msg.event;
     if (ev.ended) S.endedReason = ev.ended;
     S.lastEvent = { ...ev, version: msg.version, match: msg.match };
-    const said = narrate(ev, S.table, S.seat, msg.view);
+    // In memory mode the log never names a peeked card: it would outlive the first draw.
+    const said = narrate(ev, S.table, S.seat, memoryMode(S.table) ? null : msg.view);
     if (said && said.text) {
       S.log.unshift(said.text);
       S.log.length = Math.min(S.log.length, LOG_SIZE);
@@ -260,7 +293,7 @@ export function tableScreen(root, where, { navigate }) {
   // for a person a bot stood in for, the moves since they left ("while you were away").
   function takeHistory(msg) {
     S.chat = (msg.chat || []).slice();
-    const view = S.state ? S.state.view : null;
+    const view = S.state && !memoryMode(S.table) ? S.state.view : null;
     const told = (msg.log || []).map((entry) => {
       // A past peek names its card only while the current view still shows it.
       const same = view && entry.hole === view.hole ? view : null;
@@ -349,13 +382,14 @@ export function tableScreen(root, where, { navigate }) {
     if (!S.state || !S.state.your_turn) return;
     const key = e.key.toLowerCase();
     const { cells, others } = targetsOf(S.state.legal_actions);
-    if (KEYS[key] && others.has(KEYS[key])) {
+    const kind = kindOfKey(key);
+    if (kind && others.has(kind)) {
       e.preventDefault();
-      act(others.get(KEYS[key]));
+      act(others.get(kind));
     } else if (/^[1-9]$/.test(key) && cells.has(Number(key))) {
       e.preventDefault();
       act(cells.get(Number(key)).action);
-    } else if (key === "h" && S.role === "player") {
+    } else if (kind === "hint" && S.role === "player") {
       e.preventDefault();
       askHint();
     }
@@ -368,7 +402,9 @@ export function tableScreen(root, where, { navigate }) {
     dialog.dataset.kind = kind;
     if (!dialog.open) dialog.showModal();
     const first = dialog.querySelector("button.primary") || dialog.querySelector("button");
-    if (first) first.focus();
+    // Focus the main button without scrolling to it: the dialog opens at its title.
+    if (first) first.focus({ preventScroll: true });
+    dialog.scrollTop = 0;
   }
 
   function showHoleEnd(holeOver, matchOver) {
@@ -396,6 +432,7 @@ export function tableScreen(root, where, { navigate }) {
     const focusKey = document.activeElement && document.activeElement.dataset
       ? document.activeElement.dataset.key : null;
     board.classList.remove("busy");
+    const before = captureCards(board);
     if (!S.table) {
       replace(board, h("p.loading", { text: t("common.loading") }));
     } else if (S.table.status === "waiting" && !(S.state && !S.state.view.is_over)) {
@@ -408,6 +445,11 @@ export function tableScreen(root, where, { navigate }) {
       replace(board, h("p.loading", { text: t("common.loading") }));
     }
     renderSide();
+    fitTable(board);
+    if (S.state && board.querySelector(".felt")) {
+      playMoves(board, before, { event: S.state.event, key: `${S.state.match}:${S.state.version}`,
+        fresh: Boolean(S.prev), mySeat: S.seat });
+    }
     if (focusKey) {
       const again = board.querySelector(`[data-key="${focusKey}"]`);
       if (again) again.focus();
@@ -462,6 +504,7 @@ export function tableScreen(root, where, { navigate }) {
     board.dataset.version = String(st.version);
     board.dataset.match = String(st.match);
     document.title = yourTurn ? t("turn.tab") : `${S.table.title} – ${t("app.name")}`;
+    markTurn(yourTurn, S.table.title);
 
     // Header: which hole, whose turn, the clock.
     const holeText = view.playoff ? t("table.playoff")
@@ -504,7 +547,7 @@ export function tableScreen(root, where, { navigate }) {
         const name = seatName(S.table, s, me);
         const muteable = mine && info.kind === "human" && s !== me;
         return h("section.seat-panel" + (s === current ? ".current" : ""), {
-          "aria-label": t("table.gridOf", { name }) },
+          "aria-label": t("table.gridOf", { name }), "data-seat": s },
         h("div.seat-head", {},
           h("span.turn-mark", { "aria-hidden": "true", text: s === current ? "▶" : "" }),
           h("strong.seat-name", { text: name }),
@@ -534,30 +577,30 @@ export function tableScreen(root, where, { navigate }) {
 
     let mySection = null;
     if (mine) {
-      const hidePeeked = !(pref("showPeeked", false) || S.table.options.show_peeked)
-        && view.phase !== "setup" && ((view.turns && view.turns[me] > 0) || view.held_by === me);
+      const hidePeeked = memoryMode(S.table) && pastFirstDraw(view, me);
       const actions = [];
-      for (const kind of ["draw", "take", "discard", "knock", "pass"]) {
+      for (const kind of MOVE_KINDS) {
         if (!others.has(kind)) continue;
-        const key = Object.keys(KEYS).find((k) => KEYS[k] === kind).toUpperCase();
+        const key = keyOf(kind).toUpperCase();
         actions.push(h(`button.action.${kind === "knock" ? "warn" : "primary"}`, { type: "button",
           "data-key": `act-${kind}`, "aria-keyshortcuts": key,
           onclick: () => act(others.get(kind)) },
         t(`act.${kind}`), h("kbd", { "aria-hidden": "true", text: key })));
       }
       for (const [kind, action] of others) {
-        if (!["draw", "take", "discard", "knock", "pass"].includes(kind)) {
+        if (!MOVE_KINDS.includes(kind)) {
           actions.push(h("button.action", { type: "button", onclick: () => act(action), text: action }));
         }
       }
       if (yourTurn && S.role === "player") {
         actions.push(h("button.action.ghost", { type: "button", "data-key": "act-hint",
-          "aria-keyshortcuts": "H", onclick: askHint },
-        h("span.hint-icon", { "aria-hidden": "true", text: "?" }), t("act.hint"), h("kbd", { "aria-hidden": "true", text: "H" })));
+          "aria-keyshortcuts": keyOf("hint").toUpperCase(), onclick: askHint },
+        h("span.hint-icon", { "aria-hidden": "true", text: "?" }), t("act.hint"),
+        h("kbd", { "aria-hidden": "true", text: keyOf("hint").toUpperCase() })));
       }
       const name = seatName(S.table, me, me);
       mySection = h("section.my-area" + (current === me ? ".current" : ""), {
-        "aria-label": t("table.yourGrid") },
+        "aria-label": t("table.yourGrid"), "data-seat": me },
       h("div.seat-head", {},
         h("span.turn-mark", { "aria-hidden": "true", text: current === me ? "▶" : "" }),
         h("strong.seat-name", { text: (S.table.seats[me] || {}).name || name }),
@@ -580,12 +623,13 @@ export function tableScreen(root, where, { navigate }) {
         ended && !view.is_over
           ? h("div.result", {}, h("h2", { text: t("match.over") }),
             h("p.headline", { text: t("match.ended", { reason: S.endedReason || "" }) }))
-          : resultEl(view, S.table, me),
+          : h("div.result-wrap", {}, celebrationEl(view, me), resultEl(view, S.table, me)),
         h("div.form-actions", {},
-          isHost && finished ? h("button.primary.big", { type: "button", "data-key": "rematch",
-            text: t("match.rematch"), onclick: () => hostCall("POST",
-              `/api/tables/${encodeURIComponent(id)}/rematch`, {}) }) : null,
-          !isHost && mine ? h("p.muted", { text: t("match.rematchWait") }) : null,
+          finished && mine ? rematchEl({ table: S.table, mySeat: me, isHost,
+            name: (s) => seatName(S.table, s, me),
+            offer: () => hostCall("POST", `/api/tables/${encodeURIComponent(id)}/rematch`, {}),
+            accept: () => hostCall("POST", `/api/tables/${encodeURIComponent(id)}/rematch/accept`, {}) })
+            : null,
           h("a.button.ghost", { href: `/replay/${encodeURIComponent(id)}/${st.match}`,
             text: t("match.replay"), onclick: (e) => { e.preventDefault();
               navigate(`/replay/${encodeURIComponent(id)}/${st.match}`); } })),
@@ -604,12 +648,13 @@ export function tableScreen(root, where, { navigate }) {
 
   function promptText(view, st, others, cells) {
     if (!st.your_turn) {
+      if (S.clock && S.clock.kind === "next_hole" && !view.is_over) return t("break.prompt");
       return view.is_over ? "" : t("prompt.wait", { name: seatName(S.table, view.current_player, S.seat) });
     }
     const kinds = new Set([...cells.values()].map((c) => c.kind));
-    if (kinds.has("reveal")) return t("prompt.reveal", { n: setupLeft(view) });
-    if (kinds.has("peek")) return t("prompt.peek", { n: setupLeft(view) });
-    if (view.phase === "hold") return others.has("discard") ? t("prompt.hold") : t("prompt.holdSwap");
+    if (kinds.has("reveal")) return t(pointerKey("prompt.reveal"), { n: setupLeft(view) });
+    if (kinds.has("peek")) return t(pointerKey("prompt.peek"), { n: setupLeft(view) });
+    if (view.phase === "hold") return t(pointerKey(others.has("discard") ? "prompt.hold" : "prompt.holdSwap"));
     if (view.phase === "flip") return others.has("pass") ? t("prompt.flip") : t("prompt.flipMust");
     return others.has("knock") ? t("prompt.turnKnock") : t("prompt.turn");
   }
@@ -633,38 +678,8 @@ export function tableScreen(root, where, { navigate }) {
   }
 
   function hintEl() {
-    if (!S.hint) return null;
-    if (S.hint.loading) return h("div.hint-box", { role: "status", text: t("hint.thinking") });
-    const options = S.hint.options || [];
-    if (!options.length) return h("div.hint-box", { role: "status", text: t("hint.none") });
-    const best = options[0];
-    const legal = S.state && S.state.legal_actions.includes(best.action);
-    return h("div.hint-box", { role: "status" },
-      h("strong", { text: t("hint.title") + ": " }),
-      h("span", { text: describeAction(best.action) }),
-      best.expected !== undefined ? h("span.muted", { text: ` (${t("hint.expected", { x: best.expected })})` }) : null,
-      best.reason ? h("p.hint-reason", { text: best.reason }) : null,
-      partsEl(best),
-      options.length > 1 ? h("details.hint-others", {},
-        h("summary", { text: t("hint.others") }),
-        h("ul", {}, options.slice(1, 5).map((o) => h("li", {},
-          h("span", { text: describeAction(o.action) }),
-          partsEl(o) || (o.reason ? h("p.hint-parts.muted", { text: o.reason }) : null))))) : null,
-      legal ? h("button.small.primary", { type: "button", text: t("hint.play"),
-        onclick: () => act(best.action) }) : null);
-  }
-
-  // What the coach's number adds up from (lower is better), as the terminal's hint shows it.
-  function partsEl(option) {
-    if (typeof option.value !== "number" || !option.parts || !option.parts.length) return null;
-    const parts = option.parts.map(([what, points]) => `${what} ${points < 0 ? "−" + -points : points}`).join(", ");
-    return h("p.hint-parts.muted", { text: `${t("hint.value", { x: option.value })}: ${parts}` });
-  }
-
-  function describeAction(action) {
-    const { kind, pos } = parseAction(action);
-    const text = t(`act.${kind}`, { n: pos });
-    return text === `act.${kind}` ? action : text;
+    return coachEl(S.hint, S.state && S.state.view,
+      { legal: S.state ? S.state.legal_actions : [], onPlay: act });
   }
 
   function renderClock() {
@@ -680,6 +695,12 @@ export function tableScreen(root, where, { navigate }) {
     const left = Math.max(0, c.remaining - (Date.now() - S.clockAt));
     const secs = Math.ceil(left / 1000);
     const name = seatName(S.table, c.seat, S.seat);
+    if (c.kind === "next_hole") {
+      el.textContent = "⏳ " + breakClockText(c, secs, (s) => seatName(S.table, s, S.seat));
+      el.setAttribute("aria-label", t("break.label", { s: secs }));
+      el.classList.remove("low");
+      return;
+    }
     if (c.kind === "absence") {
       el.textContent = "⏳ " + t("timer.absence", { name, s: secs });
     } else {
@@ -713,11 +734,14 @@ export function tableScreen(root, where, { navigate }) {
   function renderSide() {
     const spectator = S.seat === null || S.seat === undefined;
     chatInput.placeholder = t("chat.placeholder");
-    chatInput.disabled = spectator;
-    replace(chatForm,
-      h("label.sr-only", { for: "chat-input", text: t("chat.field") }),
-      chatInput,
-      h("button.primary.small", { type: "submit", text: t("chat.send"), disabled: spectator }));
+    // Spectators read the chat: no disabled box, a sentence saying why they cannot write.
+    if (spectator) replace(chatForm, h("p.muted.chat-note", { text: t("chat.spectators") }));
+    else {
+      replace(chatForm,
+        h("label.sr-only", { for: "chat-input", text: t("chat.field") }),
+        chatInput,
+        h("button.primary.small", { type: "submit", text: t("chat.send") }));
+    }
     if (S.state && S.table) replace(scoreBox, scorecardEl(S.state.view, S.table, S.seat));
     else replace(scoreBox);
     if (!side.firstChild) {
@@ -741,11 +765,17 @@ export function tableScreen(root, where, { navigate }) {
       socket.close();
       clearInterval(clockTimer);
       clearInterval(renderBanner.timer);
+      unfit();
+      markTurn(false);
       document.removeEventListener("keydown", onKey);
       if (dialog.open) dialog.close();
       root.classList.remove("table-screen");
     },
     refresh() {
+      // The display setting changed: forget the peeked cards now, or ask the server for
+      // this seat's view again to show them (this page no longer holds them).
+      if (S.state && memoryMode(S.table)) S.state = forgetPeeks(S.state, S.seat, S.table, S.forgot);
+      else if (S.state && S.seat !== null) socket.send({ type: "sync" });
       replace(side);
       renderBanner();
       render();

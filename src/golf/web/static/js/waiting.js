@@ -4,6 +4,7 @@ import { h, replace } from "./dom.js";
 import { presetName, presetText, t } from "./i18n.js";
 import { loadPresets, settingWords, valueText } from "./rulewords.js";
 import { seatName } from "./narrate.js";
+import { optionsEl } from "./tablebits.js";
 
 function seatBadges(seat, table, mySeat) {
   const out = [];
@@ -115,5 +116,7 @@ export function waitingEl(ctx) {
             onfocus: (e) => e.target.select() })),
         h("h2", { text: t("wait.rules") }),
         rules,
+        h("h2", { text: t("wait.options") }),
+        optionsEl(table.options),
         h("button.ghost.danger", { type: "button", text: t("wait.leave"), onclick: ctx.onLeave }))));
 }

@@ -1,0 +1,147 @@
+// Keeping the table in view (issue 22, "Always in view"): after every render the card sizes
+// are chosen so that the player's own grid, the piles, the card in hand, the prompt and the
+// action buttons fit the window without scrolling, from a 1366×768 laptop down to a 360×640
+// phone, with up to eight seats and a 3×3 grid. CSS lays the table out (golf.css, section
+// "layout: the table in view"); this module only sets three widths on the board:
+// --my-card-w, --opp-card-w and --pile-card-w. The layout is measured, not predicted, so a
+// final-turns banner, a long prompt or a wrapped header are all accounted for.
+
+// Card widths in CSS pixels: [smallest, largest]. One number s in [0, 1] moves all three
+// between their bounds together; the largest s that fits wins.
+const RANGE = {
+  my: [32, 96],
+  opp: [14, 46],
+  oppWatching: [20, 72],
+  pile: [36, 84],
+};
+const GAP = 0.12; // the grid's gap, as a fraction of the card width (golf.css .grid)
+const MARGIN = 6; // room left under the last thing that must be seen, in px
+const STEPS = 8; // bisection steps: 1/256 of the range is below a pixel
+const NARROW = 700; // px: golf.css puts the piles in a column below this width
+
+function lerp([lo, hi], s) {
+  return lo + (hi - lo) * s;
+}
+
+/** The widest card for which `cols` cards and their gaps fit in `width` pixels. */
+function widthCap(width, cols) {
+  return width / (cols + GAP * (cols - 1));
+}
+
+/** The elements that must be seen without scrolling, in this board as rendered. */
+function mustSee(board) {
+  const mine = board.querySelector(".my-area");
+  const list = [".center", ".held-card"];
+  if (mine) list.push(".my-area .grid", ".my-area .prompt", ".my-area .actions");
+  else list.push(".opponents");
+  return list.map((sel) => board.querySelectorAll(sel)).flatMap((nodes) => [...nodes])
+    .filter((el) => el.getClientRects().length);
+}
+
+function set(board, my, opp, pile) {
+  board.style.setProperty("--my-card-w", `${my.toFixed(1)}px`);
+  board.style.setProperty("--opp-card-w", `${opp.toFixed(1)}px`);
+  board.style.setProperty("--pile-card-w", `${pile.toFixed(1)}px`);
+}
+
+// How far the lowest must-see element reaches below the window's bottom edge (positive:
+// it does not fit), measured from the top of the page so that a scrolled page fits too.
+function overflow(elements) {
+  let bottom = 0;
+  let right = 0;
+  for (const el of elements) {
+    const r = el.getBoundingClientRect();
+    bottom = Math.max(bottom, r.bottom + window.scrollY);
+    right = Math.max(right, r.right + window.scrollX);
+  }
+  const tooLow = bottom - (window.innerHeight - MARGIN);
+  const tooWide = right - document.documentElement.clientWidth;
+  return Math.max(tooLow, tooWide);
+}
+
+// Upper bounds from the width alone: each opponent's grid shares one row of the strip, and
+// the own grid fits its area.
+function caps(board) {
+  const grid = board.querySelector(".grid");
+  const cols = grid ? Number(getComputedStyle(grid).getPropertyValue("--cols")) || 3 : 3;
+  const strip = board.querySelector(".opponents");
+  const panels = strip ? strip.querySelectorAll(".seat-panel") : [];
+  let opp = Infinity;
+  if (strip && panels.length) {
+    const style = getComputedStyle(strip);
+    const gap = parseFloat(style.columnGap) || 0;
+    const panel = getComputedStyle(panels[0]);
+    const chrome = parseFloat(panel.paddingLeft) + parseFloat(panel.paddingRight)
+      + parseFloat(panel.borderLeftWidth) + parseFloat(panel.borderRightWidth);
+    const each = (strip.clientWidth - gap * (panels.length - 1)) / panels.length - chrome;
+    opp = widthCap(each, cols);
+  }
+  let my = Infinity;
+  const area = board.querySelector(".my-area");
+  if (area) {
+    const style = getComputedStyle(area);
+    const inner = area.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+    // A little room for the targets' outline and the key badges at the sides.
+    my = widthCap(inner - 16, cols);
+  }
+  return { my, opp };
+}
+
+/** Choose the card sizes for this board so that what must be seen is in view. */
+export function fitTable(board) {
+  if (!board || !board.querySelector(".felt")) return;
+  const watching = !board.querySelector(".my-area");
+  const oppRange = watching ? RANGE.oppWatching : RANGE.opp;
+  // Start from the largest sizes so that the width caps are measured on the real layout.
+  set(board, RANGE.my[1], oppRange[1], RANGE.pile[1]);
+  const cap = caps(board);
+  // On a narrow screen the piles stand in a column beside the own grid: never wider than its
+  // cards, so that the column leaves the grid its width.
+  const narrow = document.documentElement.clientWidth < NARROW;
+  const apply = (s) => {
+    const my = Math.min(cap.my, lerp(RANGE.my, s));
+    const pile = lerp(RANGE.pile, s);
+    set(board, my, Math.max(Math.min(cap.opp, lerp(oppRange, s)), oppRange[0]),
+      narrow && !watching ? Math.max(RANGE.pile[0], Math.min(pile, my)) : pile);
+  };
+  const elements = mustSee(board);
+  apply(1);
+  if (overflow(elements) <= 0) return;
+  let lo = 0;
+  let hi = 1;
+  for (let i = 0; i < STEPS; i++) {
+    const mid = (lo + hi) / 2;
+    apply(mid);
+    if (overflow(elements) <= 0) lo = mid;
+    else hi = mid;
+  }
+  apply(lo);
+}
+
+/** The height of the sticky top bar, for what is pinned under it (the connection banner). */
+function noteTopbar() {
+  const bar = document.getElementById("topbar");
+  if (bar) {
+    document.documentElement.style.setProperty("--topbar-h", `${bar.getBoundingClientRect().height}px`);
+  }
+}
+
+/** Refit when the window changes size or turns; returns the function that stops it. */
+export function keepFitted(board) {
+  let frame = 0;
+  const again = () => {
+    cancelAnimationFrame(frame);
+    frame = requestAnimationFrame(() => {
+      noteTopbar();
+      fitTable(board);
+    });
+  };
+  noteTopbar();
+  window.addEventListener("resize", again);
+  window.addEventListener("orientationchange", again);
+  return () => {
+    cancelAnimationFrame(frame);
+    window.removeEventListener("resize", again);
+    window.removeEventListener("orientationchange", again);
+  };
+}

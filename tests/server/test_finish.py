@@ -1,0 +1,135 @@
+"""The end of a hole and of a match at a live table (issue 22): a page asks for its view
+again (``sync``); the next hole waits for the people to read the last one's end (``ready``,
+or a countdown); a rematch is an invitation each person accepts."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import time
+
+from harness import Client, ServerProcess, play_out
+
+
+def test_sync_sends_this_seats_state_again(server: ServerProcess) -> None:
+    async def run() -> None:
+        t, tokens = server.table_with_people(people=2, preset="german", rules={"holes": 1})
+        tid = t["table"]["id"]
+        a, b = [await Client(server.ws_url, tid, tok).connect() for tok in tokens]
+        await a.wait(lambda c: c.summary is not None, what="the table")
+        await a.send({"type": "sync"})
+        assert (await a.wait_error(1))["code"] == "not_started"
+        server.start_table(tid, tokens[0])
+        await play_out([a, b], random.Random(3), until=lambda: a.version >= 5)
+        await asyncio.sleep(0.2)
+        a.frames.clear()
+        await a.send({"type": "sync"})
+        await a.wait(lambda c: any(f["type"] == "state" for f in c.frames), what="the state")
+        again = next(f for f in a.frames if f["type"] == "state")
+        assert again["event"] is None and again["version"] == b.version
+        assert again["view"]["seat"] == 0
+        # The peeked cards are in the seat's own view (the page decides to forget them).
+        peeked = again["view"]["peeked"]
+        assert len(peeked) == 2
+        assert all(again["view"]["grids"][0][p - 1] is not None for p in peeked
+                   if not again["view"]["face_up"][0][p - 1])
+        await a.close()
+        await b.close()
+
+    asyncio.run(run())
+
+
+def hole_ended(c: Client) -> bool:
+    event = (c.state or {}).get("event") or {}
+    return any(f["type"] == "hole_end" for f in event.get("facts") or [])
+
+
+def test_the_next_hole_waits_for_ready_or_the_countdown(server: ServerProcess) -> None:
+    from golf.server.clocks import HOLE_BREAK
+
+    async def run() -> None:
+        seats = [{"kind": "human"}, {"kind": "human"}, {"kind": "bot", "bot": "easy"}]
+        t, tokens = server.table_with_people(people=2, seats=seats, rules={"holes": 3},
+                                             options={"bot_delay": 0})
+        tid = t["table"]["id"]
+        a, b = [await Client(server.ws_url, tid, tok).connect() for tok in tokens]
+        await a.wait(lambda c: c.summary is not None, what="the table")
+        server.start_table(tid, tokens[0])
+        await a.wait(lambda c: c.state is not None, what="the first state")
+
+        async def to_hole_end() -> None:
+            # Moves by hand: play_out would say ready for them.
+            rng = random.Random(8)
+            while not (hole_ended(a) and hole_ended(b)):
+                for c in (a, b):
+                    s = c.state
+                    if s and s["your_turn"] and not hole_ended(c):
+                        await c.act(rng.choice(s["legal_actions"]), s["version"])
+                        await c.wait(lambda c, v=s["version"]: c.version > v, what="a move")
+                await asyncio.sleep(0.05)
+
+        # Hole 1: both people read the hole's end; the next hole starts at once.
+        await to_hole_end()
+        held = a.version
+        for c in (a, b):
+            assert c.state["your_turn"] is False
+            clock = c.state["clock"]
+            assert clock["kind"] == "next_hole" and clock["seat"] is None
+            assert clock["waiting"] == [0, 1] and clock["remaining"] <= HOLE_BREAK * 1000
+        first = a.state["view"]["current_player"]
+        mover = (a, b)[first] if first in (0, 1) else None
+        if mover is not None:  # an action now is refused, without a state
+            mover.frames.clear()
+            await mover.act(mover.state["view"]["legal_actions"][0], held)
+            err = await mover.wait_error(len(mover.errors) + 1)
+            assert err["code"] == "hole_break" and "state" not in err
+        await asyncio.sleep(1.0)
+        assert a.version == held and b.version == held  # the bot waits too
+        await a.send({"type": "ready"})
+        await b.wait(lambda c: any(f["type"] == "clock" and f["clock"]["waiting"] == [1]
+                                   for f in c.frames), what="the clock waiting for seat 1")
+        started = time.monotonic()
+        await b.send({"type": "ready"})
+        await a.wait(lambda c: c.state["clock"] is None or c.state["clock"]["kind"] != "next_hole",
+                     what="the next hole")
+        assert time.monotonic() - started < 5
+        await a.wait(lambda c: c.version > held or bool(c.state["your_turn"])
+                     or bool(b.state["your_turn"]), what="a turn of hole 2")
+
+        # Hole 2: nobody says ready; the countdown starts the next hole by itself.
+        await to_hole_end()
+        started = time.monotonic()
+        await a.wait(lambda c: c.state["clock"] is None or c.state["clock"]["kind"] != "next_hole",
+                     timeout=HOLE_BREAK + 10, what="the countdown's end")
+        assert time.monotonic() - started > HOLE_BREAK - 3
+        await a.close()
+        await b.close()
+
+    asyncio.run(run())
+
+
+def test_the_rematch_is_an_invitation_each_person_accepts(server: ServerProcess) -> None:
+    async def run() -> None:
+        t, tokens = server.table_with_people(people=2, rules={"holes": 1})
+        tid = t["table"]["id"]
+        a, b = [await Client(server.ws_url, tid, tok).connect() for tok in tokens]
+        await a.wait(lambda c: c.summary is not None, what="the table")
+        early = server.post(f"/api/tables/{tid}/rematch/accept", {}, token=tokens[1])
+        assert early.status_code == 409 and early.json()["error"]["code"] == "no_rematch"
+        server.start_table(tid, tokens[0])
+        await play_out([a, b], random.Random(2))
+        r = server.post(f"/api/tables/{tid}/rematch/accept", {}, token=tokens[1])
+        assert r.json()["error"]["code"] == "no_rematch"
+        r = server.post(f"/api/tables/{tid}/rematch", {}, token=tokens[0])
+        assert r.status_code == 200 and r.json()["rematch"]["waiting"] == [1]
+        await asyncio.sleep(0.3)
+        assert a.state["match"] == 1 and b.summary["status"] == "finished"
+        r = server.post(f"/api/tables/{tid}/rematch/accept", {}, token=tokens[1])
+        assert r.status_code == 200 and r.json()["match"] == 2
+        for c in (a, b):
+            await c.wait(lambda c: c.state["match"] == 2, what="the new match")
+            assert c.summary["rematch"] is None
+        await a.close()
+        await b.close()
+
+    asyncio.run(run())
