@@ -215,7 +215,7 @@ def test_two_people_of_similar_rating_are_matched_and_seated(url: str) -> None:
             assert by_pos[s2.seat or 0]["player_id"] == bo
             assert all(s["kind"] == "human" for s in seats)
             room = await qp.hub.room(s1.table)
-            assert room.status == "playing"
+            assert room.status == "playing" and room.rec.rated
             # The ticket tells only where: its token is nowhere in the state.
             assert t1.token not in repr(s1)
 
@@ -304,6 +304,7 @@ def test_bots_fill_the_table_after_the_wait_with_a_similar_rating(url: str) -> N
                                          Anchors.measured())
             assert anchored
             assert [(x["kind"], x["bot"]) for x in seats] == [("human", None), ("bot", want)]
+            assert (await qp.hub.room(s.table)).rec.rated
             # The bot is the nearest anchor: no other anchored bot is closer.
             fixed = Anchors.measured().by_variant[Variant("six-card", "2")]
             assert all(abs(fixed[want].display - s.rating) <= abs(r.display - s.rating)
@@ -322,6 +323,8 @@ def test_bots_fill_after_the_compatible_people_waiting(url: str) -> None:
             s = await qp.fill_with_bots(ids[1], tickets[1].id)
             seats = await seated(qp, s.table or "")
             assert [x["kind"] for x in seats] == ["human"] * 3 + ["bot"]
+            # No bot is measured for six-card/3-4: the borrowed one makes the table casual.
+            assert not (await qp.hub.room(s.table)).rec.rated
             assert {x["player_id"] for x in seats[:3]} == set(ids)
             for p, t in zip(ids, tickets, strict=True):
                 assert (await qp.state(p, t.id)).table == s.table

@@ -75,6 +75,10 @@ STALE_AFTER = 30.0
 CLAIM_TIMEOUT = 30.0
 #: A matched ticket is kept this long for its owner to read where they sit.
 MATCHED_KEPT = 600.0
+#: A poll runs its queue's matcher at most once a second per process (joins and fills
+#: always run it): the matcher looks at the whole queue, and polls come every second from
+#: everyone waiting (bench/quickplay.py measures it).
+MATCH_EVERY = 1.0
 
 
 def window(waited: float) -> int:
@@ -135,7 +139,10 @@ def pick_groups(entries: Sequence[Entry], size: int, now: float, blocks: Blocks,
         if anchor.id in used:
             continue
         group = [anchor]
-        others = sorted((e for e in left if e.id not in used and e.id != anchor.id),
+        # Only people within the anchor's window can join it (a cheap cut before sorting).
+        reach = anchor.window(now)
+        others = sorted((e for e in left if e.id not in used and e.id != anchor.id
+                         and abs(e.rating - anchor.rating) <= reach),
                         key=lambda e: (abs(e.rating - anchor.rating), e.joined, e.id))
         for e in others:
             if len(group) == size:
@@ -237,6 +244,7 @@ class QuickPlay:
         self.postgres = engine.dialect.name == "postgresql"
         # SQLite has one process and one writer: the matcher runs one at a time here.
         self._local = asyncio.Lock()
+        self._ran: dict[tuple[str, int], float] = {}  # queue -> when polls last matched it
 
     # --- the service's calls (one per route) ----------------------------------------
     async def join(self, player_id: str, name: str | None, preset: str,
@@ -266,11 +274,15 @@ class QuickPlay:
         runs the matcher of its queue)."""
         row = await self._own(player_id, ticket_id)
         if row.status == "waiting":
+            now = self.clock()
             async with self.engine.begin() as conn:
                 await conn.execute(db.queue.update().where(db.queue.c.id == ticket_id)
-                                   .values(polled=self.clock()))
-            await self.match(row.preset, row.players)
-            row = await self._own(player_id, ticket_id)
+                                   .values(polled=now))
+            key = (row.preset, row.players)
+            if now - self._ran.get(key, -MATCH_EVERY) >= MATCH_EVERY:
+                self._ran[key] = now
+                await self.match(row.preset, row.players)
+                row = await self._own(player_id, ticket_id)
         return self._state_of(row)
 
     async def leave(self, player_id: str, ticket_id: str) -> None:
@@ -388,8 +400,10 @@ class QuickPlay:
         names = unique_names(labels + [p.name for p in claim.people])[len(labels):]
         seats = [SeatIn(kind="human", bot="medium") for _ in claim.people] + \
             [SeatIn(kind="bot", bot=b) for b in claim.bots]
+        # Rated, unless a bot had to be borrowed from another band (no anchor here).
         body = NewTable(name=names[0], preset=claim.preset, seats=seats, public=False,
-                        title=f"Quick play: {load_rules(claim.preset).name}")
+                        title=f"Quick play: {load_rules(claim.preset).name}",
+                        rated=claim.rated_bots)
         room, _ = await create_table(self.hub, body, host.token_hash, host.player_id)
         for p, name in zip(others, names[1:], strict=True):
             await room.join(name, p.token_hash, p.player_id)

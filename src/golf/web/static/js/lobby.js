@@ -8,6 +8,7 @@ import { ApiError, allTokens, get, post, rememberSeat, saveName, savedName } fro
 import { cardBack, cardFace } from "./cards.js";
 import "./strings/profiles.js";
 import { choiceWords, loadPresets, settingKind, settingWords, valueText } from "./rulewords.js";
+import { mountQuickPlay } from "./quickplay.js";
 import { engineMessage } from "./enginewords.js";
 
 const SEAT_CHOICES = ["human", "easy", "medium", "hard"];
@@ -31,6 +32,8 @@ export function lobbyScreen(root, _where, { navigate }) {
   const formBox = h("div");
   const openBox = h("div", { "aria-live": "polite" });
   const mineBox = h("div");
+  const quickBox = h("div.qp-slot");
+  const quick = mountQuickPlay(quickBox, { navigate });
 
   function errorSlot(key) {
     if (!errors[key]) errors[key] = h("p.field-error", { id: `err-${key}`, role: "alert" });
@@ -435,6 +438,7 @@ export function lobbyScreen(root, _where, { navigate }) {
       h("div.lobby-columns", {},
         h("section.panel", {}, formBox),
         h("div.side", {},
+          quickBox,
           h("details.panel.how", { open: !savedName() },
             h("summary", { text: t("lobby.how") }),
             h("ol", {}, [1, 2, 3, 4, 5].map((i) => h("li", { text: t(`lobby.how.${i}`) })))),
@@ -467,7 +471,7 @@ export function lobbyScreen(root, _where, { navigate }) {
   loadMine();
   const poll = setInterval(loadOpen, 10000);
   return {
-    unmount: () => clearInterval(poll),
-    refresh: () => { render(); loadOpen(); loadMine(); },
+    unmount: () => { clearInterval(poll); quick.unmount(); },
+    refresh: () => { render(); quick.refresh(); loadOpen(); loadMine(); },
   };
 }

@@ -11,6 +11,7 @@ import { holeEndEl, resultEl, scorecardEl } from "./holeend.js";
 import { showRatingChange } from "./ratingnote.js";
 import { holeEnd, matchEnded, narrate, parseAction, seatName } from "./narrate.js";
 import { waitingEl } from "./waiting.js";
+import { careButton } from "./care.js";
 import { fitTable, keepFitted } from "./layout.js";
 import { capture as captureCards, playMoves } from "./motion.js";
 import { soundFor } from "./sound.js";
@@ -555,7 +556,8 @@ export function tableScreen(root, where, { navigate }) {
           s === current ? h("span.sr-only", { text: t("turn.of", { name }) }) : null,
           muteable ? h("button.link.small", { type: "button",
             "aria-label": S.muted.includes(s) ? t("chat.unmute", { name }) : t("chat.mute", { name }),
-            text: S.muted.includes(s) ? t("chat.unmuteShort") : t("chat.muteShort"), onclick: () => toggleMute(s) }) : null),
+            text: S.muted.includes(s) ? t("chat.unmuteShort") : t("chat.muteShort"), onclick: () => toggleMute(s) }) : null,
+          muteable ? careButton(S.table.id, s, name, () => S.chat) : null),
         gridEl(view, s, { label: t("table.gridOf", { name }), fourColour: four,
           lastPos: lastPosFor(s), changed: changedCells(s) }),
         view.held_by === s && s !== me ? heldEl(view, name, false, four, heldFresh) : null);

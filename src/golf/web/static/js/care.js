@@ -1,0 +1,94 @@
+// Block or report a player at the table: a small button beside a person's name opens a
+// dialog (kept outside the board, so the board's redraws leave it alone) with "Block" and a
+// report form: the reason and, to keep with the report, any of that player's chat lines.
+// The host's mute is a separate button and unchanged. docs/quickplay.md, "Blocks and
+// reports", lists the routes; writes send this browser's CSRF token (GET /api/me).
+
+import "./strings/care.js";
+import { h, replace } from "./dom.js";
+import { t } from "./i18n.js";
+
+let dialog = null;
+
+async function write(path, body) {
+  const me = await fetch("/api/me", { credentials: "same-origin" }).then((r) => r.json());
+  const response = await fetch(path, { method: "POST", credentials: "same-origin",
+    headers: { "Content-Type": "application/json", Accept: "application/json",
+      "X-CSRF-Token": me.csrf },
+    body: JSON.stringify(body || {}) });
+  if (!response.ok) {
+    let err = {};
+    try { err = (await response.json()).error || {}; } catch { err = {}; }
+    const e = new Error(err.message || response.statusText);
+    e.field = err.field;
+    throw e;
+  }
+}
+
+function open(tableId, seat, name, chatLines, opener) {
+  if (!dialog) {
+    dialog = h("dialog#care-dialog.modal", { "aria-labelledby": "care-title" });
+    dialog.addEventListener("close", () => {
+      replace(dialog);
+      if (dialog.opener && dialog.opener.isConnected) dialog.opener.focus();
+    });
+    document.body.append(dialog);
+  }
+  dialog.opener = opener;
+  const note = h("p#care-note", { role: "status", "aria-live": "polite" });
+  const error = h("p.field-error", { role: "alert", hidden: true });
+  const show = (text, bad) => {
+    note.textContent = bad ? "" : text;
+    error.textContent = bad ? text : "";
+    error.hidden = !bad;
+  };
+  const reason = h("textarea#care-reason", { maxlength: 500, rows: 3,
+    "aria-describedby": "care-reason-help" });
+  const theirs = chatLines.filter((m) => m.seat === seat).slice(-10);
+  const boxes = theirs.map((m, i) => h("label.check", {},
+    h("input", { type: "checkbox", value: String(m.time), id: `care-line-${i}` }), " ", m.text));
+  const base = `/api/tables/${encodeURIComponent(tableId)}/seats/${seat}`;
+  async function block() {
+    try {
+      await write(`${base}/block`);
+      show(t("care.blocked", { name }), false);
+    } catch (e) { show(e.message, true); }
+  }
+  async function report(e) {
+    e.preventDefault();
+    const chat = boxes.map((b) => b.querySelector("input")).filter((x) => x.checked)
+      .map((x) => Number(x.value));
+    try {
+      await write(`${base}/report`, { reason: reason.value, chat });
+      show(t("care.reported"), false);
+      reason.value = "";
+    } catch (err) {
+      show(err.message, true);
+      if (err.field === "reason") reason.focus();
+    }
+  }
+  replace(dialog,
+    h("h2#care-title", { text: t("care.title", { name }) }),
+    h("p.help", { text: t("care.blockHelp") }),
+    h("button#care-block.primary", { type: "button", text: t("care.block", { name }), onclick: block }),
+    h("form#care-report", { onsubmit: report },
+      h("h3", { text: t("care.report") }),
+      h("label.setting-label", { for: "care-reason", text: t("care.reason") }),
+      reason,
+      h("p.help", { id: "care-reason-help", text: t("care.reasonHelp") }),
+      theirs.length ? h("fieldset", {}, h("legend", { text: t("care.lines") }), boxes) : null,
+      h("button#care-send.primary", { type: "submit", text: t("care.send") })),
+    note, error,
+    h("button#care-close.ghost", { type: "button", text: t("care.close"), onclick: () => dialog.close() }));
+  dialog.showModal();
+  document.getElementById("care-block").focus();
+}
+
+/** The button beside a person's name that opens the block/report dialog. `chat` returns the
+ * table's chat lines when pressed (the newest ones). */
+export function careButton(tableId, seat, name, chat) {
+  const button = h("button.link.small.care-open", { type: "button", text: "⋯",
+    "aria-label": t("care.open", { name }), "aria-haspopup": "dialog",
+    onclick: () => open(tableId, seat, name, chat(), button) });
+  return button;
+}

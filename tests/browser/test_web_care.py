@@ -1,0 +1,49 @@
+"""Blocking and reporting a player from the table, in a real browser: the dialog beside
+an opponent's name blocks them and sends a report that keeps their chat line; the
+operator's ``golf admin reports`` shows it."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+from playwright.sync_api import Browser, expect
+from webplay import Server, create_table, invite_url, join_by_invite, open_player
+
+
+def test_block_and_report_an_opponent_with_their_chat_line(browser: Browser,
+                                                           server: Server) -> None:
+    ann = open_player(browser, "Ann", server.url + "/")
+    create_table(ann, seats=["human"], rules={"holes": 1})
+    link = invite_url(ann)
+    bob = open_player(browser, "Bob", link)
+    join_by_invite(bob)
+    ann.page.locator("#start").click()
+    expect(bob.page.locator(".board-area")).to_be_visible()
+    bob.page.fill("#chat-input", "you play like a potato")
+    bob.page.locator("#chat-input").press("Enter")
+    page = ann.page
+    expect(page.locator("ol.chat-list li", has_text="potato")).to_be_visible()
+    opener = page.get_by_role("button", name="Block or report Bob")
+    opener.click()
+    dialog = page.locator("#care-dialog")
+    expect(dialog).to_be_visible()
+    expect(page.locator("#care-block")).to_be_focused()
+    page.locator("#care-block").click()
+    expect(page.locator("#care-note")).to_have_text("Bob is blocked.")
+    # An empty reason is refused next to the form, and nothing is sent.
+    page.locator("#care-send").click()
+    expect(dialog.locator(".field-error")).to_be_visible()
+    page.fill("#care-reason", "insulting chat")
+    dialog.get_by_label("you play like a potato").check()
+    page.locator("#care-send").click()
+    expect(page.locator("#care-note")).to_contain_text("report was sent")
+    page.locator("#care-close").click()
+    expect(dialog).to_be_hidden()
+    out = subprocess.run([sys.executable, "-m", "golf", "admin", "reports", "--data-dir",
+                          str(server.data_dir)], capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert "insulting chat" in out.stdout and "Bob: you play like a potato" in out.stdout
+    for p in (ann, bob):
+        assert not [e for e in p.errors if "pageerror" in e], p.errors
+        p.context.close()
