@@ -19,6 +19,7 @@ golf.server.schema).
 from __future__ import annotations
 
 import contextlib
+import http.client
 import json
 import os
 import signal
@@ -53,7 +54,8 @@ def healthy(url: str, timeout: float = 2.0) -> bool:
     try:
         with urllib.request.urlopen(url + "/api/health", timeout=timeout) as r:
             return bool(r.status == 200)
-    except (OSError, urllib.error.URLError):
+    except (OSError, urllib.error.URLError, http.client.HTTPException):
+        # Refused, reset, or cut off mid-answer (a process starting or stopping).
         return False
 
 
@@ -97,8 +99,11 @@ def need_checkout() -> None:
 
 def run_script(script: Path, action: str, env: dict[str, str], timeout: float) -> str:
     """Run one of the scripts/ci helpers; its stdout, or ClusterError with its stderr."""
-    run = subprocess.run(["bash", str(script), action], env={**os.environ, **env},
-                         capture_output=True, text=True, timeout=timeout)
+    try:
+        run = subprocess.run(["bash", str(script), action], env={**os.environ, **env},
+                             capture_output=True, text=True, timeout=timeout)
+    except subprocess.TimeoutExpired:
+        raise ClusterError(f"{script.name} {action} took more than {timeout:.0f} s") from None
     if run.returncode != 0:
         raise ClusterError(f"{script.name} {action} failed:\n{run.stderr[-3000:]}")
     return run.stdout
@@ -193,8 +198,11 @@ class Cluster:
         return {"GOLF_PG_PORT": str(self.pg_port), "GOLF_PG_DIR": str(self.pg_dir)}
 
     def migrate(self) -> None:
-        run = subprocess.run([self.python, "-m", "golf", "migrate", "--db", self.db_url],
-                             capture_output=True, text=True, timeout=300)
+        try:
+            run = subprocess.run([self.python, "-m", "golf", "migrate", "--db", self.db_url],
+                                 capture_output=True, text=True, timeout=300)
+        except subprocess.TimeoutExpired:
+            raise ClusterError("golf migrate took more than 300 s") from None
         if run.returncode != 0:
             raise ClusterError(f"golf migrate failed: {run.stderr.strip()}")
 

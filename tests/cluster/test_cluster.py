@@ -163,7 +163,9 @@ def test_golf_cluster_command_starts_and_stops_everything(tmp_path: Path,
     try:
         assert proc.stdout is not None
         first = proc.stdout.readline()
-        assert first.startswith(f"Golf cluster on http://127.0.0.1:{base}/"), first
+        if not first.startswith(f"Golf cluster on http://127.0.0.1:{base}/"):
+            proc.wait(120)
+            raise AssertionError(first + proc.stdout.read())
         assert healthy(f"http://127.0.0.1:{base}")
         assert all(healthy(f"http://127.0.0.1:{base + 1 + i}") for i in range(2))
         stop = subprocess.run([sys.executable, "-m", "golf", "cluster", "stop", "--data-dir",

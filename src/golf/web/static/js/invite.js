@@ -35,7 +35,10 @@ export function inviteScreen(root, where, { navigate }) {
       }
       saveName(name);
       try {
-        const out = await post(`/api/invites/${encodeURIComponent(code)}/join`, { name });
+        // ?table= lets a cluster's proxy send the join to the table's process (the code
+        // names no table); one server ignores it (docs/server.md, "Running a cluster").
+        const out = await post(`/api/invites/${encodeURIComponent(code)}/join?table=${
+          encodeURIComponent(summary.id)}`, { name });
         rememberSeat(out.table.id, out.token, out.seat);
         navigate(`/t/${encodeURIComponent(out.table.id)}`, { replaceState: true });
       } catch (err) {
