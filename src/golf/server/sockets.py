@@ -49,8 +49,9 @@ def run_now(step: Coroutine[Any, Any, Any]) -> bool:
 
     Sending a frame this way costs no task switch and no queue, which is most of a small
     frame's cost. Only for a coroutine whose first wait comes before any effect, so that
-    closing it there leaves nothing half done: an ASGI WebSocket send waits until the
-    socket is writable, then writes without waiting again.
+    closing it there leaves nothing half done: uvicorn's WebSocket send (the server
+    ``golf serve`` runs) waits until the socket is writable, then writes without waiting
+    again.
     """
     try:
         step.send(None)
