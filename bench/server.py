@@ -14,6 +14,9 @@ load level it prints actions/s (all actions), p50/p99 of that latency and:
 * the load generators' own CPU and loop lag (they run in ``--workers`` processes of their
   own, apart from the server, so their time is never counted as the server's).
 
+With ``--spy`` it records the server with py-spy (when installed) during each measuring
+window and prints where the event loop's time went, by own and by inclusive time.
+
 By default it starts ``golf serve --metrics`` itself (SQLite in a temp dir, or ``--db
 URL``; ``--gc`` picks its collection policy); ``--url`` runs the same load against any
 running server instead (``--pid`` names its process for the CPU figures).
@@ -21,6 +24,7 @@ running server instead (``--pid`` names its process for the CPU figures).
     .venv/bin/python bench/server.py --levels 250,1000,2000 --seconds 180
     .venv/bin/python bench/server.py --levels 500 --gc python       # Python's collector
     .venv/bin/python bench/server.py --url http://127.0.0.1:8000 --pid 1234 --levels 500
+    .venv/bin/python bench/server.py --levels 2000 --spy                # where time goes
     .venv/bin/python bench/server.py --cluster 3 --levels 1000,3000 --workers 2
 
 ``--cluster N`` starts N processes on PostgreSQL behind nginx (golf.cluster) and drives the
@@ -39,6 +43,8 @@ import contextlib
 import json
 import os
 import random
+import re
+import shutil
 import signal
 import socket
 import subprocess
@@ -64,10 +70,15 @@ def free_port() -> int:
 
 def cpu_seconds(pid: int) -> float:
     """User + system CPU seconds of a process (Linux /proc), its threads included."""
+    return sum(cpu_split(pid))
+
+
+def cpu_split(pid: int) -> tuple[float, float]:
+    """User and system (kernel: socket calls, wake-ups) CPU seconds of a process."""
     with open(f"/proc/{pid}/stat") as f:
         parts = f.read().rsplit(")", 1)[1].split()
     tick = os.sysconf("SC_CLK_TCK")
-    return (int(parts[11]) + int(parts[12])) / tick
+    return int(parts[11]) / tick, int(parts[12]) / tick
 
 
 def tree_cpu_seconds(root: int) -> float:
@@ -222,6 +233,18 @@ class Generator:
             await asyncio.sleep(0.02)
             self.lag_max = max(self.lag_max, time.perf_counter() - t - 0.02)
 
+    async def post(self, url: str, **kw: Any) -> Any:
+        """A lobby call of the ramp-up; retried when a kept-alive connection was closed
+        under it (on a busy machine the server's keep-alive timeout can win that race)."""
+        for attempt in range(4):
+            try:
+                return (await self.http.post(url, **kw)).json()
+            except httpx.TransportError:
+                if attempt == 3:
+                    raise
+                await asyncio.sleep(0.5)
+        return None
+
     async def add_table(self) -> None:
         a = self.args
         seats = [{"kind": "human"} for _ in range(a.people)]
@@ -245,19 +268,26 @@ class Generator:
             self.tasks.append(asyncio.create_task(s.run(url, self.protocol)))
         while any(s.ws is None for s in t.seats):
             await asyncio.sleep(0.01)
-        await self.http.post(f"/api/tables/{tid}/start",
-                             headers={"Authorization": f"Bearer {host}"})
+        await self.post(f"/api/tables/{tid}/start", headers={"Authorization": f"Bearer {host}"})
 
     async def post_json(self, path: str, body: dict[str, Any]) -> dict[str, Any]:
         """A set-up call, tried again a few times when refused (a cluster's table that is
         moving between processes answers try_again); each refusal counts as an error."""
+        r: httpx.Response | None = None
         for attempt in range(5):
-            r = await self.http.post(path, json=body)
+            try:
+                r = await self.http.post(path, json=body)
+            except httpx.TransportError:
+                # A kept-alive connection closed under the call (a busy machine): again.
+                self.setup_errors += 1
+                await asyncio.sleep(0.2 * (attempt + 1))
+                continue
             if r.status_code < 300:
                 return dict(r.json())
             self.setup_errors += 1
             await asyncio.sleep(0.2 * (attempt + 1))
-        raise SystemExit(f"{path} was refused 5 times: {r.status_code} {r.text[:300]}")
+        raise SystemExit(f"{path} was refused 5 times (the last: {r.status_code} "
+                         f"{r.text[:300]})" if r is not None else f"{path} failed 5 times")
 
     async def grow_to(self, n: int) -> None:
         sem = asyncio.Semaphore(10)
@@ -393,6 +423,9 @@ class Bench:
                 out[table] = where.get(upstream.split(", ")[-1], -1)
         return out
 
+        #: (tables, py-spy's file) per measured level, with --spy.
+        self.spies: list[tuple[int, Path]] = []
+
     def start_server(self) -> None:
         port = free_port()
         self.url = f"http://127.0.0.1:{port}"
@@ -422,6 +455,23 @@ class Bench:
                 self.proc.wait(60)
             except subprocess.TimeoutExpired:
                 self.proc.kill()
+
+    def start_spy(self, n: int) -> subprocess.Popen[bytes] | None:
+        """py-spy recording the server for the measuring window (without stopping it:
+        ``--nonblocking``), or None when not asked for or not installed."""
+        if not self.args.spy or self.pid is None:
+            return None
+        exe = shutil.which("py-spy") or str(Path(sys.executable).parent / "py-spy")
+        if not Path(exe).exists():
+            print("--spy: py-spy is not installed; no profile", file=sys.stderr)
+            return None
+        out = self.tmp / f"spy-{n}.txt"
+        self.spies.append((n, out))
+        return subprocess.Popen(
+            # --gil: only the thread holding the GIL, so waiting for it is not counted.
+            [exe, "record", "--nonblocking", "--gil", "-p", str(self.pid), "-r", "100", "-d",
+             str(max(1, int(self.args.seconds) - 2)), "-f", "raw", "-o", str(out)],
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
     def metrics(self, reset: bool = False) -> dict[str, Any] | None:
         with contextlib.suppress(httpx.HTTPError, ValueError):
@@ -480,21 +530,27 @@ class Bench:
         self.metrics(reset=True)
         m0 = self.metrics()
         srv0 = cpu_seconds(self.pid) if self.pid else None
+        split0 = cpu_split(self.pid) if self.pid else None
         cs0 = context_switches(self.pid) if self.pid else None
         for w in workers:
             w.send(do="start")
         for w in workers:
             w.read()
         w0 = time.monotonic()
+        spy = self.start_spy(n)
         time.sleep(a.seconds)
         for w in workers:
             w.send(do="stop")
         got = [w.read() for w in workers]
         wall = time.monotonic() - w0
         srv = cpu_seconds(self.pid) - srv0 if self.pid and srv0 is not None else None
+        split = (None if not self.pid or split0 is None else
+                 [b - a for a, b in zip(split0, cpu_split(self.pid), strict=True)])
         switches = (context_switches(self.pid) - cs0 if self.pid and cs0 is not None
                     else None)
         m1 = self.metrics()
+        if spy is not None:
+            spy.wait()
         lat = sorted(x for g in got for xs in g["latencies"].values() for x in xs)
         actions = sum(v for g in got for v in g["actions"].values())
         res: dict[str, Any] = {
@@ -507,6 +563,8 @@ class Bench:
             "server_cpu_cores": None if srv is None else round(srv / wall, 2),
             "server_cpu_ms_per_action": None if srv is None else round(
                 1000 * srv / max(1, actions), 3),
+            "server_kernel_share": None if not split or not sum(split) else round(
+                split[1] / sum(split), 2),
             "context_switches_per_action": None if switches is None else round(
                 switches / max(1, actions), 2),
             "clients_cpu_cores": round(sum(g["cpu"] for g in got) / wall, 2),
@@ -628,6 +686,42 @@ def report_cluster(results: list[dict[str, Any]], args: argparse.Namespace) -> N
           f"{args.jitter} s, {args.people} people per table, {os.cpu_count()} cores shared "
           f"by the processes, PostgreSQL, nginx and {args.workers} load generators)")
 
+def frame_name(frame: str) -> str:
+    """A py-spy frame ``function (path:line)`` as ``function (file)``, paths shortened."""
+    name, _, where = frame.partition(" (")
+    path = where.rsplit(":", 1)[0]
+    path = re.sub(r".*/(site-packages|src|lib/python3\.\d+)/", "", path)
+    return f"{name} ({path})" if where else name
+
+
+def print_spy(path: Path, top: int = 25) -> None:
+    """The event loop's share of samples per function: by own time (where the thread
+    was when sampled) and by inclusive time (on the stack at all)."""
+    own: dict[str, int] = {}
+    inclusive: dict[str, int] = {}
+    total = 0
+    for line in path.read_text().splitlines():
+        stack, _, count = line.rpartition(" ")
+        if not stack or not count.isdigit():
+            continue
+        frames = [frame_name(f) for f in stack.split(";")]
+        if any("_connection_worker_thread" in f or "Thread.run" in f for f in frames):
+            continue  # the database's and the bots' threads: figures of their own above
+        n = int(count)
+        total += n
+        own[frames[-1]] = own.get(frames[-1], 0) + n
+        for f in set(frames):
+            inclusive[f] = inclusive.get(f, 0) + n
+    if not total:
+        return
+    print(f"\nthe event loop's samples ({total}), by own time:")
+    for f, c in sorted(own.items(), key=lambda kv: -kv[1])[:top]:
+        print(f"  {100 * c / total:5.1f}%  {f}")
+    print("by inclusive time:")
+    for f, c in sorted(inclusive.items(), key=lambda kv: -kv[1])[:top * 3]:
+        if c < 0.9 * total:  # leave out the entry frames every sample has
+            print(f"  {100 * c / total:5.1f}%  {f}")
+
 
 def report(results: list[dict[str, Any]], args: argparse.Namespace) -> None:
     if args.cluster:
@@ -682,6 +776,9 @@ def main() -> None:
     p.add_argument("--limit", type=float, default=900, help="total seconds at most")
     p.add_argument("--profile", action="store_true",
                    help="run the started server under cProfile and print where its time went")
+    p.add_argument("--spy", action="store_true",
+                   help="record the server with py-spy while measuring (if installed) and "
+                   "print where the event loop's time went")
     p.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     args = p.parse_args()
     if args.worker:
@@ -690,6 +787,10 @@ def main() -> None:
     bench = Bench(args)
     results = bench.run()
     report(results, args)
+    for n, path in bench.spies:
+        if path.exists():
+            print(f"\n--- py-spy at {n} tables ({path})")
+            print_spy(path)
     prof = bench.tmp / "server.prof"
     if args.profile and prof.exists():
         import pstats

@@ -61,6 +61,13 @@ def card_str(card: int, suits: bool = True) -> str:
     return RANK_NAMES[r] + SUITS[card >> SUIT_SHIFT]
 
 
+#: :func:`card_str` of every card code with a rank, by code: a view lists dozens of cards
+#: (grids, the whole discard pile, the last hole's grids), and a lookup costs a fraction
+#: of a call. Codes without a rank never occur in a game; they map to "".
+CARD_TEXT: tuple[str, ...] = tuple(
+    card_str(c) if 1 <= c & RANK_MASK <= JOKER else "" for c in range(N_CODES))
+
+
 def parse_card(text: str) -> int:
     """Parse ``A 2 .. 10 J Q K`` (``T`` for 10) with an optional suit letter, or ``JK``."""
     t = text.strip().upper()

@@ -22,7 +22,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Protocol
 
-from .cards import card_str
+from .cards import CARD_TEXT
 from .errors import GolfError
 from .events import hole_result_dict
 from .phases import FROM_DISCARD, FROM_STOCK, OVER, PHASES
@@ -101,7 +101,7 @@ def view(game: Viewable, player: int | None, codes: bool = False) -> ViewDict:
             else:
                 grids.append([c if k else None for c, k in zip(grid, bits[known], strict=True)])
         else:
-            grids.append([card_str(c) if k else None
+            grids.append([CARD_TEXT[c] if k else None
                           for c, k in zip(grid, bits[known], strict=True)])
         face_up.append(list(bits[up]))
     phase = h.phase
@@ -111,14 +111,14 @@ def view(game: Viewable, player: int | None, codes: bool = False) -> ViewDict:
     if h.held >= 0 and not over:
         holder = h.current
         if holder == player or h.held_from == FROM_DISCARD:
-            held = h.held if codes else card_str(h.held)
+            held = h.held if codes else CARD_TEXT[h.held]
     stock_cards: list[Any] | None = None
     if h.reshuffles:
         # Public since the reshuffle; a card held from the stock stays among them, so
         # the list never tells the others which card was drawn.
         pool = sorted([*h.stock, h.held] if holder is not None and h.held_from == FROM_STOCK
                       else h.stock)
-        stock_cards = pool if codes else [card_str(c) for c in pool]
+        stock_cards = pool if codes else [CARD_TEXT[c] for c in pool]
     peeked_cells: list[list[int] | None] = [
         list(bits.positions(peeks[s] & ~ups[s])) if s in active else None
         for s in range(n)]
@@ -127,7 +127,7 @@ def view(game: Viewable, player: int | None, codes: bool = False) -> ViewDict:
         pile: list[Any] = discard[:]
         top = discard[-1] if discard else None
     else:
-        pile = [card_str(c) for c in discard]
+        pile = [CARD_TEXT[c] for c in discard]
         top = pile[-1] if pile else None
     last = st.hole_results[-1] if st.hole_results else None
     legal = ([_NAMES[a] for a in game.legal_actions()]
@@ -164,7 +164,7 @@ def view(game: Viewable, player: int | None, codes: bool = False) -> ViewDict:
         "hole_scores": [list(s) for s in st.hole_scores],
         "playoff_scores": [list(s) for s in st.playoff_scores],
         "last_hole": None if last is None else hole_result_dict(
-            last, _card_code if codes else card_str),
+            last, _card_code if codes else CARD_TEXT.__getitem__),
         "legal_actions": legal,
         "is_over": over,
         "winners": st.winners[:],

@@ -7,15 +7,13 @@ connection, the public view once per change and only when someone watches.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Iterable
 from typing import Any, Protocol
 
+from .protocol import dumps
 from .store import SeatRecord
 
 __all__ = ["Audience", "Client", "Seat", "dumps"]
-
-dumps = json.JSONEncoder(separators=(",", ":"), check_circular=False).encode
 
 
 class Client(Protocol):

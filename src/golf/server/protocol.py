@@ -18,6 +18,11 @@ import unicodedata
 from collections.abc import Mapping
 from typing import Any
 
+try:
+    import orjson
+except ImportError:  # pragma: no cover - the web extra installs it
+    orjson = None  # type: ignore[assignment]
+
 PROTOCOL = 2
 #: Frames above this many bytes are refused with ``too_large``.
 MAX_FRAME = 4096
@@ -242,6 +247,39 @@ def check_name(name: Any) -> str:
         raise ProtocolError("bad_name", f"a name has 1 to {MAX_NAME} characters, not "
                             f"{len(clean)}", field="name")
     return clean
+
+
+_encode_stdlib = json.JSONEncoder(separators=(",", ":"), check_circular=False).encode
+
+
+def dumps_stdlib(obj: Any) -> str:
+    """A server frame as compact JSON text, by the standard library's encoder.
+
+    >>> dumps_stdlib({"type": "pong", "seats": {1: "Ann"}})
+    '{"type":"pong","seats":{"1":"Ann"}}'
+    """
+    return _encode_stdlib(obj)
+
+
+def dumps_fast(obj: Any) -> str:
+    """The same JSON meaning as :func:`dumps_stdlib`, by orjson when it is installed (about
+    ten times faster: every frame a table sends is encoded here). Non-ASCII characters come
+    as UTF-8 instead of ``\\u`` escapes; whatever orjson refuses (a string with a lone
+    surrogate, an integer beyond 64 bits) is encoded by the standard library instead.
+
+    >>> dumps_fast({"type": "pong", "seats": {1: "Ann"}})
+    '{"type":"pong","seats":{"1":"Ann"}}'
+    """
+    if orjson is None:  # pragma: no cover - the web extra installs orjson
+        return _encode_stdlib(obj)
+    try:
+        return orjson.dumps(obj, option=orjson.OPT_NON_STR_KEYS).decode()
+    except orjson.JSONEncodeError:
+        return _encode_stdlib(obj)
+
+
+#: How the server encodes every frame it sends.
+dumps = dumps_fast
 
 
 def now_ms() -> int:
