@@ -186,6 +186,10 @@ class Table:
                 stats.latencies.setdefault(self.id, []).append(now - seat.sent[1])
             seat.sent = None
         view = msg["view"]
+        if not view["is_over"] and ended_a_hole(msg):
+            # A person reads the hole's end and closes its dialog: the next hole waits
+            # for that `ready` (or its countdown), as for a browser.
+            asyncio.get_running_loop().create_task(self.ready(seat))
         if view["is_over"]:
             if seat is self.seats[0] and not self.rematching:
                 self.rematching = True
@@ -204,11 +208,27 @@ class Table:
             await seat.ws.send(json.dumps({"type": "action", "version": version,
                                            "action": self.rng.choice(legal)}))
 
+    async def ready(self, seat: Seat) -> None:
+        g = self.gen
+        await asyncio.sleep(max(0.0, g.think + self.rng.uniform(-g.jitter, g.jitter)))
+        with contextlib.suppress(Exception):
+            await seat.ws.send(json.dumps({"type": "ready"}))
+
     async def rematch(self) -> None:
+        """The host offers a rematch and every other person accepts it."""
         with contextlib.suppress(Exception):
             await self.gen.http.post(f"/api/tables/{self.id}/rematch", json={},
                                      headers={"Authorization": f"Bearer {self.host}"})
+            for seat in self.seats[1:]:
+                await self.gen.http.post(f"/api/tables/{self.id}/rematch/accept", json={},
+                                         headers={"Authorization": f"Bearer {seat.token}"})
         self.rematching = False
+
+
+def ended_a_hole(msg: dict[str, Any]) -> bool:
+    """Whether this state's event ended a hole (its facts name a hole end)."""
+    event = msg.get("event") or {}
+    return any(f.get("type") == "hole_end" for f in event.get("facts") or [])
 
 
 class Generator:
@@ -385,6 +405,8 @@ class Bench:
         self.pid: int | None = args.pid
         self.url = args.url
         self.cluster: Any = None
+        #: (tables, py-spy's file) per measured level, with --spy.
+        self.spies: list[tuple[int, Path]] = []
 
     def start_cluster(self) -> None:
         """``--cluster N``: PostgreSQL (``--db`` or a throwaway one), N processes and nginx
@@ -422,9 +444,6 @@ class Bench:
             if method == "POST" and path.endswith("/start") and status == 200:
                 out[table] = where.get(upstream.split(", ")[-1], -1)
         return out
-
-        #: (tables, py-spy's file) per measured level, with --spy.
-        self.spies: list[tuple[int, Path]] = []
 
     def start_server(self) -> None:
         port = free_port()
