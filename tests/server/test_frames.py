@@ -3,7 +3,6 @@ library's means, and a frame is written at once only when nothing has to wait.""
 
 from __future__ import annotations
 
-import asyncio
 import json
 import random
 from typing import Any
@@ -14,7 +13,6 @@ from hypothesis import strategies as st
 from golf.rules import load_rules
 from golf.server.match import LiveMatch
 from golf.server.protocol import dumps, dumps_fast, dumps_stdlib
-from golf.server.sockets import run_now
 
 JSON = st.recursive(
     st.none() | st.booleans() | st.integers(-(2**63), 2**63 - 1)
@@ -56,35 +54,3 @@ def test_every_frame_of_a_match_encodes_to_the_same_value() -> None:
             assert json.loads(dumps_fast(frame)) == json.loads(dumps_stdlib(frame))
             frames += 1
     assert frames > 100
-
-
-def test_run_now_finishes_a_step_that_never_waits() -> None:
-    done: list[str] = []
-
-    async def step() -> None:
-        done.append("sent")
-
-    assert run_now(step()) is True
-    assert done == ["sent"]
-
-
-def test_run_now_stops_a_step_where_it_would_wait() -> None:
-    done: list[str] = []
-
-    async def step(ready: asyncio.Event) -> None:
-        try:
-            await ready.wait()
-            done.append("sent")
-        finally:
-            done.append("cleaned up")
-
-    async def main() -> None:
-        ready = asyncio.Event()
-        coro = step(ready)
-        assert run_now(coro) is False
-        assert coro.cr_frame is None  # closed: nothing of it runs later
-        ready.set()
-        await asyncio.sleep(0)
-
-    asyncio.run(main())
-    assert done == ["cleaned up"]

@@ -12,7 +12,6 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import Coroutine
 from typing import Any
 
 from starlette.websockets import WebSocket, WebSocketDisconnect
@@ -43,24 +42,6 @@ log = logging.getLogger("golf.server")
 MAX_QUEUE = 1000
 
 
-def run_now(step: Coroutine[Any, Any, Any]) -> bool:
-    """Run ``step`` to its end at once if it never has to wait (True); if it would wait,
-    close it where it waits and answer False.
-
-    Sending a frame this way costs no task switch and no queue, which is most of a small
-    frame's cost. Only for a coroutine whose first wait comes before any effect, so that
-    closing it there leaves nothing half done: uvicorn's WebSocket send (the server
-    ``golf serve`` runs) waits until the socket is writable, then writes without waiting
-    again.
-    """
-    try:
-        step.send(None)
-    except StopIteration:
-        return True
-    step.close()
-    return False
-
-
 class Connection:
     def __init__(self, ws: WebSocket, hub: Hub) -> None:
         self.ws = ws
@@ -72,8 +53,6 @@ class Connection:
         self.chat_bucket = TokenBucket(CHAT_BURST, CHAT_RATE)
         self.strikes: list[float] = []
         self.closing: tuple[int, str] | None = None
-        #: The writer task holds a frame it is sending (a frame sent now would pass it).
-        self._writing = False
 
     # --- sending -------------------------------------------------------------------------
     def push(self, text: str) -> None:
@@ -82,12 +61,9 @@ class Connection:
         if self.queue.qsize() >= MAX_QUEUE:
             self.close_soon(1008, "too_slow", "this connection fell too far behind")
             return
-        if not self._writing and self.queue.empty():
-            # Nothing is ahead of this frame: write it now if the socket takes it. A
-            # failed write goes to the writer, which meets the same error and stops.
-            with contextlib.suppress(Exception):
-                if run_now(self.ws.send_text(text)):
-                    return
+        # Every frame goes through the writer task: a send run in place and abandoned at
+        # its first wait could already have written the frame (a send may write, then wait
+        # for the socket to drain), and the queue would then send it twice.
         self.queue.put_nowait(text)
 
     def send(self, payload: dict[str, Any]) -> None:
@@ -108,9 +84,7 @@ class Connection:
                 text = await self.queue.get()
                 if text is None:
                     break
-                self._writing = True
                 await self.ws.send_text(text)
-                self._writing = False
         if self.closing is not None:
             with contextlib.suppress(Exception):
                 await self.ws.close(self.closing[0], self.closing[1])
