@@ -80,6 +80,17 @@ def test_requests_naming_a_table_meet_in_one_process(cluster3: Cluster) -> None:
     lobby = {u for m, p, t, u, _ in c.routed()[logged:]
              if not t and p == "/api/tables" and m == "GET"}
     assert len(lobby) >= 2, lobby
+    # One browser's calls that name no table stay in one process (its guest cookie is the
+    # key): a passkey ceremony's two steps meet there.
+    logged = len(c.routed())
+    with httpx.Client(base_url=c.url, timeout=30) as browser:
+        assert browser.get("/api/me").status_code == 200
+        assert "golf_guest" in browser.cookies
+        for _ in range(6):
+            assert browser.get("/api/tables").status_code == 200
+    wait_for_log(c, logged + 7)
+    mine = {u for m, p, t, u, _ in c.routed()[logged:] if not t and m == "GET"}
+    assert len(mine) == 1, mine
 
 
 async def hello(url: str, table: str, token: str) -> None:
