@@ -75,14 +75,19 @@ function header() {
   const peeked = h("input#pref-peeked", { type: "checkbox", checked: pref("showPeeked", false),
     onchange: (e) => { setPref("showPeeked", e.target.checked); refresh(); } });
   const menu = h("details.display-menu", {},
-    h("summary", { text: t("common.settings") }),
+    h("summary", { "aria-label": t("common.settings") },
+      h("span.topbar-label", { text: t("common.settings") })),
     h("div.menu-body", {},
       h("label.check", {}, four, " ", t("pref.fourColour")),
       h("label.check", {}, peeked, " ", t("pref.showPeeked")),
       h("p.help", { text: t("pref.showPeeked.help") }),
       soundSwitch(), notifySwitch()));
-  const boards = h("a.topbar-link", { href: "/leaderboards", text: t("nav.leaderboards"),
-    onclick: (e) => { e.preventDefault(); navigate("/leaderboards"); } });
+  // On a phone the header keeps one line: its links show their icons, their words stay
+  // their accessible names (golf.css, "top bar on a phone").
+  const boards = h("a.topbar-link", { href: "/leaderboards", "aria-label": t("nav.leaderboards"),
+    onclick: (e) => { e.preventDefault(); navigate("/leaderboards"); } },
+    h("span.topbar-icon", { "aria-hidden": "true", text: "♛" }),
+    h("span.topbar-label", { text: t("nav.leaderboards") }));
   const account = h("div.account-slot");
   replace(bar, logo, h("div.topbar-tools", {}, boards,
     h("label.lang", {}, h("span.sr-only", { text: t("lang.label") }), select), menu, account));
