@@ -192,7 +192,9 @@ def test_the_next_hole_waits_and_the_rematch_is_an_invitation(
         p.context.close()
 
 
-# Every badge's box against every rank, suit and pip of every card on the page.
+# Every badge's box against every rank, suit and pip of every card in the same layer (the
+# page, or one dialog: a dialog's badge over a card of the page beneath it is the dialog
+# covering the page, not a badge covering a card).
 OVERLAPS = """
 () => {
   const badges = [...document.querySelectorAll(
@@ -202,6 +204,7 @@ OVERLAPS = """
   for (const b of badges) {
     const r = b.getBoundingClientRect();
     for (const x of texts) {
+      if (b.closest('dialog') !== x.closest('dialog')) continue;
       const q = x.getBoundingClientRect();
       if (q.width === 0 || q.height === 0) continue;
       const apart = r.right - 0.5 <= q.left || q.right - 0.5 <= r.left
