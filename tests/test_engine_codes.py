@@ -127,3 +127,12 @@ def test_check_rules_gives_the_combination_code_and_its_settings() -> None:
                                "never end"}
     assert codes["holes"] == {"code": "holes_and_target_zero",
                           "params": {"keys": ["holes", "target"]}}
+
+
+def test_a_refusal_only_of_the_combination_names_its_settings() -> None:
+    # Nine-card plays 9 holes to 50 points: each 0 alone is fine, both together are not.
+    codes: dict[str, dict[str, Any]] = {}
+    r, errors = check_rules("nine-card", {"holes": 0, "target": 0}, codes=codes)
+    assert r is None and list(errors) == ["*"]
+    assert codes["*"]["code"] == "holes_and_target_zero"
+    assert codes["*"]["params"]["keys"] == ["holes", "target"]
