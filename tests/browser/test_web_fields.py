@@ -30,6 +30,18 @@ def test_a_combination_refusal_is_german_beside_its_settings(
     page.locator("#rule-target").dispatch_event("change")
     expect(page.locator("#err-holes")).to_be_hidden()
     expect(page.locator("form.create button[type=submit]")).to_be_enabled()
+    # Numbers in the page's digits, and a code's words filled from its parameters.
+    worded = page.evaluate("""async () => {
+      const { engineMessage } = await import('/static/js/enginewords.js');
+      return [engineMessage('x', {code: 'too_few_cards', params: {keys: ['decks', 'players'],
+                players: 8, need: 1201, cells: 150, decks: 1, have: 54}}),
+              engineMessage('x', {code: 'unknown_setting', params: {key: 'hole',
+                close: 'holes'}}),
+              engineMessage('x', {code: 'no_such_code', params: {}})];
+    }""")
+    assert worded[0].startswith("8 Spieler brauchen 1.201 Karten (je 150 "), worded
+    assert worded[1] == "Eine Einstellung „hole“ gibt es nicht. Meintest du Runden?", worded
+    assert worded[2] == "x"
     assert not de.errors, de.errors
     de.context.close()
 
