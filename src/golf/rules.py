@@ -263,10 +263,12 @@ def _players(key: str, v: Any) -> tuple[int, int]:
     if isinstance(v, int) and not isinstance(v, bool):
         v = [v, v]
     if not isinstance(v, list | tuple) or len(v) != 2:
-        raise RulesError(f"setting 'players' must be [min, max], got {v!r}")
+        raise RulesError(f"setting 'players' must be [min, max], got {v!r}",
+                         code="players_not_pair", params={"key": "players", "got": repr(v)})
     lo, hi = _int("players", v[0], *_PLAYER_RANGE), _int("players", v[1], *_PLAYER_RANGE)
     if lo > hi:
-        raise RulesError(f"setting 'players' must have min <= max, got [{lo}, {hi}]")
+        raise RulesError(f"setting 'players' must have min <= max, got [{lo}, {hi}]",
+                         code="players_min_over_max", params={"key": "players", "lo": lo, "hi": hi})
     return lo, hi
 
 
@@ -278,14 +280,17 @@ def _decks(key: str, v: Any) -> tuple[tuple[int, int], ...]:
     if not isinstance(v, Mapping) or not v:
         raise RulesError(
             "setting 'decks' must be a number of decks or a table from player counts to decks, "
-            f"like {{ 1 = 1, 4 = 2 }}; got {v!r}"
+            f"like {{ 1 = 1, 4 = 2 }}; got {v!r}",
+            code="decks_not_table", params={"key": "decks", "got": repr(v)},
         )
     steps = []
     for a, b in v.items():
         try:
             start = int(a)
         except (TypeError, ValueError):
-            raise RulesError(f"setting 'decks' has key {a!r}; keys are player counts") from None
+            raise RulesError(f"setting 'decks' has key {a!r}; keys are player counts",
+                             code="decks_bad_key",
+                             params={"key": "decks", "got": repr(a)}) from None
         steps.append((_int("decks", start, *_PLAYER_RANGE), _int("decks", b, *_DECK_RANGE)))
     steps.sort()
     return tuple(steps)
@@ -293,14 +298,17 @@ def _decks(key: str, v: Any) -> tuple[tuple[int, int], ...]:
 
 def _points(key: str, v: Any, base: tuple[int, ...]) -> tuple[int, ...]:
     if not isinstance(v, Mapping):
-        raise RulesError(f"setting 'points' must be a table of rank = points, got {v!r}")
+        raise RulesError(f"setting 'points' must be a table of rank = points, got {v!r}",
+                         code="points_not_table", params={"key": "points", "got": repr(v)})
     pts = list(base)
     for k, p in v.items():
         name = str(k).upper()
         name = "10" if name == "T" else name
         if name not in _POINT_KEYS:
             raise RulesError(
-                f"setting 'points' has unknown rank {k!r}; ranks are {', '.join(_POINT_KEYS)}"
+                f"setting 'points' has unknown rank {k!r}; ranks are {', '.join(_POINT_KEYS)}",
+                code="points_unknown_rank",
+                params={"key": "points", "got": repr(k), "ranks": list(_POINT_KEYS)},
             )
         pts[RANK_NAMES.index(name)] = _int(f"points.{name}", p, *_POINT_RANGE)
     return tuple(pts)
@@ -310,18 +318,22 @@ def _match(key: str, v: Any) -> tuple[PatternName, ...]:
     if isinstance(v, str):
         v = [v]
     if not isinstance(v, list | tuple):
-        raise RulesError(f"setting 'match' must be a list of patterns, got {v!r}")
+        raise RulesError(f"setting 'match' must be a list of patterns, got {v!r}",
+                         code="match_not_list", params={"key": "match", "got": repr(v)})
     for p in v:
         if p not in PATTERNS:
             raise RulesError(
-                f"setting 'match' has unknown pattern {p!r}; patterns are {', '.join(PATTERNS)}"
+                f"setting 'match' has unknown pattern {p!r}; patterns are {', '.join(PATTERNS)}",
+                code="not_a_choice",
+                params={"key": "match", "allowed": list(PATTERNS), "got": repr(p)},
             )
     return cast(tuple[PatternName, ...], tuple(dict.fromkeys(v)))
 
 
 def _sources(key: str, v: Any) -> tuple[tuple[str, str], ...]:
     if not isinstance(v, Mapping):
-        raise RulesError(f"'sources' must be a table of setting = text, got {v!r}")
+        raise RulesError(f"'sources' must be a table of setting = text, got {v!r}",
+                         code="sources_not_table", params={"key": "sources", "got": repr(v)})
     return tuple((str(a), str(b)) for a, b in v.items())
 
 
@@ -726,7 +738,8 @@ def _unknown(key: str) -> RulesError:
     close = difflib.get_close_matches(key, (*SETTINGS, "extends"), n=1)
     hint = f" (did you mean '{close[0]}'?)" if close else ""
     return RulesError(
-        f"unknown setting '{key}'{hint}; settings are: {', '.join(SETTINGS)} (and 'extends')"
+        f"unknown setting '{key}'{hint}; settings are: {', '.join(SETTINGS)} (and 'extends')",
+        code="unknown_setting", params={"key": key, "close": close[0] if close else None},
     )
 
 
@@ -750,27 +763,40 @@ def rules_from_dict(data: Mapping[str, Any]) -> Rules:
 def _check_combination(r: Rules) -> None:
     """Reject settings that are each valid but cannot be played together."""
     if r.cells > MAX_CELLS:
-        raise RulesError(f"rows x cols = {r.cells} cells; at most {MAX_CELLS} are supported")
+        raise RulesError(f"rows x cols = {r.cells} cells; at most {MAX_CELLS} are supported",
+                         code="too_many_cells", params={"cells": r.cells, "max": MAX_CELLS})
     if r.setup_count > len(r.setup_positions()):
         where = "the bottom row" if r.setup_cells == "bottom-row" else "the grid"
         raise RulesError(
             f"setting 'setup_count' is {r.setup_count} but {where} has only "
-            f"{len(r.setup_positions())} cells"
+            f"{len(r.setup_positions())} cells",
+            code="setup_count_over_cells",
+            params={"key": "setup_count", "got": r.setup_count, "where": r.setup_cells,
+                    "have": len(r.setup_positions())},
         )
     if r.end_on_complete == "never" and not r.knock:
         raise RulesError(
-            "setting 'end_on_complete' = 'never' needs 'knock' = true: otherwise no round could end"
+            "setting 'end_on_complete' = 'never' needs 'knock' = true: "
+            "otherwise no round could end",
+            code="never_needs_knock", params={"keys": ["end_on_complete", "knock"]},
         )
     if r.holes == 0 and r.target == 0:
-        raise RulesError("settings 'holes' and 'target' are both 0: the match could never end")
+        raise RulesError("settings 'holes' and 'target' are both 0: the match could never end",
+                         code="holes_and_target_zero", params={"keys": ["holes", "target"]})
     if "diagonals" in r.match and r.rows != r.cols:
         raise RulesError(
-            f"match pattern 'diagonals' needs a square grid, but rows={r.rows}, cols={r.cols}"
+            f"match pattern 'diagonals' needs a square grid, but rows={r.rows}, cols={r.cols}",
+            code="diagonals_need_square",
+            params={"keys": ["match", "rows", "cols"], "rows": r.rows, "cols": r.cols},
         )
     if "blocks" in r.match and (r.rows < 2 or r.cols < 2):
-        raise RulesError("match pattern 'blocks' needs at least 2 rows and 2 columns")
+        raise RulesError("match pattern 'blocks' needs at least 2 rows and 2 columns",
+                         code="blocks_need_2x2",
+                         params={"keys": ["match", "rows", "cols"], "rows": r.rows, "cols": r.cols})
     if r.jokers_wild and r.jokers_per_deck == 0:
-        raise RulesError("setting 'jokers_wild' = true needs 'jokers_per_deck' > 0")
+        raise RulesError("setting 'jokers_wild' = true needs 'jokers_per_deck' > 0",
+                         code="jokers_wild_needs_jokers",
+                         params={"keys": ["jokers_wild", "jokers_per_deck"]})
     for players in range(r.players[0], r.players[1] + 1):
         need = players * r.cells + 1
         have = r.deck_size(players)
@@ -778,7 +804,10 @@ def _check_combination(r: Rules) -> None:
             raise RulesError(
                 f"setting 'decks': {players} players need {need} cards ({r.cells} each and one "
                 f"to start the discard pile) but {r.decks_for(players)} deck(s) hold {have}; "
-                "add decks or lower 'players'"
+                "add decks or lower 'players'",
+                code="too_few_cards",
+                params={"keys": ["decks", "players"], "players": players, "need": need,
+                        "cells": r.cells, "decks": r.decks_for(players), "have": have},
             )
 
 
@@ -799,7 +828,8 @@ def _read_toml(text: str, where: str) -> dict[str, Any]:
     try:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as e:
-        raise RulesError(f"{where} is not valid TOML: {e}") from None
+        raise RulesError(f"{where} is not valid TOML: {e}",
+                         code="not_toml", params={"where": where, "detail": str(e)}) from None
 
 
 def _copy(v: Any) -> Any:
@@ -819,14 +849,16 @@ _PRESET_SETTINGS: dict[str, dict[str, Any]] = {}
 
 def _raw_preset(name: str, seen: tuple[str, ...] = ()) -> dict[str, Any]:
     if name in seen:
-        raise RulesError(f"presets extend each other in a loop: {' -> '.join((*seen, name))}")
+        raise RulesError(f"presets extend each other in a loop: {' -> '.join((*seen, name))}",
+                         code="extends_loop", params={"chain": [*seen, name]})
     hit = _PRESET_SETTINGS.get(name)
     if hit is None:
         res = resources.files("golf") / "presets" / f"{name}.toml"
         if not res.is_file():
             raise RulesError(
                 f"unknown variant {name!r}; presets are: {', '.join(preset_names())} "
-                "(or give the path of a .toml rules file)"
+                "(or give the path of a .toml rules file)",
+                code="unknown_preset", params={"got": repr(name), "allowed": preset_names()},
             )
         raw = _read_toml(res.read_text(encoding="utf-8"), f"preset {name!r}")
         hit = _PRESET_SETTINGS[name] = _resolve(raw, (*seen, name))
@@ -839,7 +871,8 @@ def _resolve(raw: dict[str, Any], seen: tuple[str, ...] = ()) -> dict[str, Any]:
     if parent is None:
         return raw
     if not isinstance(parent, str):
-        raise RulesError(f"'extends' must name a preset, got {parent!r}")
+        raise RulesError(f"'extends' must name a preset, got {parent!r}",
+                         code="extends_not_name", params={"got": repr(parent)})
     base = _raw_preset(parent, seen)
     return merge_settings(base, raw)
 
@@ -873,7 +906,9 @@ def raw_settings(variant: str | Path | Mapping[str, Any] | Rules) -> dict[str, A
         try:
             content = path.read_text(encoding="utf-8")
         except OSError as e:
-            raise RulesError(f"cannot read rules file {text!r}: {e.strerror}") from None
+            raise RulesError(f"cannot read rules file {text!r}: {e.strerror}",
+                             code="unreadable_file",
+                             params={"path": text, "detail": e.strerror}) from None
         raw = _read_toml(content, f"rules file {text!r}")
         raw.setdefault("name", path.stem)
         return _resolve(raw)
@@ -956,7 +991,8 @@ def normalise_overrides(overrides: Mapping[str, Any]) -> dict[str, Any]:
         if "." in k:
             head, tail = k.split(".", 1)
             if head != "points":
-                raise RulesError(f"dotted setting {k!r}: only 'points.RANK' may be dotted")
+                raise RulesError(f"dotted setting {k!r}: only 'points.RANK' may be dotted",
+                                 code="dotted_setting", params={"got": repr(k)})
             out.setdefault("points", {})[tail] = v
         else:
             out[k] = v
@@ -971,10 +1007,12 @@ def parse_rule_option(text: str) -> tuple[str, Any]:
     (('holes', 18), ('setup', 'peek'))
     """
     if "=" not in text:
-        raise RulesError(f"rule option {text!r} must look like KEY=VALUE, for example holes=18")
+        raise RulesError(f"rule option {text!r} must look like KEY=VALUE, for example holes=18",
+                         code="option_syntax", params={"got": repr(text)})
     key, value = (s.strip() for s in text.split("=", 1))
     if not key:
-        raise RulesError(f"rule option {text!r} has no key before '='")
+        raise RulesError(f"rule option {text!r} has no key before '='",
+                         code="option_no_key", params={"got": repr(text)})
     try:
         parsed = tomllib.loads(f"v = {value}")["v"]
     except tomllib.TOMLDecodeError:

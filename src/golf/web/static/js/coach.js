@@ -85,3 +85,15 @@ export function coachEl(hint, view, { legal, onPlay }) {
     legal.includes(best.action) ? h("button.small.primary", { type: "button", text: t("hint.play"),
       onclick: () => onPlay(best.action) }) : null);
 }
+
+/**
+ * Bring the hint box under `root` into view once it is on the page: on a phone it sits
+ * below the grid and the actions, out of sight of the button that asked for it. "nearest"
+ * leaves a box already in view where it is; its scroll margin keeps it below the header.
+ */
+export function revealHint(root) {
+  requestAnimationFrame(() => {
+    const box = root.querySelector(".hint-box");
+    if (box) box.scrollIntoView({ block: "nearest" });
+  });
+}

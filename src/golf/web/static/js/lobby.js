@@ -204,6 +204,9 @@ export function lobbyScreen(root, _where, { navigate }) {
       showError(key === "*" ? "rules-all" : key === "players" ? "seats" : key, message);
       // "players" is also a rule setting: then the message belongs next to it as well.
       if (key === "players" && "players" in state.overrides) showError("players", message);
+      // A combination refused (field "*") also sits next to each of its settings changed here.
+      const involved = key === "*" && codes["*"] ? codes["*"].params.keys || [] : [];
+      for (const k of involved) if (k in state.overrides) showError(k, message);
     }
     if (seatsMessage) showError("seats", seatsMessage);
     state.errors = result.errors || {};

@@ -18,7 +18,7 @@ import { soundFor } from "./sound.js";
 import { markTurn } from "./attention.js";
 import { forgetPeeks, memoryMode, pastFirstDraw } from "./memory.js";
 import { breakClockText, celebrationEl, rematchEl } from "./finish.js";
-import { coachEl } from "./coach.js";
+import { coachEl, revealHint } from "./coach.js";
 import { pointerKey } from "./tablebits.js";
 import { keyOf, kindOfKey } from "./keys.js";
 
@@ -177,6 +177,7 @@ export function tableScreen(root, where, { navigate }) {
         if (S.state && msg.version === S.state.version) {
           S.hint = msg;
           render();
+          revealHint(board);
         }
         break;
       case "error":
@@ -329,6 +330,7 @@ export function tableScreen(root, where, { navigate }) {
     S.hint = { loading: true };
     socket.send({ type: "hint", version: S.state.version });
     render();
+    revealHint(board);
   }
 
   function sendChat(e) {

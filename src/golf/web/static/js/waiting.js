@@ -15,6 +15,24 @@ function seatBadges(seat, table, mySeat) {
   return out;
 }
 
+// The host control whose request went out last, so that the server's refusal is shown
+// beside it (the room is rebuilt on every table frame, so this outlives one rendering).
+let lastControl = null;
+// Whether that refusal still has to be brought into view (once, not on every rebuild).
+let revealPending = false;
+
+/** A refused control and its message: in view below the sticky header, the control focused. */
+function reveal(message) {
+  requestAnimationFrame(() => {
+    if (!message.isConnected) return;
+    const control = document.querySelector("[data-control][aria-invalid=true]");
+    // Centred: the sticky header covers the top of the page (see .field-error's scroll margin).
+    (message.closest(".wait-seat, .start-block") || message)
+      .scrollIntoView({ block: "center" });
+    if (control) control.focus({ preventScroll: true });
+  });
+}
+
 /**
  * ctx: {table, mySeat, isHost, invite (url or null), onHost(method, path, body),
  *       onLeave(), onCopy(text, button), error}
@@ -28,6 +46,27 @@ export function waitingEl(ctx) {
   const inviteUrl = ctx.invite ? new URL(ctx.invite, location.origin).href : null;
   const watchUrl = new URL(table.watch_url || `/watch/${table.id}`, location.origin).href;
 
+  // Host requests remember their control; a refusal is shown next to it (aria-invalid, an
+  // alert that is read at once) and only falls back to the line below the seats when that
+  // control is no longer on the page.
+  const call = (control, ...request) => {
+    lastControl = control;
+    revealPending = true;
+    ctx.onHost(...request);
+  };
+  const refused = (control) => Boolean(ctx.error) && lastControl === control;
+  let placed = null;
+  const mark = (control, described) => refused(control)
+    ? { "data-control": control, "aria-invalid": "true",
+      "aria-describedby": [described, "wait-error"].filter(Boolean).join(" ") }
+    : { "data-control": control, ...(described ? { "aria-describedby": described } : {}) };
+  const messageAt = (...controls) => {
+    if (placed || !controls.some(refused)) return null;
+    placed = h("p.field-error#wait-error", { role: "alert", "aria-live": "assertive",
+      text: ctx.error });
+    return placed;
+  };
+
   const seatItems = seats.map((s) => {
     const status = s.kind !== "human" ? t("seat.online")
       : !s.taken ? t("wait.open") : s.connected ? t("seat.online") : t("seat.offline");
@@ -37,13 +76,15 @@ export function waitingEl(ctx) {
       if (s.kind === "human" && s.taken) {
         controls.push(h("button.ghost.small", { type: "button", text: t("wait.makeHost"),
           "aria-label": t("wait.makeHostSeat", { name }),
-          onclick: () => ctx.onHost("POST", `${base}/host`, { seat: s.seat }) }));
+          ...mark(`host-${s.seat}`),
+          onclick: () => call(`host-${s.seat}`, "POST", `${base}/host`, { seat: s.seat }) }));
       }
       if (!(s.kind === "human" && s.taken)) {
         controls.push(h("select.small", { "aria-label": `${name}: ${t("wait.toBot")}`,
+          ...mark(`kind-${s.seat}`),
           onchange: (e) => {
             const v = e.target.value;
-            ctx.onHost("PUT", `${base}/seats/${s.seat}`, v === "human" ? { kind: "human" }
+            call(`kind-${s.seat}`, "PUT", `${base}/seats/${s.seat}`, v === "human" ? { kind: "human" }
               : { kind: "bot", bot: v });
           } },
           ["human", "easy", "medium", "hard"].map((v) => h("option", { value: v,
@@ -52,7 +93,8 @@ export function waitingEl(ctx) {
       }
       controls.push(h("button.ghost.small.danger", { type: "button", text: t("wait.remove"),
         "aria-label": t("wait.removeSeat", { name }),
-        onclick: () => ctx.onHost("DELETE", `${base}/seats/${s.seat}`) }));
+        ...mark(`remove-${s.seat}`),
+        onclick: () => call(`remove-${s.seat}`, "DELETE", `${base}/seats/${s.seat}`) }));
     }
     return h("li.wait-seat" + (s.taken ? "" : ".open"), {},
       h("span.avatar", { "aria-hidden": "true", text: s.kind === "bot" ? "⚙"
@@ -61,7 +103,8 @@ export function waitingEl(ctx) {
         seatBadges(s, table, mySeat).map((b) => h("span.tag", { text: b }))),
       h("span.status" + (s.taken && (s.connected || s.kind !== "human") ? ".on" : ".off"), {},
         h("span.dot", { "aria-hidden": "true" }), status),
-      h("span.wait-controls", {}, controls));
+      h("span.wait-controls", {}, controls),
+      messageAt(`host-${s.seat}`, `kind-${s.seat}`, `remove-${s.seat}`));
   });
 
   const overrides = Object.entries(table.rules || {});
@@ -86,12 +129,13 @@ export function waitingEl(ctx) {
   const startBlock = isHost
     ? h("div.start-block", {},
       h("button.primary.big#start", { type: "button", text: t("wait.start"),
-        "aria-describedby": "start-help", disabled: open > 0,
-        onclick: () => ctx.onHost("POST", `${base}/start`) }),
-      h("p.help", { id: "start-help", text: open > 0 ? t("wait.needSeats") : "" }))
+        ...mark("start", "start-help"), disabled: open > 0,
+        onclick: () => call("start", "POST", `${base}/start`) }),
+      h("p.help", { id: "start-help", text: open > 0 ? t("wait.needSeats") : "" }),
+      messageAt("start"))
     : h("p.notice", { text: t("wait.waitingHost", { host: hostName }) });
 
-  return h("section.waiting.panel", { "aria-labelledby": "wait-title" },
+  const room = h("section.waiting.panel", { "aria-labelledby": "wait-title" },
     h("div.panel-head", {},
       h("h1#wait-title", { text: table.title }),
       h("span.muted", { text: `${presetName(table.preset)} · ${t("wait.title")}` })),
@@ -102,11 +146,15 @@ export function waitingEl(ctx) {
         h("ol.wait-seats", {}, seatItems),
         isHost ? h("div.add-row", {},
           ["easy", "medium", "hard"].map((d) => h("button.ghost", { type: "button",
-            text: "+ " + t(`lobby.seat.${d}`),
-            onclick: () => ctx.onHost("POST", `${base}/seats`, { kind: "bot", bot: d }) })),
+            text: "+ " + t(`lobby.seat.${d}`), ...mark(`add-${d}`),
+            onclick: () => call(`add-${d}`, "POST", `${base}/seats`, { kind: "bot", bot: d }) })),
           h("button.ghost", { type: "button", text: "+ " + t("wait.addPerson"),
-            onclick: () => ctx.onHost("POST", `${base}/seats`, { kind: "human" }) })) : null,
-        ctx.error ? h("p.field-error", { role: "alert", text: ctx.error }) : null,
+            ...mark("add-human"),
+            onclick: () => call("add-human", "POST", `${base}/seats`, { kind: "human" }) }))
+          : null,
+        isHost ? messageAt("add-easy", "add-medium", "add-hard", "add-human") : null,
+        ctx.error && !placed ? (placed = h("p.field-error", { role: "alert", text: ctx.error }))
+          : null,
         startBlock),
       h("div", {},
         inviteBox,
@@ -119,4 +167,9 @@ export function waitingEl(ctx) {
         h("h2", { text: t("wait.options") }),
         optionsEl(table.options),
         h("button.ghost.danger", { type: "button", text: t("wait.leave"), onclick: ctx.onLeave }))));
+  if (placed && revealPending) {
+    revealPending = false;
+    reveal(placed);
+  }
+  return room;
 }
