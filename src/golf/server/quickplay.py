@@ -404,7 +404,10 @@ class QuickPlay:
         body = NewTable(name=names[0], preset=claim.preset, seats=seats, public=False,
                         title=f"Quick play: {load_rules(claim.preset).name}",
                         rated=claim.rated_bots)
-        room, _ = await create_table(self.hub, body, host.token_hash, host.player_id)
+        made, _ = await create_table(self.hub, body, host.token_hash, host.player_id)
+        # The live table, its lease taken (several processes on PostgreSQL: a new table is
+        # nobody's until a process claims it, and its seats and start are fenced writes).
+        room = await self.hub.room(made.id)
         for p, name in zip(others, names[1:], strict=True):
             await room.join(name, p.token_hash, p.player_id)
         await room.start()
