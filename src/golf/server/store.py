@@ -174,6 +174,13 @@ class Store:
             self._writer = asyncio.create_task(self._drain())
         try:
             return await fut
+        except sa.exc.IntegrityError as e:
+            # The data's answer, not an outage: a name taken is the caller's to word; a
+            # table's row already there (a move another writer stored: the last line of
+            # defence against a fork) is a table that moved on, so try again.
+            if table is None or self._leases is None:
+                raise
+            raise Unavailable() from e
         except (sa.exc.SQLAlchemyError, OSError) as e:
             if self._leases is None:
                 raise
