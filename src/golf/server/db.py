@@ -231,14 +231,22 @@ queue = sa.Table(
 )
 
 #: Which server process plays a live table (migration 0005, golf.server.lease): used only
-#: when several processes share a PostgreSQL database.
+#: when several processes share a PostgreSQL database. A lease lives while its owner's
+#: node row does; ``changed`` is when it last changed hands.
 leases = sa.Table(
     "golf_leases", metadata,
     sa.Column("table_id", sa.String(32), primary_key=True),
     sa.Column("owner", sa.String(120), nullable=False),
     sa.Column("epoch", sa.BigInteger, nullable=False),
-    sa.Column("expires", sa.Float, nullable=False),
+    sa.Column("changed", sa.Float, nullable=False),
     sa.Index("ix_golf_leases_owner", "owner"),
+)
+
+#: The server processes of a cluster, each alive until ``expires`` (the database's clock).
+nodes = sa.Table(
+    "golf_nodes", metadata,
+    sa.Column("node", sa.String(120), primary_key=True),
+    sa.Column("expires", sa.Float, nullable=False),
 )
 
 MIGRATIONS = Path(__file__).parent / "migrations"

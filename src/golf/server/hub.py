@@ -76,7 +76,9 @@ class Hub:
             del self.rooms[tid]
             self._asked.pop(tid, None)
             if self.leases is not None:
-                self.leases.forget(tid)  # not renewed: it runs out by itself
+                # Kept in the database while this process lives: given back when another
+                # process asks for it (handover_requested).
+                self.leases.forget(tid)
         return len(idle)
 
     async def load_unfinished(self) -> int:
@@ -229,7 +231,13 @@ class Hub:
     async def handover_requested(self, table_id: str) -> None:
         """Another process asks for a table: give it up unless it just came here."""
         leases = self.leases
-        if leases is None or table_id not in leases.held:
+        if leases is None:
+            return
+        if table_id not in leases.held:
+            # Not played here, but perhaps still this process's in the database (a finished
+            # table swept from memory, a load that failed): a lease lives as long as its
+            # process, so give it back (only if it is this process's).
+            await leases.release([table_id])
             return
         if time.monotonic() - leases.since.get(table_id, 0.0) < MIN_HOLD:
             return

@@ -1,6 +1,7 @@
 """Table leases for many server processes on one database: which process plays a live
-table (``owner``), until when (``expires``, seconds on the database's clock) and the
-lease's ``epoch``, which every write of the table checks (fencing, see golf.server.lease).
+table (``owner``), when it last changed hands (``changed``, seconds on the database's
+clock) and the lease's ``epoch``, which every write of the table checks (fencing, see
+golf.server.lease); and the processes (``golf_nodes``), each alive until ``expires``.
 
 Revision ID: 0005
 Revises: 0004
@@ -21,11 +22,17 @@ def upgrade() -> None:
         sa.Column("table_id", sa.String(32), primary_key=True),
         sa.Column("owner", sa.String(120), nullable=False),
         sa.Column("epoch", sa.BigInteger, nullable=False),
-        sa.Column("expires", sa.Float, nullable=False),
+        sa.Column("changed", sa.Float, nullable=False),
     )
     op.create_index("ix_golf_leases_owner", "golf_leases", ["owner"])
+    op.create_table(
+        "golf_nodes",
+        sa.Column("node", sa.String(120), primary_key=True),
+        sa.Column("expires", sa.Float, nullable=False),
+    )
 
 
 def downgrade() -> None:
+    op.drop_table("golf_nodes")
     op.drop_index("ix_golf_leases_owner", "golf_leases")
     op.drop_table("golf_leases")
