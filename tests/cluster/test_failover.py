@@ -29,7 +29,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent / "server"))
 sys.path.insert(0, str(HERE.parent))
 
-from harness import Client  # noqa: E402
+from harness import Client, ended_a_hole  # noqa: E402
 
 from golf.cluster import Cluster  # noqa: E402
 
@@ -161,6 +161,7 @@ class Tables:
         1.2 s, until ``stop``; a refused move (try_again) is tried again on the next state."""
         async def table(players: list[Player], rng: random.Random) -> None:
             acted: dict[int, tuple[int, int]] = {}
+            readied: dict[int, tuple[int, int]] = {}
             seen = [0, 0]
             while not self.stop:
                 for i, p in enumerate(players):
@@ -170,6 +171,13 @@ class Tables:
                         self.errors.append(e)
                         acted.pop(i, None)
                     s = p.state
+                    if s is not None and p.ws is not None and ended_a_hole(s):
+                        # The person closes the hole-end dialog: the next hole waits for it.
+                        mark = (s["version"], len(p.connect_marks))
+                        if readied.get(i) != mark:
+                            readied[i] = mark
+                            with contextlib.suppress(Exception):
+                                await p.send({"type": "ready"})
                     # A move sent on a connection that then broke may be lost unacknowledged:
                     # after a reconnect the same version is played again.
                     key = (-1, 0) if s is None else (s["version"], len(p.connect_marks))
