@@ -186,7 +186,10 @@ class Tables:
                         continue
                     acted[i] = key
                     await asyncio.sleep(rng.uniform(0.3, 1.2))
-                    if self.stop or p.state is None or p.state["version"] != s["version"]:
+                    # Thinking took time: the socket may have been replaced meanwhile and not
+                    # be joined yet (a client sends nothing before its hello is answered).
+                    if self.stop or p.state is None or p.state["version"] != s["version"] \
+                            or p.ws is None or not p.joined():
                         continue
                     action = rng.choice(s["legal_actions"])
                     p.sent.append((s["version"], action))
