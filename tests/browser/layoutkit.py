@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from playwright.sync_api import Browser, Page, expect
-from webplay import Player, Server
+from webplay import Player, Server, click_a_move
 
 VIEWPORTS: dict[str, dict[str, int]] = {
     "1366x768": {"width": 1366, "height": 768},
@@ -73,6 +73,15 @@ def open_seated(browser: Browser, server: Server, seated: Seated, *,
 def wait_my_turn(page: Page) -> None:
     expect(page.locator(".turn-pill.mine")).to_be_visible()
     expect(page.locator(".board-area.busy")).to_have_count(0)
+
+
+def to_the_draw(p: Player) -> None:
+    """Setup moves until drawing from the stock is legal."""
+    while True:
+        wait_my_turn(p.page)
+        if p.page.locator('.board-area [data-key="stock"]').count():
+            return
+        click_a_move(p)
 
 
 def box_of(page: Page, selector: str) -> dict[str, float]:

@@ -6,8 +6,9 @@ from __future__ import annotations
 
 import re
 
+from layoutkit import to_the_draw
 from playwright.sync_api import Browser, Page, expect
-from test_web_finish import click_and_wait, in_view_below_header, wait_my_turn
+from test_web_finish import in_view_below_header
 from webplay import Server, create_table, open_player
 
 
@@ -92,11 +93,7 @@ def test_the_hint_box_is_in_view_on_a_small_phone(browser: Browser, server: Serv
     page = ann.page
     create_table(ann, seats=["easy"], rules={"holes": 1})
     page.locator("#start").click()
-    while True:
-        wait_my_turn(page)
-        if page.locator('.board-area [data-key="stock"]').count():
-            break
-        click_and_wait(page, ".my-area button.cell.target >> nth=0")
+    to_the_draw(ann)
     page.evaluate("window.scrollTo(0, 0)")
     page.locator('[data-key="act-hint"]').click()
     expect(page.locator(".hint-box .hint-words")).to_be_visible(timeout=30_000)

@@ -10,6 +10,7 @@ import urllib.error
 from typing import Any
 
 import pytest
+from layoutkit import to_the_draw
 from playwright.sync_api import Browser, Page, expect
 from webplay import (
     RANKS_EN,
@@ -272,11 +273,7 @@ def test_the_coach_says_by_how_much_the_best_move_wins(
     create_table(ann, seats=["easy", "easy"], rules={"holes": 1})
     page.locator("#start").click()
     # Setup turns by clicks, then a real turn: draw or take.
-    while True:
-        wait_my_turn(page)
-        if page.locator('.board-area [data-key="stock"]').count():
-            break
-        click_and_wait(page, ".my-area button.cell.target >> nth=0")
+    to_the_draw(ann)
     page.locator('[data-key="act-hint"]').click()
     words_el = page.locator(".hint-box .hint-words")
     expect(words_el).to_contain_text(words, timeout=30_000)
@@ -362,11 +359,7 @@ def test_the_german_table_speaks_german(browser: Browser, server: Server) -> Non
     page.locator("details.rules summary").click()
     create_table(de, seats=["hard"], rules={"holes": 1})
     page.locator("#start").click()
-    while True:
-        wait_my_turn(page)
-        if page.locator('.board-area [data-key="stock"]').count():
-            break
-        click_and_wait(page, ".my-area button.cell.target >> nth=0")
+    to_the_draw(de)
     # Shortcut letters from German words: Z ziehen, N nehmen, T Tipp.
     expect(page.locator(".keys-help")).to_have_text("Tasten: Z ziehen · N nehmen · T Tipp")
     before = version(de)

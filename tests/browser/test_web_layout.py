@@ -13,6 +13,7 @@ from layoutkit import (
     is_phone,
     make_table,
     open_seated,
+    to_the_draw,
     wait_my_turn,
 )
 from playwright.sync_api import Browser, Page, expect
@@ -71,11 +72,7 @@ def test_own_grid_piles_hand_and_prompt_fit_every_viewport(
     check_every_viewport(browser, server, seated, holding=False)
     # Turn the setup cards up and draw: now the card in hand must be in view as well.
     p = open_seated(browser, server, seated, viewport=VIEWPORTS["1280x720"])
-    while True:
-        wait_my_turn(p.page)
-        if p.page.locator('.board-area [data-key="stock"]').count():
-            break
-        click_a_move(p)
+    to_the_draw(p)
     assert click_a_move(p) == "draw"
     expect(p.page.locator(".center .held-card")).to_be_visible()
     p.context.close()

@@ -7,9 +7,9 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from layoutkit import VIEWPORTS, box_of, make_table, open_seated, wait_my_turn
+from layoutkit import VIEWPORTS, box_of, make_table, open_seated, to_the_draw, wait_my_turn
 from playwright.sync_api import Browser, Page, expect
-from webplay import Player, Server, click_a_move
+from webplay import Server, click_a_move
 
 # Test side: every animation the page starts, with where its element is and its first frame.
 RECORD_ANIMATIONS = """
@@ -36,15 +36,6 @@ def moves(page: Page) -> list[dict[str, Any]]:
 
 def centre(box: dict[str, float]) -> tuple[float, float]:
     return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
-
-
-def to_the_draw(p: Player) -> None:
-    """Setup moves until drawing from the stock is legal."""
-    while True:
-        wait_my_turn(p.page)
-        if p.page.locator('.board-area [data-key="stock"]').count():
-            return
-        click_a_move(p)
 
 
 def test_a_drawn_card_travels_from_the_stock_and_a_swapped_one_to_the_pile(

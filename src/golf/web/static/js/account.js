@@ -7,7 +7,7 @@
 import "./strings/account.js";
 import { h, replace, svg } from "./dom.js";
 import { lang, t } from "./i18n.js";
-import { ApiError, rememberSeat, saveName, savedName } from "./api.js";
+import { ApiError, api, rememberSeat, saveName, savedName } from "./api.js";
 
 const state = { me: null, codes: null, notice: "", open: false, useCode: false, focus: null };
 let mounted = null; // {el, navigate}
@@ -18,25 +18,7 @@ function stylesheet() {
 }
 
 async function request(method, path, body) {
-  const headers = { Accept: "application/json" };
-  if (body !== undefined) headers["Content-Type"] = "application/json";
-  if (state.me) headers["X-CSRF-Token"] = state.me.csrf;
-  let response;
-  try {
-    response = await fetch(path, { method, headers, credentials: "same-origin",
-      body: body === undefined ? undefined : JSON.stringify(body) });
-  } catch (e) {
-    throw new ApiError(0, "network", t("common.network"));
-  }
-  let data = null;
-  try { data = await response.json(); } catch { data = null; }
-  if (!response.ok) {
-    const err = (data && data.error) || {};
-    const e = new ApiError(response.status, err.code || "http_" + response.status,
-      err.message || response.statusText, err.field);
-    e.retryAfter = err.retry_after;
-    throw e;
-  }
+  const data = await api(method, path, body, null, state.me && state.me.csrf);
   if (data && data.me) state.me = data.me;
   return data;
 }

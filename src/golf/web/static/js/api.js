@@ -1,6 +1,8 @@
 // The REST lobby (docs/protocol.md, "REST lobby") and what this browser remembers:
 // the player's name and the seat token of each table it sits at.
 
+import { t } from "./i18n.js";
+
 const STORE = "golf.seats";
 
 export class ApiError extends Error {
@@ -12,19 +14,26 @@ export class ApiError extends Error {
   }
 }
 
-export async function api(method, path, body, token) {
+/**
+ * One REST call. `token` (a seat token) goes as a Bearer; `csrf` (this browser's token from
+ * GET /api/me) as X-CSRF-Token, which every account, quick-play and report write needs.
+ * A refusal throws an ApiError with the server's code, message, field and retry_after.
+ */
+export async function api(method, path, body, token, csrf) {
   const headers = { Accept: "application/json" };
   if (body !== undefined) headers["Content-Type"] = "application/json";
   if (token) headers.Authorization = `Bearer ${token}`;
+  if (csrf) headers["X-CSRF-Token"] = csrf;
   let response;
   try {
     response = await fetch(path, {
       method,
       headers,
+      credentials: "same-origin",
       body: body === undefined ? undefined : JSON.stringify(body),
     });
   } catch (e) {
-    throw new ApiError(0, "network", String(e && e.message ? e.message : e));
+    throw new ApiError(0, "network", t("common.network"));
   }
   let data = null;
   try {
@@ -34,8 +43,10 @@ export async function api(method, path, body, token) {
   }
   if (!response.ok) {
     const err = (data && data.error) || {};
-    throw new ApiError(response.status, err.code || "http_" + response.status,
+    const e = new ApiError(response.status, err.code || "http_" + response.status,
       err.message || response.statusText, err.field);
+    e.retryAfter = err.retry_after;
+    throw e;
   }
   return data;
 }

@@ -7,22 +7,13 @@
 import "./strings/care.js";
 import { h, replace } from "./dom.js";
 import { t } from "./i18n.js";
+import { api, get } from "./api.js";
 
 let dialog = null;
 
 async function write(path, body) {
-  const me = await fetch("/api/me", { credentials: "same-origin" }).then((r) => r.json());
-  const response = await fetch(path, { method: "POST", credentials: "same-origin",
-    headers: { "Content-Type": "application/json", Accept: "application/json",
-      "X-CSRF-Token": me.csrf },
-    body: JSON.stringify(body || {}) });
-  if (!response.ok) {
-    let err = {};
-    try { err = (await response.json()).error || {}; } catch { err = {}; }
-    const e = new Error(err.message || response.statusText);
-    e.field = err.field;
-    throw e;
-  }
+  const me = await get("/api/me");
+  await api("POST", path, body || {}, null, me.csrf);
 }
 
 function open(tableId, seat, name, chatLines, opener) {

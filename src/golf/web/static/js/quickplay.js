@@ -7,31 +7,14 @@
 import "./strings/quickplay.js";
 import { h, replace } from "./dom.js";
 import { presetName, t } from "./i18n.js";
-import { ApiError, rememberSeat, savedName } from "./api.js";
+import { api, rememberSeat, savedName } from "./api.js";
 import { loadPresets } from "./rulewords.js";
 
 const POLL_MS = 1000;
 const MAX_PLAYERS = 8;
 
-async function request(method, path, body, csrf) {
-  const headers = { Accept: "application/json" };
-  if (body !== undefined) headers["Content-Type"] = "application/json";
-  if (csrf) headers["X-CSRF-Token"] = csrf;
-  let response;
-  try {
-    response = await fetch(path, { method, headers, credentials: "same-origin",
-      body: body === undefined ? undefined : JSON.stringify(body) });
-  } catch (e) {
-    throw new ApiError(0, "network", t("common.network"));
-  }
-  let data = null;
-  try { data = await response.json(); } catch { data = null; }
-  if (!response.ok) {
-    const err = (data && data.error) || {};
-    throw new ApiError(response.status, err.code || "http_" + response.status,
-      err.message || response.statusText, err.field);
-  }
-  return data;
+function request(method, path, body, csrf) {
+  return api(method, path, body, null, csrf);
 }
 
 function stylesheet() {
