@@ -19,7 +19,7 @@ into the stock, which cards the stock holds.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Protocol
 
 from .cards import CARD_TEXT
@@ -28,6 +28,7 @@ from .events import hole_result_dict
 from .phases import FROM_DISCARD, FROM_STOCK, OVER, PHASES
 
 if TYPE_CHECKING:
+    from .rules import Rules
     from .state import MatchState
     from .types import ViewDict
 
@@ -169,6 +170,65 @@ def view(game: Viewable, player: int | None, codes: bool = False) -> ViewDict:
         "is_over": over,
         "winners": st.winners[:],
     }
+
+
+# --- memory mode --------------------------------------------------------------------------
+# Where the setup is a private peek, a table may ask its players to remember what they saw:
+# once a player has drawn in a hole, their peeked cards are shown to them as backs. The
+# engine's view keeps them (the seat did see them, and bots remember); these functions are
+# the one statement of that table rule, used by the terminal and the server alike.
+
+def forgets_peeks(rules: Rules, show_peeks: bool = False) -> bool:
+    """Whether players must remember their peeked cards: they peek in secret
+    (``setup = "peek"``) and the table does not keep peeks shown.
+
+    >>> from golf import load_rules
+    >>> forgets_peeks(load_rules("german")), forgets_peeks(load_rules("german"), True)
+    (True, False)
+    >>> forgets_peeks(load_rules("six-card"))
+    False
+    """
+    return rules.setup == "peek" and not show_peeks
+
+
+def has_drawn(view: Mapping[str, Any]) -> bool:
+    """Whether the viewer has drawn (or otherwise ended a turn) in this hole: from then on
+    memory mode hides their peeked cards."""
+    seat = view["seat"]
+    if seat is None or view["phase"] == "setup":
+        return False
+    if view["turns"][seat] > 0:
+        return True
+    return bool(view["current_player"] == seat and view["phase"] in ("hold", "flip"))
+
+
+def remembered(view: Mapping[str, Any], rules: Rules,
+               show_peeks: bool = False) -> Mapping[str, Any]:
+    """What a player is shown of their ``view`` at a table in memory mode: once they have
+    drawn, their face-down cards are unknown (None) to them again. Where they peeked stays
+    in ``peeked`` (the whole table saw where they looked); the hole's end shows everything.
+
+    >>> from golf import Game
+    >>> g = Game("german", players=2, seed=1)
+    >>> for a in ("peek 1", "peek 2", "peek 1", "peek 2"):
+    ...     g.apply(a)
+    >>> remembered(g.view(0), g.rules)["grids"][0][0] is not None  # before the first draw
+    True
+    >>> g.apply("draw"); g.apply("discard")
+    >>> v = remembered(g.view(0), g.rules)
+    >>> v["grids"][0][:2], v["peeked"]
+    ([None, None], [1, 2])
+    """
+    seat = view["seat"]
+    if (not forgets_peeks(rules, show_peeks) or view["phase"] == "over"
+            or not has_drawn(view) or view["grids"][seat] is None):
+        return view
+    up = view["face_up"][seat]
+    grids = list(view["grids"])
+    grids[seat] = [c if up[i] else None for i, c in enumerate(grids[seat])]
+    out = dict(view)
+    out["grids"] = grids
+    return out
 
 
 def _card_code(c: int) -> int:

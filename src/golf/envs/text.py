@@ -40,11 +40,12 @@ from ..errors import GolfError
 from ..game import Game
 from ..results import placings
 from ..table import BotSeat, Outside, Seat, Table, Turn, bot_seat
-from ..terminal.board import board, memory_mode, remembered, scorecard
+from ..terminal.board import board, remembered, scorecard
 from ..terminal.entry import SHORT, Command, EntryError, legal_text, read
 from ..terminal.narrate import tell
 from ..terminal.style import Style
 from ..terminal.summary import rules_summary
+from ..view import forgets_peeks
 
 __all__ = [
     "FORFEIT", "AnswerError", "Reply", "TextMatch", "TextOptions", "describe",
@@ -122,7 +123,7 @@ def describe(game: Game, seat: int, names: Sequence[str],
     if v["peeked"]:
         where = ", ".join(str(p) for p in v["peeked"])
         memo = (" Remember them: after your first draw they are shown face down."
-                if memory_mode(game.rules, show_peeks) else "")
+                if forgets_peeks(game.rules, show_peeks) else "")
         parts.append(f"You looked at position(s) {where} in secret; your grid shows "
                      f"them.{memo}")
     parts += ["", board(v, names, game.rules, _PLAIN, width=100)]

@@ -36,6 +36,7 @@ from typing import Any
 
 from ..errors import GolfError, IllegalAction, NotationError
 from ..rules import Rules, load_rules
+from ..view import remembered
 from . import bridge, rating_service
 from .audience import Audience, Client, Seat, dumps
 from .clocks import Clocks, Plan, clock_key
@@ -105,6 +106,9 @@ class Room(Seating, Finish):
         self._host_task: asyncio.Task[None] | None = None
         self._coach: Any = None
         self._public: tuple[int, dict[str, Any]] | None = None  # (version, public view)
+        #: Seats whose player keeps their peeked cards shown (the page's display setting);
+        #: the others, at a memory-mode table, are shown them only until their first draw.
+        self._peeks_shown: set[int] = set()
         #: The last chat lines (as stored), oldest first.
         self._chat: deque[dict[str, Any]] = deque(chat, maxlen=CHAT_HISTORY)
         if self.record is not None:
@@ -196,13 +200,28 @@ class Room(Seating, Finish):
         after an action, the engine's event for that receiver (docs/protocol.md)."""
         live, m = self.live, self.record
         assert live is not None and m is not None
-        view = self._public_view() if seat is None else dict(live.game.view(seat))
+        if seat is None:
+            view = self._public_view()
+        else:
+            # Memory mode is the engine's rule (golf.view.remembered): after the first draw
+            # a seat's peeked cards never leave the server again unless it keeps them shown.
+            view = dict(remembered(live.game.view(seat), live.game.rules,
+                                   self.options["show_peeked"] or seat in self._peeks_shown))
         return {"type": "state", "table": self.id, "match": m.number,
                 "version": live.version, "view": view, "legal_actions": view["legal_actions"],
                 # Between holes nobody is on turn yet (finish.py).
                 "your_turn": bool(view["legal_actions"]) and not self.clocks.breaking,
                 "clock": self.clocks.clock,
                 "event": event, "scoring": scoring}
+
+    def show_peeks(self, seat: Seat, keep: bool) -> None:
+        """Whether this seat's player keeps the cards they peeked at shown after their first
+        draw (a display setting of theirs; the table option ``show_peeked`` keeps them for
+        everyone)."""
+        if keep:
+            self._peeks_shown.add(seat.position)
+        else:
+            self._peeks_shown.discard(seat.position)
 
     def _public_view(self) -> dict[str, Any]:
         """The public view of the current state, built once per version and only when a

@@ -156,7 +156,7 @@ class Connection:
             version = field(msg, "version", int, "the state version", optional=True)
             self.send(await room.hint(self, room.version if version is None else version))
         elif kind == "sync":
-            await self.sync(room)
+            await self.sync(room, msg)
         elif kind == "ready":
             await room.ready(self.seat)
 
@@ -178,8 +178,11 @@ class Connection:
                 raise ProtocolError("bad_token", "this token holds no seat at this table (it "
                                     "may be for another table, or the seat was removed); "
                                     "send hello without a token to watch")
+        keep = field(msg, "show_peeks", bool, "true to keep peeked cards shown", optional=True)
         self.room, self.seat = room, seat
         async with room.lock:
+            if seat is not None and keep is not None:
+                room.show_peeks(seat, keep)
             room.attach(self)
 
     async def chat(self, room: Room, msg: dict[str, Any]) -> None:
@@ -197,10 +200,13 @@ class Connection:
                                 extra={"retry_after": self.chat_bucket.wait_ms()})
         await room.chat(self.seat, text, now_ms())
 
-    async def sync(self, room: Room) -> None:
-        """This connection's ``state`` again (a page that forgot its peeked cards in
-        memory mode asks for them when its player turns that display setting off)."""
+    async def sync(self, room: Room, msg: dict[str, Any]) -> None:
+        """This connection's ``state`` again, after its player changed ``show_peeks`` (keep
+        the cards they peeked at shown after their first draw, or not)."""
+        keep = field(msg, "show_peeks", bool, "true to keep peeked cards shown", optional=True)
         async with room.lock:
+            if self.seat is not None and keep is not None:
+                room.show_peeks(self.seat, keep)
             if room.live is None:
                 raise ProtocolError("not_started", "there is no match yet; its state comes "
                                     "when the host starts it")

@@ -23,6 +23,7 @@ from typing import Any
 from ..cards import parse_card
 from ..rules import Rules
 from ..scoring import Match, Score, scorer
+from ..view import remembered as shown_remembered
 from .narrate import verb
 from .style import Style, pad, visible_len
 
@@ -46,29 +47,16 @@ def masked(view: Mapping[str, Any], hide_own_face_down: bool, hide_held: bool) -
     return v
 
 
-def has_drawn(view: Mapping[str, Any]) -> bool:
-    """Whether the viewer has drawn (or otherwise ended a turn) in this hole: memory mode
-    hides their peeked cards from then on."""
-    seat = view["seat"]
-    if view["turns"][seat] > 0:
-        return True
-    return view["current_player"] == seat and view["phase"] in ("hold", "flip")
-
-
-def memory_mode(rules: Rules, show_peeks: bool = False) -> bool:
-    """Whether players must remember their peeked cards: they peek in secret
-    (``setup = "peek"``) and the table does not keep peeks shown."""
-    return rules.setup == "peek" and not show_peeks
-
-
 def remembered(
     view: Mapping[str, Any], rules: Rules, show_peeks: bool = False,
 ) -> Mapping[str, Any]:
     """What a player is shown of ``view``: in memory mode, once they have drawn, their
-    peeked cards as backs (the view still holds them: the seat did see them)."""
-    if memory_mode(rules, show_peeks) and has_drawn(view):
-        return masked(view, True, False)
-    return view
+    peeked cards as backs (:func:`golf.view.remembered`, the table rule the server
+    applies too), with nothing said of where they peeked."""
+    v = shown_remembered(view, rules, show_peeks)
+    if v is view:
+        return view
+    return masked(v, True, False)
 
 
 def known_score(rules: Rules, cards: Sequence[str | None], face_up: Sequence[bool]) -> Score:

@@ -36,6 +36,7 @@ from ..errors import GolfError, IllegalAction
 from ..events import Event
 from ..game import Game
 from ..table import BotSeat, PersonSeat, Seat, SeatSpec, Table, Turn, bot_seed, write_save
+from ..view import forgets_peeks, has_drawn
 from . import board as boards
 from .console import Console
 from .entry import COMMANDS, Command, EntryError, did_you_mean, legal_now, read
@@ -109,7 +110,7 @@ class Session:
     # --- what a seat sees ------------------------------------------------------------
     @property
     def memory_mode(self) -> bool:
-        return boards.memory_mode(self.game.rules, self.options.show_peeks)
+        return forgets_peeks(self.game.rules, self.options.show_peeks)
 
     def shown(self, seat: int | None, codes: bool = False) -> Mapping[str, Any]:
         """What the screen shows ``seat`` (None: what everyone may see)."""
@@ -278,7 +279,7 @@ class Session:
         if not self.memory_mode:
             return False
         key = (self.game.hole, len(self.game.hole_results), seat)
-        if key in self._hidden or not boards.has_drawn(self.game.view(seat)):
+        if key in self._hidden or not has_drawn(self.game.view(seat)):
             return False
         self._hidden.add(key)
         self.console.clear()

@@ -22,8 +22,8 @@ export function targetsOf(legal) {
 }
 
 /**
- * One grid. `opts.targets` maps position -> {kind, action}; `opts.onAct(action)`;
- * `opts.hidePeeked` hides the owner's peeked face-down cards (memory mode).
+ * One grid. `opts.targets` maps position -> {kind, action}; `opts.onAct(action)`. In memory
+ * mode the server sends a peeked card as unknown after the first draw (golf.view.remembered).
  */
 export function gridEl(view, seat, opts) {
   const { rows, cols } = view;
@@ -41,14 +41,14 @@ export function gridEl(view, seat, opts) {
     if (faceUp && card) {
       art = cardFace(card, { fourColour: opts.fourColour });
       desc = cardName(card);
-    } else if (card && !opts.hidePeeked) {
+    } else if (card) {
       art = cardFace(card, { fourColour: opts.fourColour });
       desc = t("cell.downSeen", { card: cardName(card) });
       seen = true;
     } else {
-      // A peeked card this page forgot (memory mode) is still one the player looked at.
+      // A peeked card hidden again (memory mode) is still one the player looked at.
       art = cardBack();
-      desc = (card && opts.hidePeeked) || forgotten(view, seat, pos)
+      desc = forgotten(view, seat, pos)
         ? t("cell.downForgotten") : t("cell.down");
     }
     const target = opts.targets && opts.targets.get(pos);

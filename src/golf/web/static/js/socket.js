@@ -2,6 +2,8 @@
 // After every (re)connect it says hello again; the server answers with welcome, table and the
 // full current state, so nothing has to be replayed on the client.
 
+import { pref } from "./api.js";
+
 export const PROTOCOL = 2;
 const BACKOFF_MS = [500, 1000, 2000, 4000, 8000, 15000];
 
@@ -44,8 +46,9 @@ export class TableSocket {
     }
     this.ws = ws;
     ws.addEventListener("open", () => {
+      // show_peeks: this player's display setting for memory mode (the server applies it).
       ws.send(JSON.stringify({ type: "hello", protocol: PROTOCOL, table: this.table,
-        token: this.token }));
+        token: this.token, show_peeks: pref("showPeeked", false) }));
     });
     ws.addEventListener("message", (e) => {
       let msg;

@@ -16,7 +16,7 @@ import { fitTable, keepFitted } from "./layout.js";
 import { capture as captureCards, playMoves } from "./motion.js";
 import { soundFor } from "./sound.js";
 import { markTurn } from "./attention.js";
-import { forgetPeeks, memoryMode, pastFirstDraw } from "./memory.js";
+import { memoryMode } from "./memory.js";
 import { breakClockText, celebrationEl, rematchEl } from "./finish.js";
 import { coachEl, revealHint } from "./coach.js";
 import { pointerKey } from "./tablebits.js";
@@ -43,7 +43,6 @@ export function tableScreen(root, where, { navigate }) {
     table: null, state: null, prev: null, lastEvent: null, invite: null,
     log: [], chat: [], hint: null, pending: false, error: null, waitError: null,
     clock: null, clockAt: 0, conn: { state: "connecting" }, gone: null, holdResult: false,
-    forgot: new Set(), // "match:hole" where this page forgot the peeked cards (memory.js)
   };
   if (!where.watch && !S.token) {
     navigate(`/watch/${encodeURIComponent(id)}`, { replaceState: true });
@@ -234,7 +233,7 @@ export function tableScreen(root, where, { navigate }) {
   function takeState(frame) {
     const before = S.state;
     if (before && before.match === frame.match && frame.version < before.version) return;
-    const msg = forgetPeeks(frame, S.seat, S.table, S.forgot);
+    const msg = frame;
     if (before && before.match !== msg.match) startClean();
     S.prev = before && before.match === msg.match ? before : null;
     S.state = msg;
@@ -579,7 +578,6 @@ export function tableScreen(root, where, { navigate }) {
 
     let mySection = null;
     if (mine) {
-      const hidePeeked = memoryMode(S.table) && pastFirstDraw(view, me);
       const actions = [];
       for (const kind of MOVE_KINDS) {
         if (!others.has(kind)) continue;
@@ -610,7 +608,7 @@ export function tableScreen(root, where, { navigate }) {
         h("span.total", { text: t("seat.total", { n: view.totals[me] }) })),
       h("p.prompt", { id: "prompt", text: promptText(view, st, others, cells) }),
       gridEl(view, me, { label: t("table.yourGrid"), targets: cells, onAct: act,
-        fourColour: four, hidePeeked, lastPos: lastPosFor(me), changed: changedCells(me) }),
+        fourColour: four, lastPos: lastPosFor(me), changed: changedCells(me) }),
       h("div.actions", {}, actions),
       hintEl(),
       yourTurn ? h("p.keys-help", { text: keysHelp(cells, others) }) : null);
@@ -774,10 +772,11 @@ export function tableScreen(root, where, { navigate }) {
       root.classList.remove("table-screen");
     },
     refresh() {
-      // The display setting changed: forget the peeked cards now, or ask the server for
-      // this seat's view again to show them (this page no longer holds them).
-      if (S.state && memoryMode(S.table)) S.state = forgetPeeks(S.state, S.seat, S.table, S.forgot);
-      else if (S.state && S.seat !== null) socket.send({ type: "sync" });
+      // The display setting changed: the server shows this seat's peeked cards after its
+      // first draw, or not (golf.view.remembered), and sends the view again.
+      if (S.state && S.seat !== null) {
+        socket.send({ type: "sync", show_peeks: pref("showPeeked", false) });
+      }
       replace(side);
       renderBanner();
       render();
