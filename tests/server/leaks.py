@@ -22,6 +22,7 @@ from typing import Any
 
 from golf import Game, card_str
 from golf.events import Event
+from golf.view import remembered
 
 CARD = re.compile(r"^(10|[2-9AJQK])[SHDC]$|^JK\d?$|^JK$")
 FORBIDDEN_KEYS = {"seed", "record", "stock", "deck", "actions", "history"}
@@ -93,8 +94,10 @@ def visible_cards(view: dict[str, Any]) -> set[str]:
 
 
 def check(receiver: int | None, frames: list[dict[str, Any]], raw: list[str],
-          truth: Truth) -> int:
-    """Check one receiver's frames of one match; returns how many states were checked."""
+          truth: Truth, show_peeks: bool = False) -> int:
+    """Check one receiver's frames of one match; returns how many states were checked.
+    A seat's view must be the engine's, as memory mode shows it (``show_peeks``: the table
+    or the player keeps peeked cards shown)."""
     seed = str(truth.record["seed"])
     checked = 0
     for msg, text in zip(frames, raw, strict=True):
@@ -120,7 +123,8 @@ def check(receiver: int | None, frames: list[dict[str, Any]], raw: list[str],
                 f"the spectators' view at version {v} differs from the engine's public view"
             public_ok(g, view)
         else:
-            assert view == json.loads(json.dumps(g.view(receiver))), \
+            seen = remembered(g.view(receiver), g.rules, show_peeks)
+            assert view == json.loads(json.dumps(seen)), \
                 f"seat {receiver}'s view at version {v} differs from the engine's"
             for other in g.active:
                 if other == receiver:
