@@ -94,6 +94,15 @@ def box_of(page: Page, selector: str) -> dict[str, float]:
     return dict(box)
 
 
+def boxes_of(page: Page, selector: str) -> list[dict[str, float]]:
+    """Every matching element's box, measured in one script run: a table that re-renders
+    between two measurements (a bot moved) cannot leave a detached element half-measured."""
+    boxes = page.evaluate(
+        "s => [...document.querySelectorAll(s)].map(el => { const r = el.getBoundingClientRect();"
+        " return {x: r.left, y: r.top, width: r.width, height: r.height}; })", selector)
+    return [dict(b) for b in boxes]
+
+
 def assert_in_view(page: Page, selector: str, what: str) -> dict[str, float]:
     """``selector`` is wholly visible without scrolling (the page at scroll 0)."""
     size = page.viewport_size

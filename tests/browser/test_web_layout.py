@@ -10,6 +10,7 @@ from layoutkit import (
     Seated,
     assert_in_view,
     box_of,
+    boxes_of,
     is_phone,
     make_table,
     open_seated,
@@ -34,16 +35,15 @@ def check_table_in_view(page: Page, *, holding: bool) -> None:
     if holding:
         assert_in_view(page, ".center .held-card", "the card you hold")
     # Every card of the own grid is a whole card, not clipped by its area.
-    cells = page.locator(".my-area .grid .cell")
-    assert cells.count() in (6, 9)
+    cells = boxes_of(page, ".my-area .grid .cell")
+    assert len(cells) in (6, 9)
     size = page.viewport_size
     assert size is not None
-    for box in (cells.nth(i).bounding_box() for i in range(cells.count())):
-        assert box is not None and box["y"] + box["height"] <= size["height"]
-        assert box["x"] >= 0 and box["x"] + box["width"] <= size["width"]
+    for box in cells:
+        assert box["y"] + box["height"] <= size["height"], box
+        assert box["x"] >= 0 and box["x"] + box["width"] <= size["width"], box
     # Opponents: one strip, one row, never taller than a third of the window.
-    panels = page.locator(".opponents .seat-panel")
-    tops = {round(panels.nth(i).bounding_box()["y"]) for i in range(panels.count())}
+    tops = {round(b["y"]) for b in boxes_of(page, ".opponents .seat-panel")}
     assert len(tops) == 1, f"the opponents take {len(tops)} rows"
     strip = box_of(page, ".opponents")
     assert strip["height"] <= size["height"] / 3, strip
