@@ -2,8 +2,9 @@
 
 A connection reads frames, checks each one (size, JSON, type, fields, rate) and hands
 it to its table. A frame is written to the socket at once when nothing waits before it
-and the socket takes it without waiting; otherwise it goes through a queue drained by a
-writer task, so a slow client never holds up a table; one that falls far behind is closed.
+and the socket takes it without waiting; otherwise the send goes on in a flusher task with
+the frames pushed meanwhile queued behind it, so a slow client never holds up a table; one
+that falls far behind is closed.
 """
 
 from __future__ import annotations
@@ -12,6 +13,8 @@ import asyncio
 import contextlib
 import logging
 import time
+from collections import deque
+from collections.abc import Coroutine
 from typing import Any
 
 from starlette.websockets import WebSocket, WebSocketDisconnect
@@ -42,13 +45,30 @@ log = logging.getLogger("golf.server")
 MAX_QUEUE = 1000
 
 
+async def _resume(step: Coroutine[Any, Any, Any], waits_on: Any) -> None:
+    """Run a coroutine that was started by hand (``step.send``) on to its end: wait for
+    what it waits on, then step it again, until it returns."""
+    while True:
+        if waits_on is None:
+            await asyncio.sleep(0)  # a bare yield: it only gave up its turn
+        else:
+            await waits_on
+        try:
+            waits_on = step.send(None)
+        except StopIteration:
+            return
+
+
 class Connection:
     def __init__(self, ws: WebSocket, hub: Hub) -> None:
         self.ws = ws
         self.hub = hub
         self.room: Room | None = None
         self.seat: Seat | None = None
-        self.queue: asyncio.Queue[str | None] = asyncio.Queue()
+        #: Frames waiting behind one that is being sent; None while the socket is idle.
+        self._backlog: deque[str] | None = None
+        self._flusher: asyncio.Task[None] | None = None
+        self._broken = False
         self.bucket = TokenBucket(BUCKET_CAPACITY, BUCKET_RATE)
         self.chat_bucket = TokenBucket(CHAT_BURST, CHAT_RATE)
         self.strikes: list[float] = []
@@ -56,15 +76,54 @@ class Connection:
 
     # --- sending -------------------------------------------------------------------------
     def push(self, text: str) -> None:
-        if self.closing is not None:
+        """Send a frame after every frame pushed before it; never waits."""
+        if self.closing is not None or self._broken:
             return
-        if self.queue.qsize() >= MAX_QUEUE:
+        if self._backlog is not None and len(self._backlog) >= MAX_QUEUE:
             self.close_soon(1008, "too_slow", "this connection fell too far behind")
             return
-        # Every frame goes through the writer task: a send run in place and abandoned at
-        # its first wait could already have written the frame (a send may write, then wait
-        # for the socket to drain), and the queue would then send it twice.
-        self.queue.put_nowait(text)
+        self._enqueue(text)
+
+    def _enqueue(self, text: str) -> None:
+        if self._backlog is None:
+            self._send_now(text)
+        else:
+            self._backlog.append(text)
+
+    def _send_now(self, text: str) -> None:
+        """Start sending on an idle socket, in place: most sends never wait (the socket
+        takes the frame at once), and then cost no task switch and no queue. A send that
+        has to wait is carried on by a flusher task from exactly where it waits (never
+        abandoned and sent again), and frames pushed meanwhile queue behind it."""
+        step = self.ws.send_text(text)
+        try:
+            waits_on = step.send(None)
+        except StopIteration:
+            return
+        except Exception:
+            self._broken = True  # the socket is gone; its reader sees the disconnect
+            return
+        self._backlog = deque()
+        self._flusher = asyncio.get_running_loop().create_task(self._flush(step, waits_on))
+
+    async def _flush(self, step: Coroutine[Any, Any, Any] | None, waits_on: Any) -> None:
+        """Finish the send in progress, then the frames queued behind it, then the close
+        asked for meanwhile; the socket is idle again after it."""
+        backlog = self._backlog
+        assert backlog is not None
+        try:
+            if step is not None:
+                await _resume(step, waits_on)
+            while backlog:
+                await self.ws.send_text(backlog.popleft())
+        except Exception:
+            self._broken = True
+        finally:
+            self._backlog = None
+            self._flusher = None
+        if self.closing is not None:
+            with contextlib.suppress(Exception):
+                await self.ws.close(self.closing[0], self.closing[1])
 
     def send(self, payload: dict[str, Any]) -> None:
         self.push(dumps(payload))
@@ -73,21 +132,27 @@ class Connection:
         """Send ``bye``, then close with ``code`` once everything queued is out."""
         if self.closing is not None:
             return
-        self.queue.put_nowait(dumps({"type": "bye", "reason": reason,
-                                          "message": message}))
+        if not self._broken:
+            self._enqueue(dumps({"type": "bye", "reason": reason, "message": message}))
         self.closing = (code, reason)
-        self.queue.put_nowait(None)
+        self._close_when_sent()
 
-    async def writer(self) -> None:
-        with contextlib.suppress(Exception):
-            while True:
-                text = await self.queue.get()
-                if text is None:
-                    break
-                await self.ws.send_text(text)
-        if self.closing is not None:
+    def _close_when_sent(self) -> None:
+        """Close the socket after the send in flight, if any (its flusher closes after it);
+        an idle socket gets a flusher with nothing to send, only the close."""
+        if self._flusher is None and not self._broken:
+            self._backlog = deque()
+            self._flusher = asyncio.get_running_loop().create_task(self._flush(None, None))
+
+    async def finished(self, timeout: float) -> None:
+        """The reader is done: close normally once what was pushed is out (unless a close
+        was asked for already), waiting at most ``timeout`` seconds."""
+        if self.closing is None:
+            self.closing = (1000, "")
+            self._close_when_sent()
+        if self._flusher is not None:
             with contextlib.suppress(Exception):
-                await self.ws.close(self.closing[0], self.closing[1])
+                await asyncio.wait_for(asyncio.shield(self._flusher), timeout=timeout)
 
     # --- receiving -----------------------------------------------------------------------
     def _admit(self) -> bool:
@@ -224,7 +289,6 @@ async def endpoint(ws: WebSocket, hub: Hub) -> None:
     """Serve one WebSocket until it closes."""
     await ws.accept()
     conn = Connection(ws, hub)
-    writer = asyncio.create_task(conn.writer())
     if hub.draining:
         conn.close_soon(1012, "reconnect", "the server is restarting; reconnect")
     try:
@@ -243,8 +307,4 @@ async def endpoint(ws: WebSocket, hub: Hub) -> None:
             room = conn.room
             async with room.lock:
                 room.detach(conn)
-        if conn.closing is None:
-            conn.closing = (1000, "")
-            conn.queue.put_nowait(None)
-        with contextlib.suppress(Exception):
-            await asyncio.wait_for(writer, timeout=5)
+        await conn.finished(timeout=5)
