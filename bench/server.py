@@ -492,10 +492,10 @@ class Bench:
              str(max(1, int(self.args.seconds) - 2)), "-f", "raw", "-o", str(out)],
             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
-    def metrics(self, reset: bool = False) -> dict[str, Any] | None:
+    def metrics(self, reset: bool = False, frozen: bool = False) -> dict[str, Any] | None:
         with contextlib.suppress(httpx.HTTPError, ValueError):
-            r = httpx.get(self.url + "/api/debug/metrics", params={"reset": reset},
-                          timeout=30)
+            r = httpx.get(self.url + "/api/debug/metrics",
+                          params={"reset": reset, "frozen": frozen}, timeout=30)
             if r.status_code == 200:
                 return dict(r.json())
         return None
@@ -567,7 +567,7 @@ class Bench:
                  [b - a for a, b in zip(split0, cpu_split(self.pid), strict=True)])
         switches = (context_switches(self.pid) - cs0 if self.pid and cs0 is not None
                     else None)
-        m1 = self.metrics()
+        m1 = self.metrics(frozen=True)  # after the window: counting the frozen objects stalls
         if spy is not None:
             spy.wait()
         lat = sorted(x for g in got for xs in g["latencies"].values() for x in xs)
@@ -597,12 +597,19 @@ class Bench:
             res["server_cpu_ms_per_action_without_bots"] = round(
                 sum(v for k, v in per.items() if k != "bots"), 3)
             res["loop_pause_max_ms"] = m1["loop_lag_max_ms"]
+            res["loop_pause_max_at_s"] = m1.get("loop_lag_max_at_s")
             res["gc_max_ms"] = {g: d["max_ms"] for g, d in m1["gc"].items()}
             res["gc_max_cpu_ms"] = {g: d.get("max_cpu_ms") for g, d in m1["gc"].items()}
             res["gc_count"] = {g: d["count"] for g, d in m1["gc"].items()}
             res["gc_collected"] = {g: d["collected"] for g, d in m1["gc"].items()}
             res["gc_frozen"] = m1["gc_frozen"]
             res["rss_mb"] = m1["rss_mb"]
+            res["stalls"] = m1.get("stalls", [])
+            if "commits" in m0 and "commits" in m1:
+                batches = m1["commits"]["batches"] - m0["commits"]["batches"]
+                writes = m1["commits"]["writes"] - m0["commits"]["writes"]
+                res["commits_per_s"] = round(batches / wall, 1)
+                res["writes_per_commit"] = round(writes / max(1, batches), 2)
         return res
 
 
@@ -698,6 +705,11 @@ def report_cluster(results: list[dict[str, Any]], args: argparse.Namespace) -> N
                   f"act/s, p50 {p['p50_ms']} ms, p99 {p['p99_ms']} ms, "
                   f"{p['cpu_ms_per_action']} ms CPU/action ({p['cpu_cores']} cores), "
                   f"longest loop pause {p['loop_pause_max_ms']} ms")
+    for r in results:
+        for stall in r.get("stalls", []):
+            print(f"\nat {r['tables']} tables the loop stalled (caught {stall['after_ms']} ms "
+                  f"in{', in a collection' if stall['in_collection'] else ''}) in:\n"
+                  f"{stall['stack']}")
     ok = [r["tables"] for r in results if r["p99_ms"] is not None
           and r["p99_ms"] <= TARGET_P99_MS]
     print(f"\nlargest N with p99 <= {TARGET_P99_MS:.0f} ms through the proxy: "
@@ -749,14 +761,15 @@ def report(results: list[dict[str, Any]], args: argparse.Namespace) -> None:
     print()
     print(f"{'tables':>7} {'act/s':>7} {'p50 ms':>7} {'p99 ms':>7} {'max ms':>7} "
           f"{'srv cores':>9} {'ms/action':>9} {'no bots':>8} {'pause ms':>8} "
-          f"{'gc2 ms':>7} {'cli cores':>9} {'cli lag':>7} {'load':>5}")
+          f"{'gc2 ms':>7} {'w/commit':>8} {'cli cores':>9} {'cli lag':>7} {'load':>5}")
     for r in results:
         print(f"{r['tables']:>7} {r['actions_per_s']:>7} {r['p50_ms']!s:>7} "
               f"{r['p99_ms']!s:>7} {r['max_ms']!s:>7} {r['server_cpu_cores']!s:>9} "
               f"{r['server_cpu_ms_per_action']!s:>9} "
               f"{r.get('server_cpu_ms_per_action_without_bots', '-')!s:>8} "
               f"{r.get('loop_pause_max_ms', '-')!s:>8} "
-              f"{r.get('gc_max_ms', {}).get('2', '-')!s:>7} {r['clients_cpu_cores']:>9} "
+              f"{r.get('gc_max_ms', {}).get('2', '-')!s:>7} "
+              f"{r.get('writes_per_commit', '-')!s:>8} {r['clients_cpu_cores']:>9} "
               f"{r['clients_lag_max_ms']:>7} {r['load_avg']:>5}")
     ok = [r["tables"] for r in results if r["p99_ms"] is not None
           and r["p99_ms"] <= TARGET_P99_MS and r.get("loop_pause_max_ms", 0) <= TARGET_PAUSE_MS]

@@ -37,7 +37,7 @@ from .quickplay import BOT_WAIT, QuickPlay
 from .quickplay_api import care_router, quickplay_router
 from .ratings_api import router as ratings_router
 from .sockets import endpoint
-from .store import Store
+from .store import COMMIT_INTERVAL, Store
 
 log = logging.getLogger("golf.server")
 #: The browser client's files (owned by the web client; served when present).
@@ -74,6 +74,8 @@ class Config:
     lease_ttl: float = 3.0
     #: Upgrade an older database at start; False (a cluster's processes) refuses one.
     migrate: bool = True
+    #: Group commit: seconds from one transaction's start to the next (golf.server.store).
+    commit_interval: float = COMMIT_INTERVAL
 
     def database_url(self) -> str:
         if self.db:
@@ -148,7 +150,7 @@ def create_app(config: Config) -> FastAPI:
             await db.migrate(engine)
         leases = Leases(engine, config.node or f"{socket.gethostname()}:{config.port}",
                         ttl=config.lease_ttl)
-        store = Store(engine, leases)
+        store = Store(engine, leases, commit_interval=config.commit_interval)
         hub = Hub(store, keep_finished=config.keep_finished, leases=leases,
                   ask_handover=lambda t: ask_handover(engine, t, leases.node))
         state["hub"] = hub
@@ -192,9 +194,11 @@ def create_app(config: Config) -> FastAPI:
 
     if watch is not None:
         @app.get("/api/debug/metrics", include_in_schema=False)
-        async def metrics(reset: bool = False) -> dict[str, Any]:
+        async def metrics(reset: bool = False, frozen: bool = False) -> dict[str, Any]:
             assert watch is not None
-            out = watch.snapshot()
+            out = watch.snapshot(frozen)
+            # Group commit: how many writes each transaction carried (totals since start).
+            out["commits"] = state["hub"].store.commit_counts()
             if reset:
                 watch.reset()
             return out

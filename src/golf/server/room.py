@@ -450,10 +450,10 @@ class Room(Seating, Finish):
             raise ProtocolError("illegal_action", str(e)) from None
         result = _result(live, None) if live.is_over else None
         try:
-            # The commit is the acknowledgement: a cancelled caller must not leave the
-            # database and the table apart, so the write is shielded.
-            await asyncio.shield(self._store.append_action(
-                self.id, m.id, index, str(turn.action), by, result))
+            # The commit is the acknowledgement (append_action shields the write: a
+            # cancelled caller does not cancel it).
+            await self._store.append_action(self.id, m.id, index, str(turn.action), by,
+                                            result)
         except BaseException:
             # Not stored: the table goes back to what the database holds.
             self.live = self._restore(m, think=True)

@@ -77,6 +77,13 @@ class TableRecord:
 
 #: At most this many writes share one transaction.
 MAX_BATCH = 500
+#: Seconds from the start of one transaction to the start of the next (``golf serve
+#: --commit-interval``). A write queued sooner waits for that moment and shares the next
+#: transaction with every write queued meanwhile; when writes come rarer than this, none
+#: waits. Under load it turns many commits of one write into fewer of several: each commit
+#: costs a hop to the database thread and back and a WAL write (PostgreSQL: a round trip
+#: and a flush), whatever it carries.
+COMMIT_INTERVAL = 0.003
 Op = Callable[[AsyncConnection], Awaitable[Any]]
 #: A queued write: its op, its action row, its caller's future, the table it writes.
 Entry = tuple[Op | None, dict[str, Any] | None, asyncio.Future[Any], str | None]
@@ -146,8 +153,12 @@ class Store:
     writes are retried one by one, so one bad write fails alone.
     """
 
-    def __init__(self, engine: AsyncEngine, leases: Leases | None = None) -> None:
+    def __init__(self, engine: AsyncEngine, leases: Leases | None = None, *,
+                 commit_interval: float = COMMIT_INTERVAL) -> None:
         self.engine = engine
+        self.commit_interval = commit_interval
+        #: When the last transaction began (the loop's clock).
+        self._began = -1e9
         #: Several processes on one database: each table's writes are fenced by its
         #: lease (golf.server.lease); None or disabled on SQLite.
         self._leases = leases if leases is not None and leases.enabled else None
@@ -168,12 +179,25 @@ class Store:
         its other writes (which may create the matches they belong to). A write of
         ``table`` commits only while this process holds its lease (when leases are on).
         A database that cannot be reached is ``try_again`` (nothing was stored)."""
+        return await self._committed(self._queue_write(op, action_row, table), table)
+
+    def commit_counts(self) -> dict[str, int]:
+        """Transactions committed and the writes they carried, since start (for metrics)."""
+        return {"batches": self.batches, "writes": self.writes}
+
+    def _queue_write(self, op: Op | None, action_row: dict[str, Any] | None,
+                     table: str | None) -> asyncio.Future[Any]:
+        """Queue a write for the next batch; its future is answered once it committed."""
         fut: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
         self._queue.append((op, action_row, fut, table))
         if self._writer is None or self._writer.done():
             self._writer = asyncio.create_task(self._drain())
+        return fut
+
+    async def _committed(self, done: Awaitable[Any], table: str | None) -> Any:
+        """The outcome of a queued write, with an unreachable database as ``Unavailable``."""
         try:
-            return await fut
+            return await done
         except sa.exc.IntegrityError as e:
             # The data's answer, not an outage: a name taken is the caller's to word; a
             # table's row already there (a move another writer stored: the last line of
@@ -187,7 +211,12 @@ class Store:
             raise Unavailable() from e
 
     async def _drain(self) -> None:
+        loop = asyncio.get_running_loop()
         while self._queue:
+            wait = self._began + self.commit_interval - loop.time()
+            if wait > 0:
+                await asyncio.sleep(wait)
+            self._began = loop.time()
             batch = self._queue[:MAX_BATCH]
             del self._queue[:MAX_BATCH]
             if self._actions is not None and all(op is None for op, _, _, _ in batch):
@@ -329,19 +358,21 @@ class Store:
                             status: str | None = None) -> None:
         """Store action ``index`` of a match; with ``result``, the match's end too.
 
+        The write is queued before this first waits and is shielded: a caller cancelled
+        while it waits leaves the write to commit (or fail) on its own, never half done.
         The primary key (match, index) makes a duplicate write fail rather than fork
         the match.
         """
         row = {"match_id": match_id, "idx": index, "action": action, "by": by,
                "at": time.time()}
-        if result is None:
-            await self.submit(None, row, table_id)
-            return
+        finish: Op | None = None
+        if result is not None:
+            async def finish(conn: AsyncConnection) -> None:
+                await _finish(conn, table_id, match_id, result, status or "finished")
 
-        async def finish(conn: AsyncConnection) -> None:
-            await _finish(conn, table_id, match_id, result, status or "finished")
-
-        await self.submit(finish, row, table_id)
+        # Shielding the future, not a coroutine: no task per action.
+        await self._committed(asyncio.shield(self._queue_write(finish, row, table_id)),
+                              table_id)
 
     async def end_match(self, table_id: str, match_id: int, result: dict[str, Any],
                         status: str) -> None:
