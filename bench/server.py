@@ -124,7 +124,8 @@ class Stats:
     #: Per table: the latencies of its people's actions, and its actions (people's and bots').
     latencies: dict[str, list[float]] = field(default_factory=dict)
     actions: dict[str, int] = field(default_factory=dict)
-    errors: int = 0
+    #: Refusals other than stale_version, by error code.
+    errors: dict[str, int] = field(default_factory=dict)
     recording: bool = False
 
 
@@ -147,7 +148,9 @@ class Seat:
                 self.table.on_state(self, msg)
             elif msg["type"] == "error":
                 # A refused action must not leave the seat waiting for its acknowledgement.
-                self.table.gen.stats.errors += msg["code"] != "stale_version"
+                if msg["code"] != "stale_version":
+                    errors = self.table.gen.stats.errors
+                    errors[msg["code"]] = errors.get(msg["code"], 0) + 1
                 self.sent = None
                 if "state" in msg:
                     self.table.on_state(self, msg["state"])
@@ -195,7 +198,9 @@ class Table:
                 self.rematching = True
                 asyncio.get_running_loop().create_task(self.rematch())
             return
-        if view["legal_actions"] and seat.sent is None:
+        # your_turn, not legal_actions: between holes the next hole's first player has
+        # legal actions but waits for everyone's `ready` (an action then is `hole_break`).
+        if msg.get("your_turn") and seat.sent is None:
             asyncio.get_running_loop().create_task(self.act(seat, v, view["legal_actions"]))
 
     async def act(self, seat: Seat, version: int, legal: list[str]) -> None:
@@ -578,7 +583,8 @@ class Bench:
             "p50_ms": round(1000 * lat[len(lat) // 2], 1) if lat else None,
             "p99_ms": round(1000 * lat[int(len(lat) * 0.99)], 1) if lat else None,
             "max_ms": round(1000 * lat[-1], 1) if lat else None,
-            "errors": sum(g["errors"] for g in got),
+            "errors": sum(sum(g["errors"].values()) for g in got),
+            "errors_by_code": merged_counts([g["errors"] for g in got]),
             "server_cpu_cores": None if srv is None else round(srv / wall, 2),
             "server_cpu_ms_per_action": None if srv is None else round(
                 1000 * srv / max(1, actions), 3),
@@ -611,6 +617,14 @@ class Bench:
                 res["commits_per_s"] = round(batches / wall, 1)
                 res["writes_per_commit"] = round(writes / max(1, batches), 2)
         return res
+
+
+def merged_counts(counts: list[dict[str, int]]) -> dict[str, int]:
+    out: dict[str, int] = {}
+    for c in counts:
+        for k, v in c.items():
+            out[k] = out.get(k, 0) + v
+    return out
 
 
 def percentile(xs: list[float], q: float) -> float | None:
@@ -669,7 +683,8 @@ def measure_cluster(bench: Bench, n: int, workers: list[Worker], ramp: float
         "seconds": round(wall, 1), "actions_per_s": round(actions / wall, 1),
         "person_actions": len(everything), "p50_ms": percentile(everything, 0.5),
         "p99_ms": percentile(everything, 0.99), "max_ms": percentile(everything, 1.0),
-        "errors": sum(g["errors"] for g in got),
+        "errors": sum(sum(g["errors"].values()) for g in got),
+        "errors_by_code": merged_counts([g["errors"] for g in got]),
         "unrouted_tables": sum(1 for v in home.values() if v < 0),
         "per_process": per,
         "servers_cpu_ms_per_action": round(1000 * servers / max(1, actions), 3),
