@@ -421,7 +421,8 @@ class Bench:
         n = self.args.cluster
         self.cluster = Cluster(processes=n, base_port=free_port_block(n + 2),
                                pg_url=self.args.db, data_dir=self.tmp / "cluster",
-                               serve_args=["--metrics", "--gc", self.args.gc],
+                               serve_args=["--metrics", "--gc", self.args.gc,
+                                           *self.args.serve_arg],
                                access_log=True)
         self.cluster.start()
         self.url = self.cluster.url
@@ -457,7 +458,7 @@ class Bench:
         if self.args.profile:
             cmd += ["-m", "cProfile", "-o", str(self.tmp / "server.prof")]
         cmd += ["-m", "golf", "serve", "--port", str(port), "--data-dir",
-                str(self.tmp), "--metrics", "--gc", self.args.gc]
+                str(self.tmp), "--metrics", "--gc", self.args.gc, *self.args.serve_arg]
         if self.args.db:
             cmd += ["--db", self.args.db]
         self.log = (self.tmp / "server.log").open("wb")
@@ -811,6 +812,9 @@ def main() -> None:
     p.add_argument("--db", default=None, help="database URL (default SQLite in a temp dir)")
     p.add_argument("--gc", default="steady", choices=("python", "steady"),
                    help="the started server's collection policy")
+    p.add_argument("--serve-arg", action="append", default=[], metavar="ARG",
+                   help="one more option for each started `golf serve`, e.g. "
+                   "--serve-arg=--commit-interval=5 (repeatable)")
     p.add_argument("--url", default=None, help="load a running server instead of starting one")
     p.add_argument("--cluster", type=int, default=0, metavar="N",
                    help="start N processes on PostgreSQL behind nginx (golf cluster; --db "

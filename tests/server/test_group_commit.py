@@ -1,6 +1,6 @@
-"""Group commit on a real SQLite database: writes queued within one commit interval share
-one transaction, every write is answered only once stored, and a write that comes after a
-quiet spell does not wait for the interval."""
+"""Group commit on a real SQLite database: while several tables write, the writes of one
+commit interval share one transaction, and every write is answered only once stored; a
+table writing alone, or a write after a quiet spell, does not wait for the interval."""
 
 from __future__ import annotations
 
@@ -21,52 +21,77 @@ def table(tid: str) -> TableRecord:
                        time.time(), seats)
 
 
-async def started(tmp: Path, interval: float) -> tuple[Store, int]:
+async def started(tmp: Path, interval: float, tables: list[str]) -> tuple[Store, list[int]]:
     engine = db.make_engine(f"sqlite:///{tmp}/g.db")
     await db.migrate(engine)
     store = Store(engine, commit_interval=interval)
-    await store.create_table(table("T1"))
-    m = await store.start_match(table("T1"), {}, 2, 7, ["Ann", "Bot"])
-    return store, m.id
+    matches = []
+    for t in tables:
+        await store.create_table(table(t))
+        matches.append((await store.start_match(table(t), {}, 2, 7, ["Ann", "Bot"])).id)
+    return store, matches
+
+
+def move(i: int) -> str:
+    return f"reveal {i % 6 + 1}"
 
 
 @pytest.mark.parametrize("interval", [0.0, 0.05])
-def test_writes_of_one_interval_share_a_commit_and_all_are_stored(
+def test_writes_of_several_tables_share_a_commit_and_all_are_stored(
         tmp_path: Path, interval: float) -> None:
-    async def run() -> tuple[int, list[str], float]:
-        store, match = await started(tmp_path, interval)
+    async def run() -> tuple[int, list[list[str]], float]:
+        store, (m1, m2) = await started(tmp_path, interval, ["T1", "T2"])
         try:
-            await asyncio.sleep(interval)  # the set-up's commits are past
+            await asyncio.sleep(0.1)  # the set-up's commits are past
             before = store.commit_counts()
-            moves = [f"reveal {i % 6 + 1}" for i in range(20)]
             t0 = time.monotonic()
-            # The first write goes at once; the other 19 come while it commits.
-            await store.append_action("T1", match, 0, moves[0], "player")
-            await asyncio.gather(*(store.append_action("T1", match, i, moves[i], "player")
-                                   for i in range(1, 20)))
+            # The first write goes at once; the other 19 (of two tables) come while it
+            # commits.
+            await store.append_action("T1", m1, 0, move(0), "player")
+            await asyncio.gather(
+                store.append_action("T2", m2, 0, move(0), "player"),
+                *(store.append_action("T1", m1, i, move(i), "player") for i in range(1, 10)),
+                *(store.append_action("T2", m2, i, move(i), "player") for i in range(1, 10)))
             took = time.monotonic() - t0
-            after = store.commit_counts()
-            stored = await store.match("T1", 1)
-            assert stored is not None
-            return after["batches"] - before["batches"], stored.actions, took
+            batches = store.commit_counts()["batches"] - before["batches"]
+            stored = [await store.match(t, 1) for t in ("T1", "T2")]
+            return batches, [s.actions for s in stored if s is not None], took
         finally:
             await store.close()
 
     batches, actions, took = asyncio.run(run())
-    assert actions == [f"reveal {i % 6 + 1}" for i in range(20)]
+    assert actions == [[move(i) for i in range(10)]] * 2
     assert batches == 2  # the first write alone, the 19 queued together
     if interval:
-        # The second transaction began one interval after the first, not before.
+        # Two tables wrote: the second transaction began one interval after the first.
         assert took >= interval
+
+
+def test_a_table_writing_alone_does_not_wait(tmp_path: Path) -> None:
+    async def run() -> tuple[float, int]:
+        store, (m1,) = await started(tmp_path, 0.2, ["T1"])
+        try:
+            before = store.commit_counts()
+            t0 = time.monotonic()
+            for i in range(10):  # a bot match at full speed: one write after another
+                await store.append_action("T1", m1, i, move(i), "player")
+            took = time.monotonic() - t0
+            return took, store.commit_counts()["batches"] - before["batches"]
+        finally:
+            await store.close()
+
+    took, batches = asyncio.run(run())
+    assert batches == 10 and took < 1.0  # 10 intervals would be 2 s
 
 
 def test_a_write_after_a_quiet_spell_does_not_wait(tmp_path: Path) -> None:
     async def run() -> float:
-        store, match = await started(tmp_path, 0.5)
+        store, (m1, m2) = await started(tmp_path, 0.5, ["T1", "T2"])
         try:
+            await store.append_action("T1", m1, 0, move(0), "player")
             await asyncio.sleep(0.6)
             t0 = time.monotonic()
-            await store.append_action("T1", match, 0, "reveal 1", "player")
+            await store.append_action("T2", m2, 0, move(0), "player")
             return time.monotonic() - t0
         finally:
             await store.close()

@@ -44,10 +44,11 @@ def register(sub: Any) -> None:
                    help="quick play: seconds a player waits for people before they may "
                    "fill their table with bots (default 20)")
     p.add_argument("--commit-interval", type=float, default=None, metavar="MS",
-                   help="group commit: a transaction begins at most this often, carrying every "
-                   "write queued meanwhile (default 3 ms; 0 commits as soon as the previous "
-                   "commit is done); under load fewer, larger commits cost less CPU, and "
-                   "when writes are rarer than this nothing waits")
+                   help="group commit: while several tables write, a transaction begins at "
+                   "most this often, carrying every write queued meanwhile (default 8 ms; 0: "
+                   "as soon as the previous commit is done); under load fewer, larger commits "
+                   "cost less CPU; a write after a quiet spell, or of a table writing alone, "
+                   "never waits")
     p.add_argument("--metrics", action="store_true",
                    help="serve /api/debug/metrics: event-loop lag, collection pauses and CPU "
                    "per thread kind (for benchmarks; off by default)")

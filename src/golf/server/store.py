@@ -77,13 +77,16 @@ class TableRecord:
 
 #: At most this many writes share one transaction.
 MAX_BATCH = 500
-#: Seconds from the start of one transaction to the start of the next (``golf serve
-#: --commit-interval``). A write queued sooner waits for that moment and shares the next
-#: transaction with every write queued meanwhile; when writes come rarer than this, none
-#: waits. Under load it turns many commits of one write into fewer of several: each commit
-#: costs a hop to the database thread and back and a WAL write (PostgreSQL: a round trip
-#: and a flush), whatever it carries.
-COMMIT_INTERVAL = 0.003
+#: Seconds from the start of one transaction to the start of the next while several tables
+#: write (``golf serve --commit-interval``). A write queued sooner waits for that moment and
+#: shares the next transaction with every write queued meanwhile. Under load it turns many
+#: commits of one write into fewer of several: each commit costs a hop to the database
+#: thread and back and a WAL write (PostgreSQL: round trips and a flush), whatever it
+#: carries. One table writing alone (a bot match played at full speed) never waits: nothing
+#: would join its commit.
+COMMIT_INTERVAL = 0.008
+#: Writes count as concurrent while the last write of another table is this recent (s).
+CONCURRENT_WITHIN = 0.05
 Op = Callable[[AsyncConnection], Awaitable[Any]]
 #: A queued write: its op, its action row, its caller's future, the table it writes.
 Entry = tuple[Op | None, dict[str, Any] | None, asyncio.Future[Any], str | None]
@@ -157,8 +160,11 @@ class Store:
                  commit_interval: float = COMMIT_INTERVAL) -> None:
         self.engine = engine
         self.commit_interval = commit_interval
-        #: When the last transaction began (the loop's clock).
+        #: When the last transaction began, and when a write came from another table than
+        #: the write before it (the loop's clock).
         self._began = -1e9
+        self._mixed_at = -1e9
+        self._last_table: str | None = None
         #: Several processes on one database: each table's writes are fenced by its
         #: lease (golf.server.lease); None or disabled on SQLite.
         self._leases = leases if leases is not None and leases.enabled else None
@@ -188,7 +194,10 @@ class Store:
     def _queue_write(self, op: Op | None, action_row: dict[str, Any] | None,
                      table: str | None) -> asyncio.Future[Any]:
         """Queue a write for the next batch; its future is answered once it committed."""
-        fut: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        loop = asyncio.get_running_loop()
+        fut: asyncio.Future[Any] = loop.create_future()
+        if table != self._last_table:
+            self._last_table, self._mixed_at = table, loop.time()
         self._queue.append((op, action_row, fut, table))
         if self._writer is None or self._writer.done():
             self._writer = asyncio.create_task(self._drain())
@@ -213,8 +222,9 @@ class Store:
     async def _drain(self) -> None:
         loop = asyncio.get_running_loop()
         while self._queue:
-            wait = self._began + self.commit_interval - loop.time()
-            if wait > 0:
+            now = loop.time()
+            wait = self._began + self.commit_interval - now
+            if wait > 0 and now - self._mixed_at < CONCURRENT_WITHIN:
                 await asyncio.sleep(wait)
             self._began = loop.time()
             batch = self._queue[:MAX_BATCH]
