@@ -15,7 +15,7 @@ def test_serve_help_names_every_option() -> None:
     out = golf("serve", "--help")
     assert out.returncode == 0
     for option in ("--host", "--port", "--db", "--data-dir", "--allow-origin", "--gc",
-                   "--metrics"):
+                   "--metrics", "--commit-interval"):
         assert option in out.stdout
 
 
@@ -23,3 +23,10 @@ def test_serve_refuses_a_bad_port_in_one_line() -> None:
     out = golf("serve", "--port", "70000")
     assert out.returncode == 2
     assert out.stderr.strip() == "golf: error: --port must be from 1 to 65535, got 70000"
+
+
+def test_serve_refuses_a_bad_commit_interval_in_one_line() -> None:
+    out = golf("serve", "--commit-interval", "-1")
+    assert out.returncode == 2
+    assert out.stderr.strip() == ("golf: error: --commit-interval must be from 0 to 1000 ms, "
+                                  "got -1")
