@@ -113,21 +113,35 @@ MAX_LEGAL = 40  # the most legal actions of any state: 16 swaps + discard, or 16
 
 
 # --- the generator -------------------------------------------------------------------
+_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
+
+
 @inlined
-def next_u64(rng: Rng) -> np.uint64:
-    """splitmix64: one 64-bit draw (the state is ``rng[0]``)."""
-    rng[0] += np.uint64(0x9E3779B97F4A7C15)
-    z = rng[0]
+def _mix(z: np.uint64) -> np.uint64:
+    """splitmix64's output function of the state ``z``."""
     z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
     z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
     return np.uint64(z ^ (z >> np.uint64(31)))
 
 
 @inlined
+def _bounded(u: np.uint64, n: int) -> int:
+    """0 to n - 1 from a 64-bit draw (multiply-shift of its high half, no division;
+    the bias is below n / 2**32)."""
+    return int(((u >> np.uint64(32)) * np.uint64(n)) >> np.uint64(32))
+
+
+@inlined
+def next_u64(rng: Rng) -> np.uint64:
+    """splitmix64: one 64-bit draw (the state is ``rng[0]``)."""
+    rng[0] += _GOLDEN
+    return _mix(rng[0])
+
+
+@inlined
 def below(rng: Rng, n: int) -> int:
     """A draw from 0 to n - 1 (multiply-shift; the bias is below n / 2**32)."""
-    hi = next_u64(rng) >> np.uint64(32)
-    return int((hi * np.uint64(n)) >> np.uint64(32))
+    return _bounded(next_u64(rng), n)
 
 
 @jit
@@ -214,15 +228,18 @@ def start_match(st: Ints, cfg: Ints, rng: Rng) -> None:
 
 # --- hole lifecycle ------------------------------------------------------------------
 @inlined
-def _shuffle_perm(st: Ints, cfg: Ints, rng: Rng, length: int, at: int) -> None:
-    """Write a fresh permutation of 0..length-1 into ``st[at:at + length]``."""
-    for i in range(length):
-        st[at + i] = i
+def _shuffle_in_place(st: Ints, rng: Rng, length: int, at: int) -> None:
+    """Fisher-Yates on ``st[at:at + length]``: the draws of :func:`below`, with the
+    generator's state kept in a register for the loop (through ``rng[0]`` every draw
+    would wait for the last one's store, as numba cannot tell ``rng`` from ``st``)."""
+    x = rng[0]
     for i in range(length - 1, 0, -1):
-        j = below(rng, i + 1)
+        x += _GOLDEN
+        j = _bounded(_mix(x), i + 1)
         t = st[at + i]
         st[at + i] = st[at + j]
         st[at + j] = t
+    rng[0] = x
 
 
 @core
@@ -230,32 +247,40 @@ def _start_hole(st: Ints, cfg: Ints, active: int, rng: Rng) -> tuple[int, int]:
     n, cells, deck = cfg[C_PLAYERS], cfg[C_CELLS], cfg[C_DECK]
     hole = st[S_HOLE]
     o_perm = cfg[C_O_PERM]
+    o_deck = cfg[C_O_DECK]
+    # The deal region becomes the shuffled cards: shuffling the cards themselves gives
+    # what the permutation does (a shuffle moves by position), one look-up fewer a card.
     if st[S_CHANCE] == CHANCE_RNG:
-        _shuffle_perm(st, cfg, rng, deck, o_perm)
+        for i in range(deck):
+            st[o_perm + i] = cfg[o_deck + i]
+        _shuffle_in_place(st, rng, deck, o_perm)
     elif st[S_PERM_FOR] != hole:
         st[S_PHASE] = DEAL
         st[S_PENDING] = active
         return _DONE, 0
+    else:
+        for i in range(deck):
+            st[o_perm + i] = cfg[o_deck + st[o_perm + i]]
     st[S_PERM_FOR] = -1
     st[S_ACTIVE] = active
     st[S_DEALER] = (hole + n - 1) % n
     first = next_seat(st, cfg, st[S_DEALER])
-    o_deck, o_grids = cfg[C_O_DECK], cfg[C_O_GRIDS]
+    o_grids = cfg[C_O_GRIDS]
     o_stock, o_discard = cfg[C_O_STOCK], cfg[C_O_DISCARD]
     k = 0
     for seat in range(n):
         base = o_grids + seat * cells
         if active >> seat & 1:
             for i in range(cells):
-                st[base + i] = cfg[o_deck + st[o_perm + k]]
+                st[base + i] = st[o_perm + k]
                 k += 1
         else:
             for i in range(cells):
                 st[base + i] = 0
     stock = deck - k - 1
     for i in range(stock):
-        st[o_stock + i] = cfg[o_deck + st[o_perm + k + i]]
-    st[o_discard] = cfg[o_deck + st[o_perm + deck - 1]]
+        st[o_stock + i] = st[o_perm + k + i]
+    st[o_discard] = st[o_perm + deck - 1]
     st[S_STOCK_LEN] = stock
     st[S_DISCARD_LEN] = 1
     o_up, o_peeked, o_turns = cfg[C_O_UP], cfg[C_O_PEEKED], cfg[C_O_TURNS]
@@ -482,10 +507,13 @@ def _reshuffle(st: Ints, cfg: Ints, rng: Rng) -> None:
     o_stock, o_discard, o_rperm = cfg[C_O_STOCK], cfg[C_O_DISCARD], cfg[C_O_RPERM]
     length = st[S_DISCARD_LEN] - 1
     top = st[o_discard + length]
-    if st[S_CHANCE] == CHANCE_RNG:
-        _shuffle_perm(st, cfg, rng, length, o_rperm)
-    for i in range(length):
-        st[o_stock + i] = st[o_discard + st[o_rperm + i]]
+    if st[S_CHANCE] == CHANCE_RNG:  # shuffle the cards in the stock (see _start_hole)
+        for i in range(length):
+            st[o_stock + i] = st[o_discard + i]
+        _shuffle_in_place(st, rng, length, o_stock)
+    else:
+        for i in range(length):
+            st[o_stock + i] = st[o_discard + st[o_rperm + i]]
     st[S_RPERM_FOR] = -1
     st[o_discard] = top
     st[S_DISCARD_LEN] = 1
