@@ -18,6 +18,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, TypeVar, cast
 
+import numpy as np
+
 try:
     import numba
 except ImportError as e:  # pragma: no cover - depends on the environment
@@ -55,3 +57,11 @@ def core(f: F) -> F:
     return cast(F, numba.njit(**_CORE)(f))
 
 
+
+
+@inlined
+def ix(i: int) -> np.uint64:
+    """An array index as numba takes it without a test: a signed index costs every access
+    a test for Python's negative indexing (and keeps loops from vectorising); the
+    offsets into the state and config arrays never are negative."""
+    return np.uint64(i)
