@@ -8,6 +8,7 @@ on a virtual machine one costs tens of nanoseconds, and the state machine's smal
 functions did several per action: 70 % of random play's time (``perf``: NRT_incref and
 NRT_decref). A ``core`` function has none. A ``core`` function may call only ``core``
 functions (numba types its callees under its own flags); a ``jit`` function may call both.
+:func:`ix` makes an index that numba uses without its test for negative indices.
 
 numba is an optional dependency (the ``fast`` extra); without it importing
 :mod:`golf.fast` fails with a message saying how to install it.
@@ -55,8 +56,6 @@ def core(f: F) -> F:
     must not create arrays; views of its arguments are fine) and with numpy's error
     model (no exception path for integer division: divisors here are never zero)."""
     return cast(F, numba.njit(**_CORE)(f))
-
-
 
 
 @inlined

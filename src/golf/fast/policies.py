@@ -198,10 +198,11 @@ def _simple_playout(st: Ints, cfg: Ints, policies: Ints, rng: Rng, stop: int, le
     for s in range(policies.shape[0]):
         if policies[s] == GREEDY:
             greedy |= 1 << s
-    # The random policy's next draw is worked out one action ahead, before step's
-    # branches (which a random action mispredicts): the same draws in the same order
-    # (x is the generator's state; a deal or reshuffle in step draws first, then u is
-    # worked out again).
+    # The random policy's next draw (u) is worked out one action ahead, before step's
+    # branches, which a random action makes unpredictable, so that it is ready when they
+    # are resolved. x is the generator's state after the last draw; a step that deals or
+    # reshuffles draws from rng itself, and u is then worked out again from the new
+    # state: the draws and their order are those of machine.below.
     x = rng[0]
     u = mix64(x + GOLDEN)
     moves = 0
