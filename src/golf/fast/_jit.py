@@ -8,6 +8,7 @@ on a virtual machine one costs tens of nanoseconds, and the state machine's smal
 functions did several per action: 70 % of random play's time (``perf``: NRT_incref and
 NRT_decref). A ``core`` function has none. A ``core`` function may call only ``core``
 functions (numba types its callees under its own flags); a ``jit`` function may call both.
+:func:`ix` makes an index that numba uses without its test for negative indices.
 
 numba is an optional dependency (the ``fast`` extra); without it importing
 :mod:`golf.fast` fails with a message saying how to install it.
@@ -17,6 +18,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from typing import Any, TypeVar, cast
+
+import numpy as np
 
 try:
     import numba
@@ -55,3 +58,9 @@ def core(f: F) -> F:
     return cast(F, numba.njit(**_CORE)(f))
 
 
+@inlined
+def ix(i: int) -> np.uint64:
+    """An array index as numba takes it without a test: a signed index costs every access
+    a test for Python's negative indexing (and keeps loops from vectorising); the
+    offsets into the state and config arrays never are negative."""
+    return np.uint64(i)

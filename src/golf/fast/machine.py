@@ -20,7 +20,7 @@ import numpy.typing as npt
 
 from ..actions import K_DISCARD, K_DRAW, K_FLIP, K_KNOCK, K_PASS, K_PEEK, K_REVEAL, K_SWAP, K_TAKE
 from ..phases import FLIP, FROM_DISCARD, FROM_STOCK, HOLD, OVER, SETUP, TURN
-from ._jit import core, inlined, jit
+from ._jit import core, inlined, ix, jit
 from .layout import (
     C_CELLS,
     C_DECK,
@@ -113,21 +113,35 @@ MAX_LEGAL = 40  # the most legal actions of any state: 16 swaps + discard, or 16
 
 
 # --- the generator -------------------------------------------------------------------
+GOLDEN = np.uint64(0x9E3779B97F4A7C15)  # splitmix64's step
+
+
 @inlined
-def next_u64(rng: Rng) -> np.uint64:
-    """splitmix64: one 64-bit draw (the state is ``rng[0]``)."""
-    rng[0] += np.uint64(0x9E3779B97F4A7C15)
-    z = rng[0]
+def mix64(z: np.uint64) -> np.uint64:
+    """splitmix64's output function of the state ``z``."""
     z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
     z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
     return np.uint64(z ^ (z >> np.uint64(31)))
 
 
 @inlined
+def bounded(u: np.uint64, n: int) -> int:
+    """0 to n - 1 from a 64-bit draw (multiply-shift of its high half, no division;
+    the bias is below n / 2**32)."""
+    return int(((u >> np.uint64(32)) * np.uint64(n)) >> np.uint64(32))
+
+
+@inlined
+def next_u64(rng: Rng) -> np.uint64:
+    """splitmix64: one 64-bit draw (the state is ``rng[0]``)."""
+    rng[0] += GOLDEN
+    return mix64(rng[0])
+
+
+@inlined
 def below(rng: Rng, n: int) -> int:
     """A draw from 0 to n - 1 (multiply-shift; the bias is below n / 2**32)."""
-    hi = next_u64(rng) >> np.uint64(32)
-    return int((hi * np.uint64(n)) >> np.uint64(32))
+    return bounded(next_u64(rng), n)
 
 
 @jit
@@ -157,7 +171,7 @@ def known_ranks(st: Ints, cfg: Ints, seat: int, seen: int, ranks: Ints) -> int:
     unknown = 0
     for i in range(cells):
         if seen >> i & 1:
-            ranks[i] = st[base + i] & RANK_MASK
+            ranks[i] = st[ix(base + i)] & RANK_MASK
         else:
             ranks[i] = 0
             unknown += 1
@@ -214,15 +228,18 @@ def start_match(st: Ints, cfg: Ints, rng: Rng) -> None:
 
 # --- hole lifecycle ------------------------------------------------------------------
 @inlined
-def _shuffle_perm(st: Ints, cfg: Ints, rng: Rng, length: int, at: int) -> None:
-    """Write a fresh permutation of 0..length-1 into ``st[at:at + length]``."""
-    for i in range(length):
-        st[at + i] = i
+def _shuffle_in_place(st: Ints, rng: Rng, length: int, at: int) -> None:
+    """Fisher-Yates on ``st[at:at + length]``: the draws of :func:`below`, with the
+    generator's state kept in a register for the loop (through ``rng[0]`` every draw
+    would wait for the last one's store, as numba cannot tell ``rng`` from ``st``)."""
+    x = rng[0]
     for i in range(length - 1, 0, -1):
-        j = below(rng, i + 1)
-        t = st[at + i]
-        st[at + i] = st[at + j]
-        st[at + j] = t
+        x += GOLDEN
+        j = bounded(mix64(x), i + 1)
+        t = st[ix(at + i)]
+        st[ix(at + i)] = st[ix(at + j)]
+        st[ix(at + j)] = t
+    rng[0] = x
 
 
 @core
@@ -230,39 +247,47 @@ def _start_hole(st: Ints, cfg: Ints, active: int, rng: Rng) -> tuple[int, int]:
     n, cells, deck = cfg[C_PLAYERS], cfg[C_CELLS], cfg[C_DECK]
     hole = st[S_HOLE]
     o_perm = cfg[C_O_PERM]
+    o_deck = cfg[C_O_DECK]
+    # The deal region becomes the shuffled cards: shuffling the cards themselves gives
+    # what the permutation does (a shuffle moves by position), one look-up fewer a card.
     if st[S_CHANCE] == CHANCE_RNG:
-        _shuffle_perm(st, cfg, rng, deck, o_perm)
+        for i in range(deck):
+            st[ix(o_perm + i)] = cfg[ix(o_deck + i)]
+        _shuffle_in_place(st, rng, deck, o_perm)
     elif st[S_PERM_FOR] != hole:
         st[S_PHASE] = DEAL
         st[S_PENDING] = active
         return _DONE, 0
+    else:
+        for i in range(deck):
+            st[ix(o_perm + i)] = cfg[ix(o_deck + st[ix(o_perm + i)])]
     st[S_PERM_FOR] = -1
     st[S_ACTIVE] = active
     st[S_DEALER] = (hole + n - 1) % n
     first = next_seat(st, cfg, st[S_DEALER])
-    o_deck, o_grids = cfg[C_O_DECK], cfg[C_O_GRIDS]
+    o_grids = cfg[C_O_GRIDS]
     o_stock, o_discard = cfg[C_O_STOCK], cfg[C_O_DISCARD]
     k = 0
     for seat in range(n):
         base = o_grids + seat * cells
         if active >> seat & 1:
             for i in range(cells):
-                st[base + i] = cfg[o_deck + st[o_perm + k]]
+                st[ix(base + i)] = st[ix(o_perm + k)]
                 k += 1
         else:
             for i in range(cells):
-                st[base + i] = 0
+                st[ix(base + i)] = 0
     stock = deck - k - 1
     for i in range(stock):
-        st[o_stock + i] = cfg[o_deck + st[o_perm + k + i]]
-    st[o_discard] = cfg[o_deck + st[o_perm + deck - 1]]
+        st[ix(o_stock + i)] = st[ix(o_perm + k + i)]
+    st[o_discard] = st[ix(o_perm + deck - 1)]
     st[S_STOCK_LEN] = stock
     st[S_DISCARD_LEN] = 1
     o_up, o_peeked, o_turns = cfg[C_O_UP], cfg[C_O_PEEKED], cfg[C_O_TURNS]
     for s in range(n):
-        st[o_up + s] = 0
-        st[o_peeked + s] = 0
-        st[o_turns + s] = 0
+        st[ix(o_up + s)] = 0
+        st[ix(o_peeked + s)] = 0
+        st[ix(o_turns + s)] = 0
     st[S_CHOSEN] = 0
     st[S_HELD] = -1
     st[S_HELD_FROM] = FROM_STOCK
@@ -291,7 +316,7 @@ def _begin_turn(st: Ints, cfg: Ints, seat: int) -> int:
     for _ in range(popcount(st[S_ACTIVE])):
         if seat == st[S_ENDER]:
             return _END_HOLE
-        if not (skip_complete and st[o_up + seat] == full):
+        if not (skip_complete and st[ix(o_up + seat)] == full):
             st[S_CUR] = seat
             st[S_PHASE] = TURN
             return _DONE
@@ -301,11 +326,11 @@ def _begin_turn(st: Ints, cfg: Ints, seat: int) -> int:
 
 @inlined
 def _end_turn(st: Ints, cfg: Ints, seat: int) -> tuple[int, int]:
-    st[cfg[C_O_TURNS] + seat] += 1
+    st[ix(cfg[C_O_TURNS] + seat)] += 1
     st[S_TURN_COUNT] += 1
     full = cfg[C_FULL]
     o_up = cfg[C_O_UP]
-    if st[o_up + seat] == full:
+    if st[ix(o_up + seat)] == full:
         rule = cfg[C_END]
         if rule == END_FIRST and st[S_ENDER] < 0:
             st[S_ENDER] = seat
@@ -314,7 +339,7 @@ def _end_turn(st: Ints, cfg: Ints, seat: int) -> tuple[int, int]:
         elif rule == END_ALL:
             done = True
             for s in range(cfg[C_PLAYERS]):
-                if st[S_ACTIVE] >> s & 1 and st[o_up + s] != full:
+                if st[S_ACTIVE] >> s & 1 and st[ix(o_up + s)] != full:
                     done = False
             if done:
                 return _END_HOLE, 0
@@ -329,7 +354,7 @@ def _match_done(st: Ints, cfg: Ints) -> bool:
         o_tot = cfg[C_O_TOTALS]
         top = st[o_tot]
         for s in range(1, cfg[C_PLAYERS]):
-            top = max(top, st[o_tot + s])
+            top = max(top, st[ix(o_tot + s)])
         if cfg[C_TARGET_REACH]:
             return bool(top >= cfg[C_TARGET])
         return bool(top > cfg[C_TARGET])
@@ -357,20 +382,20 @@ def _end_hole(st: Ints, cfg: Ints) -> tuple[int, int]:
     low = NO_SCORE
     for s in range(n):
         for i in range(cells):
-            st[o_last + s * cells + i] = st[o_grids + s * cells + i]
+            st[ix(o_last + s * cells + i)] = st[ix(o_grids + s * cells + i)]
         if active >> s & 1:
-            st[o_up + s] = full
+            st[ix(o_up + s)] = full
             sc = score_cards(cfg, st, o_grids + s * cells)
-            st[o_scores + s] = sc
+            st[ix(o_scores + s)] = sc
             if low == NO_SCORE or sc < low:
                 low = sc
         else:
-            st[o_scores + s] = NO_SCORE
+            st[ix(o_scores + s)] = NO_SCORE
     ender, knocker = st[S_ENDER], st[S_KNOCKER]
     st[S_LAST_KNOCKER] = knocker
     st[S_LAST_WENT_OUT] = ender if ender >= 0 and ender != knocker else -1
     dl = st[S_DISCARD_LEN]
-    st[S_LAST_DISCARD_TOP] = st[cfg[C_O_DISCARD] + dl - 1] if dl > 0 else -1
+    st[S_LAST_DISCARD_TOP] = st[ix(cfg[C_O_DISCARD] + dl - 1)] if dl > 0 else -1
     st[S_LAST_PLAYOFF] = st[S_PLAYOFF]
     st[S_LAST_NUMBER] = st[S_HOLE] + 1
     st[S_HOLES_ENDED] += 1
@@ -379,21 +404,21 @@ def _end_hole(st: Ints, cfg: Ints) -> tuple[int, int]:
         st[S_N_PLAYOFF] += 1
         tied = 0
         for s in range(n):
-            if active >> s & 1 and st[o_scores + s] == low:
+            if active >> s & 1 and st[ix(o_scores + s)] == low:
                 tied |= 1 << s
         return _finish_or_playoff(st, cfg, tied)
     o_tot = cfg[C_O_TOTALS]
     for s in range(n):
         if active >> s & 1:
-            st[o_tot + s] += st[o_scores + s]
+            st[ix(o_tot + s)] += st[ix(o_scores + s)]
     st[S_N_REGULAR] += 1
     if _match_done(st, cfg):
         best = st[o_tot]
         for s in range(1, n):
-            best = min(best, st[o_tot + s])
+            best = min(best, st[ix(o_tot + s)])
         tied = 0
         for s in range(n):
-            if st[o_tot + s] == best:
+            if st[ix(o_tot + s)] == best:
                 tied |= 1 << s
         return _finish_or_playoff(st, cfg, tied)
     st[S_HOLE] += 1
@@ -425,36 +450,36 @@ def legal_actions(st: Ints, cfg: Ints, out: Ints) -> int:
     phase = st[S_PHASE]
     seat = st[S_CUR]
     cells, full = cfg[C_CELLS], cfg[C_FULL]
-    down = full ^ st[cfg[C_O_UP] + seat]
+    down = full ^ st[ix(cfg[C_O_UP] + seat)]
     k = 0
     if phase == TURN:
         out[0] = DRAW_CODE
         out[1] = TAKE_CODE
         k = 2
         if (cfg[C_KNOCK] and st[S_ENDER] < 0
-                and (cfg[C_KNOCK_FIRST] or st[cfg[C_O_TURNS] + seat])):
-            out[k] = KNOCK_CODE
+                and (cfg[C_KNOCK_FIRST] or st[ix(cfg[C_O_TURNS] + seat)])):
+            out[ix(k)] = KNOCK_CODE
             k += 1
         if cfg[C_FLIP_INSTEAD]:
             for i in range(cells):
                 if down >> i & 1:
-                    out[k] = K_FLIP << KIND_SHIFT | i
+                    out[ix(k)] = K_FLIP << KIND_SHIFT | i
                     k += 1
     elif phase == HOLD:
         for i in range(cells):
             if not cfg[C_REPLACE_DOWN] or down >> i & 1:
-                out[k] = K_SWAP << KIND_SHIFT | i
+                out[ix(k)] = K_SWAP << KIND_SHIFT | i
                 k += 1
         if st[S_HELD_FROM] == FROM_STOCK or cfg[C_RETURN_TAKEN]:
-            out[k] = DISCARD_CODE
+            out[ix(k)] = DISCARD_CODE
             k += 1
     elif phase == FLIP:
         for i in range(cells):
             if down >> i & 1:
-                out[k] = K_FLIP << KIND_SHIFT | i
+                out[ix(k)] = K_FLIP << KIND_SHIFT | i
                 k += 1
         if cfg[C_FLIP_AFTER] == FLIP_MAY:
-            out[k] = PASS_CODE
+            out[ix(k)] = PASS_CODE
             k += 1
     elif phase == SETUP:
         free = full ^ st[S_CHOSEN]
@@ -462,7 +487,7 @@ def legal_actions(st: Ints, cfg: Ints, out: Ints) -> int:
         allowed = cfg[C_SETUP_ALLOWED]
         for i in range(cells):
             if allowed >> i & 1 and free >> i & 1:
-                out[k] = kind << KIND_SHIFT | i
+                out[ix(k)] = kind << KIND_SHIFT | i
                 k += 1
     return k
 
@@ -481,11 +506,14 @@ def _reshuffle(st: Ints, cfg: Ints, rng: Rng) -> None:
     st[S_RESHUFFLES] += 1
     o_stock, o_discard, o_rperm = cfg[C_O_STOCK], cfg[C_O_DISCARD], cfg[C_O_RPERM]
     length = st[S_DISCARD_LEN] - 1
-    top = st[o_discard + length]
-    if st[S_CHANCE] == CHANCE_RNG:
-        _shuffle_perm(st, cfg, rng, length, o_rperm)
-    for i in range(length):
-        st[o_stock + i] = st[o_discard + st[o_rperm + i]]
+    top = st[ix(o_discard + length)]
+    if st[S_CHANCE] == CHANCE_RNG:  # shuffle the cards in the stock (see _start_hole)
+        for i in range(length):
+            st[ix(o_stock + i)] = st[ix(o_discard + i)]
+        _shuffle_in_place(st, rng, length, o_stock)
+    else:
+        for i in range(length):
+            st[ix(o_stock + i)] = st[ix(o_discard + st[ix(o_rperm + i)])]
     st[S_RPERM_FOR] = -1
     st[o_discard] = top
     st[S_DISCARD_LEN] = 1
@@ -518,33 +546,33 @@ def step(st: Ints, cfg: Ints, a: int, rng: Rng) -> None:
         if st[S_STOCK_LEN] == 0:
             _reshuffle(st, cfg, rng)
         st[S_STOCK_LEN] -= 1
-        st[S_HELD] = st[o_stock + st[S_STOCK_LEN]]
+        st[S_HELD] = st[ix(o_stock + st[S_STOCK_LEN])]
         st[S_HELD_FROM] = FROM_STOCK
         st[S_PHASE] = HOLD
     elif kind == K_TAKE:
         st[S_DISCARD_LEN] -= 1
-        st[S_HELD] = st[o_discard + st[S_DISCARD_LEN]]
+        st[S_HELD] = st[ix(o_discard + st[S_DISCARD_LEN])]
         st[S_HELD_FROM] = FROM_DISCARD
         st[S_PHASE] = HOLD
     elif kind == K_SWAP:
         g = cfg[C_O_GRIDS] + seat * cells + cell
-        st[o_discard + st[S_DISCARD_LEN]] = st[g]
+        st[ix(o_discard + st[S_DISCARD_LEN])] = st[ix(g)]
         st[S_DISCARD_LEN] += 1
-        st[g] = st[S_HELD]
+        st[ix(g)] = st[S_HELD]
         st[S_HELD] = -1
-        st[o_up + seat] |= 1 << cell
-        st[o_peeked + seat] &= ~(1 << cell)
+        st[ix(o_up + seat)] |= 1 << cell
+        st[ix(o_peeked + seat)] &= ~(1 << cell)
         todo, arg = _end_turn(st, cfg, seat)
     elif kind == K_DISCARD:
-        st[o_discard + st[S_DISCARD_LEN]] = st[S_HELD]
+        st[ix(o_discard + st[S_DISCARD_LEN])] = st[S_HELD]
         st[S_DISCARD_LEN] += 1
         st[S_HELD] = -1
-        if cfg[C_FLIP_AFTER] != FLIP_NEVER and st[o_up + seat] != cfg[C_FULL]:
+        if cfg[C_FLIP_AFTER] != FLIP_NEVER and st[ix(o_up + seat)] != cfg[C_FULL]:
             st[S_PHASE] = FLIP
         else:
             todo, arg = _end_turn(st, cfg, seat)
     elif kind == K_FLIP:
-        st[o_up + seat] |= 1 << cell
+        st[ix(o_up + seat)] |= 1 << cell
         todo, arg = _end_turn(st, cfg, seat)
     elif kind == K_PASS:
         todo, arg = _end_turn(st, cfg, seat)
@@ -552,16 +580,16 @@ def step(st: Ints, cfg: Ints, a: int, rng: Rng) -> None:
         st[S_KNOCKER] = seat
         st[S_ENDER] = seat
         if not cfg[C_FINAL_TURNS]:
-            st[cfg[C_O_TURNS] + seat] += 1
+            st[ix(cfg[C_O_TURNS] + seat)] += 1
             todo = _END_HOLE
         else:
             todo, arg = _end_turn(st, cfg, seat)
     else:  # setup: reveal or peek
         st[S_CHOSEN] |= 1 << cell
         if kind == K_REVEAL:
-            st[o_up + seat] |= 1 << cell
+            st[ix(o_up + seat)] |= 1 << cell
         else:
-            st[o_peeked + seat] |= 1 << cell
+            st[ix(o_peeked + seat)] |= 1 << cell
         st[S_SETUP_LEFT] -= 1
         if st[S_SETUP_LEFT] == 0:
             st[S_CHOSEN] = 0

@@ -49,13 +49,16 @@ from .layout import (
 from .machine import (
     DISCARD_CODE,
     DRAW_CODE,
+    GOLDEN,
     KNOCK_CODE,
     MAX_LEGAL,
     PASS_CODE,
     TAKE_CODE,
     below,
+    bounded,
     known_ranks,
     legal_actions,
+    mix64,
     new_state,
     reset_state,
     resume_deal,
@@ -191,16 +194,33 @@ def _simple_playout(st: Ints, cfg: Ints, policies: Ints, rng: Rng, stop: int, le
     """The playout loop for the random and greedy policies (``stop``: the hole count to
     stop at, 0: the match's end). A ``core`` function: the state machine's steps are
     inlined into this loop (see golf.fast._jit.inlined) and need no reference counting."""
+    greedy = 0  # the seats the greedy policy plays (a mask, tested without a load)
+    for s in range(policies.shape[0]):
+        if policies[s] == GREEDY:
+            greedy |= 1 << s
+    # The random policy's next draw (u) is worked out one action ahead, before step's
+    # branches, which a random action makes unpredictable, so that it is ready when they
+    # are resolved. x is the generator's state after the last draw; a step that deals or
+    # reshuffles draws from rng itself, and u is then worked out again from the new
+    # state: the draws and their order are those of machine.below.
+    x = rng[0]
+    u = mix64(x + GOLDEN)
     moves = 0
     while st[S_PHASE] != OVER:
         if stop and st[S_HOLES_ENDED] >= stop:
             break
         n = legal_actions(st, cfg, legal)
-        if policies[st[S_CUR]] == GREEDY:
+        if greedy >> st[S_CUR] & 1:
             a = greedy_action(st, cfg, legal, n, scratch)
         else:
-            a = int(legal[below(rng, n)])
+            x += GOLDEN
+            rng[0] = x
+            a = int(legal[bounded(u, n)])
+            u = mix64(x + GOLDEN)
         step(st, cfg, a, rng)
+        if rng[0] != x:
+            x = rng[0]
+            u = mix64(x + GOLDEN)
         moves += 1
     return moves
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
-from ._jit import core, jit
+from ._jit import core, ix, jit
 from .layout import (
     C_CELLS,
     C_N_LINES,
@@ -51,9 +51,9 @@ def matches(cfg: Ints, mask: int, ranks: Ints, keys: int) -> bool:
             r = ranks[i] & RANK_MASK
             if r == 0:
                 return False
-            if cfg[C_WILD + r]:
+            if cfg[ix(C_WILD + r)]:
                 continue
-            k = cfg[keys + r]
+            k = cfg[ix(keys + r)]
             if key == _NO_KEY:
                 key = k
             elif k != key:
@@ -69,15 +69,15 @@ def lowest_total(cfg: Ints, ranks: Ints, work: Ints) -> int:
     zero = 0
     o_lines, o_line_keys = cfg[C_O_LINES], cfg[C_O_LINE_KEYS]
     for k in range(cfg[C_N_LINES]):
-        m = cfg[o_lines + k]
-        if matches(cfg, m, ranks, cfg[o_line_keys + k]):
+        m = cfg[ix(o_lines + k)]
+        if matches(cfg, m, ranks, cfg[ix(o_line_keys + k)]):
             zero |= m
     n_sets = cfg[C_N_SETS]
     if n_sets == 0:  # lines only (most presets): no search
         total = 0
         for i in range(n):
             if not zero >> i & 1:
-                total += cfg[C_POINTS + (ranks[i] & RANK_MASK)]
+                total += cfg[ix(C_POINTS + (ranks[i] & RANK_MASK))]
         return int(total)
     # The work space, in rows (the sizes ruleset._work_size reserves).
     own = work[0:n]
