@@ -110,7 +110,9 @@ def test_one_full_turn_by_keyboard_alone(browser: Browser, server: Server, shots
     wait_my_turn(page)
     page.keyboard.press("h")
     expect(page.locator(".hint-box")).to_contain_text("The coach suggests", timeout=30_000)
-    expect(page.locator(".hint-box .hint-words")).to_contain_text("better than")
+    # The deal is random: the best move may beat the next by some points, or tie with it.
+    expect(page.locator(".hint-box .hint-words")).to_contain_text(
+        re.compile(r"points better than|as good as"))
     page.locator(".hint-details summary").click()
     expect(page.locator(".hint-details li").first).to_contain_text("=")
     page.locator(".hint-box").screenshot(path=str(shots / "hint.png"))
