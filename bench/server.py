@@ -51,6 +51,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
@@ -585,7 +586,7 @@ class Bench:
             "p99_ms": round(1000 * lat[int(len(lat) * 0.99)], 1) if lat else None,
             "max_ms": round(1000 * lat[-1], 1) if lat else None,
             "errors": sum(sum(g["errors"].values()) for g in got),
-            "errors_by_code": merged_counts([g["errors"] for g in got]),
+            "errors_by_code": dict(sum((Counter(g["errors"]) for g in got), Counter())),
             "server_cpu_cores": None if srv is None else round(srv / wall, 2),
             "server_cpu_ms_per_action": None if srv is None else round(
                 1000 * srv / max(1, actions), 3),
@@ -618,14 +619,6 @@ class Bench:
                 res["commits_per_s"] = round(batches / wall, 1)
                 res["writes_per_commit"] = round(writes / max(1, batches), 2)
         return res
-
-
-def merged_counts(counts: list[dict[str, int]]) -> dict[str, int]:
-    out: dict[str, int] = {}
-    for c in counts:
-        for k, v in c.items():
-            out[k] = out.get(k, 0) + v
-    return out
 
 
 def percentile(xs: list[float], q: float) -> float | None:
@@ -685,7 +678,7 @@ def measure_cluster(bench: Bench, n: int, workers: list[Worker], ramp: float
         "person_actions": len(everything), "p50_ms": percentile(everything, 0.5),
         "p99_ms": percentile(everything, 0.99), "max_ms": percentile(everything, 1.0),
         "errors": sum(sum(g["errors"].values()) for g in got),
-        "errors_by_code": merged_counts([g["errors"] for g in got]),
+        "errors_by_code": dict(sum((Counter(g["errors"]) for g in got), Counter())),
         "unrouted_tables": sum(1 for v in home.values() if v < 0),
         "per_process": per,
         "servers_cpu_ms_per_action": round(1000 * servers / max(1, actions), 3),

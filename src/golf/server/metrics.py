@@ -56,23 +56,24 @@ STALLS_KEPT = 8
 class Metrics:
     """The figures of one server process since the last reset."""
 
+    # The window's figures (reset() sets them).
+    lag_max: float
+    lag_total: float
+    lag_max_at: float
+    _since: float
+    ticks: int
+    stalls: list[dict[str, Any]]
+
     def __init__(self) -> None:
-        self.lag_max = 0.0
-        self.lag_total = 0.0
-        #: When the longest pause ended, in seconds from the start of the window.
-        self.lag_max_at = 0.0
-        self._since = time.perf_counter()
-        self.ticks = 0
-        self.gc: dict[int, dict[str, float]] = {
-            g: {"count": 0, "max_ms": 0.0, "total_ms": 0.0, "max_cpu_ms": 0.0, "collected": 0}
-            for g in range(3)}
+        #: Per generation: collections, their longest and total pause, objects freed.
+        self.gc: dict[int, dict[str, float]] = {g: {} for g in range(3)}
         self._gc_start = 0.0
         self._gc_cpu = 0.0
         self._task: asyncio.Task[None] | None = None
-        #: When the lag monitor last woke (perf_counter), and the stalls seen since reset.
+        #: When the lag monitor last woke (perf_counter).
         self._beat = time.perf_counter()
-        self.stalls: list[dict[str, Any]] = []
         self._watching = threading.Event()
+        self.reset()
 
     def start(self) -> None:
         gc.callbacks.append(self._on_gc)
@@ -134,7 +135,10 @@ class Metrics:
                 self.lag_max, self.lag_max_at = late, now - self._since
 
     def reset(self) -> None:
-        self.lag_max = self.lag_total = 0.0
+        """Start a new window: the pauses, the collections and the stalls seen from now."""
+        self.lag_max = 0.0
+        self.lag_total = 0.0
+        #: When the longest pause ended, in seconds from the start of the window.
         self.lag_max_at = 0.0
         self._since = time.perf_counter()
         self.ticks = 0

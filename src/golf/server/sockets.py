@@ -65,9 +65,10 @@ class Connection:
         self.hub = hub
         self.room: Room | None = None
         self.seat: Seat | None = None
-        #: Frames waiting behind one that is being sent; None while the socket is idle.
-        self._backlog: deque[str] | None = None
+        #: The task finishing a send that had to wait (None: the socket is idle), and the
+        #: frames pushed meanwhile, which it sends next.
         self._flusher: asyncio.Task[None] | None = None
+        self._backlog: deque[str] = deque()
         self._broken = False
         self.bucket = TokenBucket(BUCKET_CAPACITY, BUCKET_RATE)
         self.chat_bucket = TokenBucket(CHAT_BURST, CHAT_RATE)
@@ -79,13 +80,13 @@ class Connection:
         """Send a frame after every frame pushed before it; never waits."""
         if self.closing is not None or self._broken:
             return
-        if self._backlog is not None and len(self._backlog) >= MAX_QUEUE:
+        if len(self._backlog) >= MAX_QUEUE:
             self.close_soon(1008, "too_slow", "this connection fell too far behind")
             return
         self._enqueue(text)
 
     def _enqueue(self, text: str) -> None:
-        if self._backlog is None:
+        if self._flusher is None:
             self._send_now(text)
         else:
             self._backlog.append(text)
@@ -103,14 +104,12 @@ class Connection:
         except Exception:
             self._broken = True  # the socket is gone; its reader sees the disconnect
             return
-        self._backlog = deque()
         self._flusher = asyncio.get_running_loop().create_task(self._flush(step, waits_on))
 
     async def _flush(self, step: Coroutine[Any, Any, Any] | None, waits_on: Any) -> None:
         """Finish the send in progress, then the frames queued behind it, then the close
         asked for meanwhile; the socket is idle again after it."""
         backlog = self._backlog
-        assert backlog is not None
         try:
             if step is not None:
                 await _resume(step, waits_on)
@@ -119,7 +118,7 @@ class Connection:
         except Exception:
             self._broken = True
         finally:
-            self._backlog = None
+            backlog.clear()  # what a broken socket left: nobody will read it
             self._flusher = None
         if self.closing is not None:
             with contextlib.suppress(Exception):
@@ -141,7 +140,6 @@ class Connection:
         """Close the socket after the send in flight, if any (its flusher closes after it);
         an idle socket gets a flusher with nothing to send, only the close."""
         if self._flusher is None and not self._broken:
-            self._backlog = deque()
             self._flusher = asyncio.get_running_loop().create_task(self._flush(None, None))
 
     async def finished(self, timeout: float) -> None:
@@ -152,7 +150,7 @@ class Connection:
             self._close_when_sent()
         if self._flusher is not None:
             with contextlib.suppress(Exception):
-                await asyncio.wait_for(asyncio.shield(self._flusher), timeout=timeout)
+                await asyncio.wait_for(self._flusher, timeout=timeout)
 
     # --- receiving -----------------------------------------------------------------------
     def _admit(self) -> bool:
