@@ -179,3 +179,16 @@ def test_an_unreachable_address_is_a_clear_error(capsys: pytest.CaptureFixture[s
     assert main(["simulate", "--games", "2", "-q", "--ray", f"127.0.0.1:{port}"]) == 2
     err = capsys.readouterr().err
     assert "cannot reach the Ray cluster" in err and "Traceback" not in err
+
+
+def test_a_lab_sweep_on_the_cluster_equals_a_local_one(cluster: str, tmp_path: Path) -> None:
+    """golf lab sweep --ray: every option's figures as a local pool finds them (issue 31)."""
+    args = ["lab", "sweep", "six-card", "--players", "2", "--deals", "4", "--skill-deals", "0",
+            "--engine", "python", "--quiet"]
+    assert main([*args, "--ray", cluster, "--out", str(tmp_path / "ray")]) == 0
+    assert main([*args, "--workers", "2", "--out", str(tmp_path / "local")]) == 0
+    on_ray = json.loads((tmp_path / "ray.json").read_text())
+    local = json.loads((tmp_path / "local.json").read_text())
+    # Only the line naming what ran it differs.
+    assert on_ray.pop("backend") != local.pop("backend")
+    assert on_ray == local and len(on_ray["options"]) == on_ray["jobs"] - 1

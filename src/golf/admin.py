@@ -9,8 +9,9 @@ resets act on the stored sessions, which every request reads.
 >>> from golf.admin import describe_report
 >>> from golf.server.care import Report
 >>> print(describe_report(Report(7, "r1", "p2", "Bo", "T1", "rude", [
-...     {"seat": 1, "name": "Bo", "text": "you lose", "time": 0}], "open", 0.0)))
-#7 open  1970-01-01 00:00 UTC  about Bo (p2) at table T1, by r1
+...     {"seat": 1, "name": "Bo", "text": "you lose", "time": 0}], "open", 0.0,
+...     None, "Ann", "ann_k")))
+#7 open  1970-01-01 00:00 UTC  about Bo (guest p2) at table T1, by Ann (username ann_k, r1)
   reason: rude
   chat:   [seat 1] Bo: you lose
 """
@@ -39,12 +40,25 @@ def describe_report(r: Report) -> str:
     """A report as lines of text for the terminal."""
     when = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime(r.created))
     where = f" at table {r.table}" if r.table else ""
-    lines = [f"#{r.id} {r.status}  {when}  about {r.reported_name or '(no name)'} "
-             f"({r.reported}){where}, by {r.reporter}", f"  reason: {r.reason}"]
+    lines = [f"#{r.id} {r.status}  {when}  about "
+             f"{_who(r.reported_name, r.reported_username, r.reported)}{where}, by "
+             f"{_who(r.reporter_name, r.reporter_username, r.reporter)}",
+             f"  reason: {r.reason}"]
     for i, line in enumerate(r.chat):
         head = "  chat:  " if i == 0 else "         "
         lines.append(f"{head} [seat {line.get('seat')}] {line.get('name')}: {line.get('text')}")
     return "\n".join(lines)
+
+
+def _who(name: str | None, username: str | None, player_id: str) -> str:
+    """A player in a report: the name players see, and the account's username (which
+    ``suspend`` and ``reset-password`` take) or that it is a guest, and the player id.
+
+    >>> _who(None, None, "p9")
+    '(no name) (guest p9)'
+    """
+    account = f"username {username}, " if username else "guest "
+    return f"{name or '(no name)'} ({account}{player_id})"
 
 
 async def _reports(engine: AsyncEngine, show_all: bool, limit: int) -> str:

@@ -1,10 +1,16 @@
 """Several ``golf serve`` processes on one PostgreSQL behind nginx, on this machine.
 
 For trying a cluster out (``golf cluster``, ``make cluster``), for the cluster tests and for
-``bench/server.py --cluster``. It runs from a source checkout: PostgreSQL and nginx come
-from ``scripts/ci/postgres.sh`` and ``scripts/ci/nginx.sh`` (Debian's packages, installed
-when missing, started on loopback without systemd) and the proxy's routing from the
-shipped ``deploy/nginx/golf.conf``.
+``bench/server.py --cluster``. It runs from an installed package as from a source checkout:
+PostgreSQL and nginx come from the package's ``golf/deploy/postgres.sh`` and
+``golf/deploy/nginx.sh`` (Debian's packages, installed when missing, started on loopback
+without systemd) and the proxy's routing from the shipped ``golf/deploy/golf.conf`` (in a
+checkout ``scripts/ci/*.sh`` and ``deploy/nginx/golf.conf`` are links to them).
+
+A second Ctrl-C (or SIGTERM) while the cluster stops does not cut the stopping short:
+:meth:`Cluster.stop` holds those signals off until nginx and PostgreSQL are stopped, and
+the helper scripts run in sessions of their own, so a Ctrl-C at the terminal never kills
+one half-way.
 
     with Cluster(processes=3, base_port=18100) as c:   # nginx on 18100, processes 18101..
         httpx.get(c.url + "/api/health")
@@ -27,20 +33,21 @@ import socket
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import urllib.error
 import urllib.request
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
-from types import TracebackType
+from types import FrameType, TracebackType
 
 from .errors import GolfError
 
-#: The source checkout this module runs from (src/golf/cluster.py -> the checkout).
-ROOT = Path(__file__).resolve().parent.parent.parent
-POSTGRES_SH = ROOT / "scripts" / "ci" / "postgres.sh"
-NGINX_SH = ROOT / "scripts" / "ci" / "nginx.sh"
-NGINX_CONF = ROOT / "deploy" / "nginx" / "golf.conf"
+#: The helpers shipped in the package (package data, see pyproject.toml).
+DEPLOY = Path(__file__).resolve().parent / "deploy"
+POSTGRES_SH = DEPLOY / "postgres.sh"
+NGINX_SH = DEPLOY / "nginx.sh"
+NGINX_CONF = DEPLOY / "golf.conf"
 #: What ``golf cluster stop`` reads to find a cluster started by another command.
 STATE_FILE = "cluster.json"
 
@@ -90,18 +97,45 @@ def free_port_block(n: int, tries: int = 50) -> int:
 
 
 def need_checkout() -> None:
+    """The helpers are shipped; a clear error if an incomplete install lost one."""
     missing = [p for p in (POSTGRES_SH, NGINX_SH, NGINX_CONF) if not p.is_file()]
     if missing:
-        raise ClusterError("golf cluster runs from a source checkout of golf (it uses "
-                           "scripts/ci/postgres.sh, scripts/ci/nginx.sh and "
-                           f"deploy/nginx/golf.conf); missing: {missing[0]}")
+        raise ClusterError(f"golf cluster needs {missing[0]}, which this install of golf "
+                           "lacks: reinstall golf-cards")
+
+
+@contextlib.contextmanager
+def held_off() -> Iterator[None]:
+    """SIGINT and SIGTERM wait while the block runs (a second Ctrl-C during the stop only
+    says so), then the old handlers are back. Only the main thread can set handlers;
+    elsewhere the block runs as it is."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    said: list[bool] = []
+
+    def patience(sig: int, frame: FrameType | None) -> None:
+        if not said:
+            said.append(True)
+            print("still stopping the cluster (nginx, PostgreSQL): a moment ...",
+                  file=sys.stderr, flush=True)
+
+    old = {s: signal.signal(s, patience) for s in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        yield
+    finally:
+        for s, handler in old.items():
+            signal.signal(s, handler)
 
 
 def run_script(script: Path, action: str, env: dict[str, str], timeout: float) -> str:
     """Run one of the scripts/ci helpers; its stdout, or ClusterError with its stderr."""
     try:
+        # A session of its own: a Ctrl-C at the terminal (sent to the whole foreground
+        # group) must not kill a stop half-way; this process decides when to stop.
         run = subprocess.run(["bash", str(script), action], env={**os.environ, **env},
-                             capture_output=True, text=True, timeout=timeout)
+                             capture_output=True, text=True, timeout=timeout,
+                             start_new_session=True)
     except subprocess.TimeoutExpired:
         raise ClusterError(f"{script.name} {action} took more than {timeout:.0f} s") from None
     if run.returncode != 0:
@@ -209,7 +243,8 @@ class Cluster:
     def command(self, i: int) -> list[str]:
         return [self.python, "-m", "golf", "serve", "--port", str(self.port(i)),
                 "--db", self.db_url, "--data-dir", str(self.data_dir / f"serve-{i}"),
-                "--no-migrate", *self.serve_args]
+                # nginx on this machine forwards every client: believe its headers only.
+                "--no-migrate", "--trusted-proxy", "127.0.0.1", *self.serve_args]
 
     def spawn(self, i: int) -> None:
         env = {**os.environ, "PYTHONUNBUFFERED": "1"}
@@ -263,7 +298,11 @@ class Cluster:
 
     def stop(self) -> None:
         """Every process (SIGTERM: they drain), nginx, and PostgreSQL if the cluster started
-        it. Safe to call twice."""
+        it. Safe to call twice; a Ctrl-C meanwhile does not cut it short (:func:`held_off`)."""
+        with held_off():
+            self._stop()
+
+    def _stop(self) -> None:
         for i in range(self.processes):
             self.terminate(i)
         with contextlib.suppress(ClusterError, subprocess.TimeoutExpired):

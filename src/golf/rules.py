@@ -584,11 +584,11 @@ _CHOICE_WORDS: dict[str, dict[str, dict[Lang, Words]]] = {
     "end_on_complete": {
         "first": _w(("the first grid is face up", "the hole ends once one player has every "
                                                   "card face up"),
-                    ("das erste Raster offen ist", "die Runde endet, sobald einer alle Karten "
+                    ("die erste Auslage offen ist", "die Runde endet, sobald einer alle Karten "
                                                    "offen hat")),
         "all": _w(("every grid is face up", "the hole ends when every player has every card "
                                             "face up"),
-                  ("alle Raster offen sind", "die Runde endet, wenn alle ihre Karten offen "
+                  ("alle Auslagen offen sind", "die Runde endet, wenn alle ihre Karten offen "
                                              "haben")),
         "never": _w(("never (knock to end)", "face-up cards never end the hole; only a knock "
                                              "does"),
@@ -626,7 +626,7 @@ _CHOICE_WORDS: dict[str, dict[str, dict[Lang, Words]]] = {
                        ("Nachbarn", "zwei gleiche Karten neben- oder übereinander zählen 0")),
         "pairs": _w(("any pair", "any two equal cards in the grid score 0 (each card in one "
                                  "pair only)"),
-                    ("jedes Paar", "zwei beliebige gleiche Karten im Raster zählen 0 (jede "
+                    ("jedes Paar", "zwei beliebige gleiche Karten in der Auslage zählen 0 (jede "
                                    "Karte nur in einem Paar)")),
         "blocks": _w(("2×2 blocks", "four equal cards in a 2x2 block score {block_points} "
                                     "together"),

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from playwright.sync_api import Browser, Page, expect
@@ -117,3 +118,100 @@ def assert_in_view(page: Page, selector: str, what: str) -> dict[str, float]:
     assert box["y"] + box["height"] <= size["height"] + 0.5, (
         f"{what} ends below the viewport ({size['height']}): {box}")
     return box
+
+
+# The sweep's checks (issue 30), measured in one script run per screen: the page is never wider
+# than the window; no word is broken across lines; on a touch screen no visible control is
+# smaller than 44x44 CSS px; no face-up rank is drawn under 12 px; no text is clipped by a box
+# that hides its overflow. Each fault names the element so a failure says where to look.
+FAULTS_JS = r"""
+(touch) => {
+  const faults = [];
+  const W = document.documentElement.clientWidth;
+  const sw = document.documentElement.scrollWidth;
+  if (sw > W + 0.5) faults.push(`page ${sw} px wide in a ${W} px window`);
+  // Seen: drawn, on the page (a skip link waits above it) and not a screen reader's text.
+  const visible = (el) => { const r = el.getBoundingClientRect(); const s = getComputedStyle(el);
+    // checkVisibility: not inside a closed menu (its content is kept but not drawn).
+    return r.width > 1 && r.height > 1 && el.checkVisibility()
+      && s.visibility !== "hidden" && r.bottom > 0 && r.right > 0 && !el.closest(".sr-only"); };
+  const where = (el) => el.tagName.toLowerCase() + (el.id ? "#" + el.id : "")
+    + (el.type ? `[${el.type}]` : "") + (el.className && typeof el.className === "string"
+    ? "." + el.className.trim().split(/\s+/).join(".") : "")
+    + ` "${(el.textContent || "").trim().slice(0, 30)}"`;
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  const range = document.createRange();
+  for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+    const el = n.parentElement;
+    if (!el || !visible(el) || el.closest("[aria-hidden=true], script, style, svg")) continue;
+    const re = /\S{2,}/g; let m;
+    while ((m = re.exec(n.data))) {
+      range.setStart(n, m.index); range.setEnd(n, m.index + m[0].length);
+      const tops = new Set([...range.getClientRects()].filter((r) => r.width > 0)
+        .map((r) => Math.round(r.bottom)));
+      if (tops.size > 1) { faults.push(`word "${m[0]}" broken in ${where(el)}`); break; }
+    }
+  }
+  for (const el of document.querySelectorAll("body *")) {
+    if (!visible(el)) continue;
+    const s = getComputedStyle(el);
+    // An ellipsis (text-overflow or a line clamp) shows that text was shortened: no fault.
+    const clips = ["hidden", "clip"].includes(s.overflowX) && s.textOverflow !== "ellipsis"
+      && s.webkitLineClamp === "none";
+    const ownText = [...el.childNodes].some((c) => c.nodeType === 3 && c.data.trim());
+    if (clips && ownText && el.scrollWidth > el.clientWidth + 1)
+      faults.push(`text clipped in ${where(el)}`);
+  }
+  if (touch) {
+    for (const el of document.querySelectorAll(
+        "button, a[href], select, summary, [role=button], input:not([type=hidden])")) {
+      if (!visible(el) || el.closest("[inert], .chat-list, p, li > span")) continue;
+      // A check box is hit through its label: the label is the target.
+      const r = (el.closest("label") || el).getBoundingClientRect();
+      if (r.width < 43.5 || r.height < 43.5)
+        faults.push(`control ${Math.round(r.width)}x${Math.round(r.height)} ${where(el)}`);
+    }
+  }
+  // A rank's drawn size: its font size in the card's 60x84 drawing, scaled to the card's height.
+  for (const card of document.querySelectorAll("svg.card-svg.face:not([aria-hidden=true])")) {
+    const rank = card.querySelector(".corner-rank");
+    const r = card.getBoundingClientRect();
+    if (!rank || !r.height) continue;
+    const px = Number(rank.getAttribute("font-size")) * r.height / 84;
+    if (px < 12) {
+      faults.push(`rank ${px.toFixed(1)} px on a ${Math.round(r.width)} px card`); break;
+    }
+  }
+  return faults;
+}
+"""
+
+
+def layout_faults(page: Page, *, touch: bool) -> list[str]:
+    """Every fault of the sweep on the page as it is now."""
+    return list(page.evaluate(FAULTS_JS, touch))
+
+
+def contact_sheet(folder: Path, out: Path, pattern: str = "sweep-*.png",
+                  columns: int = 8, width: int = 240) -> int:
+    """One picture of every screenshot in ``folder`` matching ``pattern``, in name order,
+    each thumbnail captioned with its file name (docs/web.md shows the sweep's); returns
+    how many. Needs Pillow (the full install has it through matplotlib)."""
+    from PIL import Image, ImageDraw
+
+    files = sorted(f for f in folder.glob(pattern) if "contact-sheet" not in f.name)
+    if not files:
+        return 0
+    cell_h, caption = 300, 14
+    rows = (len(files) + columns - 1) // columns
+    sheet = Image.new("RGB", (columns * (width + 8), rows * (cell_h + caption + 8)), "white")
+    draw = ImageDraw.Draw(sheet)
+    for i, f in enumerate(files):
+        with Image.open(f) as im:
+            thumb = im.convert("RGB")
+            thumb.thumbnail((width, cell_h))
+        x, y = (i % columns) * (width + 8), (i // columns) * (cell_h + caption + 8)
+        draw.text((x, y), f.stem.removeprefix("sweep-"), fill="black")
+        sheet.paste(thumb, (x, y + caption))
+    sheet.save(out)
+    return len(files)

@@ -44,7 +44,13 @@ def test_the_german_ui_follows_the_browser_and_the_switch(
     expect(page.locator("#start")).to_have_text("Spiel starten")
     page.locator("#start").click()
     expect(page.locator(".turn-pill.mine")).to_have_text("Du bist dran")
-    expect(page.locator("#clock")).to_have_text(re.compile(r"^⏱ (8\d|90) s \+30 s Reserve$"))
+    expect(page.locator("#clock")).to_have_text(re.compile(r"^(8\d|90) s \+30 s Reserve$"))
+    # The stopwatch is drawn by the page (a masked SVG), not a character a font may lack.
+    expect(page.locator("#clock")).to_have_attribute("data-icon", "turn")
+    icon = page.locator("#clock").evaluate("""el => {
+        const s = getComputedStyle(el, '::before');
+        return [s.width, s.maskImage || s.webkitMaskImage]; }""")
+    assert icon[0] != "0px" and "svg" in icon[1], icon
     expect(page.locator("#prompt")).to_have_text("Decke 2 deiner Karten auf: Klicke sie an.")
     expect(page.locator(".my-area button.cell").first).to_have_attribute(
         "aria-label", "Platz 1 aufdecken – Platz 1: verdeckt")
@@ -191,3 +197,23 @@ def test_memory_mode_hides_peeked_cards_after_the_first_draw(
     expect(page.locator(".my-area .cell.seen")).to_have_count(2)
     assert my_turn(ann) or version(ann) > 0
     ann.context.close()
+
+
+def test_menus_close_on_escape_and_on_a_click_outside(browser: Browser, server: Server) -> None:
+    """The display and account menus close on Esc (focus back on their button) and on a
+    click elsewhere on the page (issue 30)."""
+    p = open_player(browser, "Mira", server.url + "/")
+    page = p.page
+    for menu in ("details.display-menu", "details.account-menu"):
+        box = page.locator(menu)
+        box.locator("summary").first.click()
+        expect(box).to_have_attribute("open", "")
+        page.keyboard.press("Escape")
+        expect(box).not_to_have_attribute("open", "")
+        assert box.evaluate("m => m.querySelector('summary') === document.activeElement")
+        box.locator("summary").first.click()
+        expect(box).to_have_attribute("open", "")
+        page.locator("main").click(position={"x": 5, "y": 5})
+        expect(box).not_to_have_attribute("open", "")
+    assert not p.errors, p.errors
+    p.context.close()

@@ -89,18 +89,32 @@ def test_claim_then_sign_in_elsewhere_finds_the_unfinished_table(browser: Browse
     page.fill("#acct-signin-password", PASSWORD)
     page.locator("#acct-signin button[type=submit]").click()
     expect(page.locator(".acct-who")).to_contain_text(username)
+    # The display name comes along to the new browser's lobby.
+    expect(page.locator("#name")).to_have_value("Ann")
     # The panel fits the phone's screen.
     box = page.locator("#acct-panel").bounding_box()
     assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= 390
     opener = page.locator(f"#acct-open-{table}")
     expect(opener).to_be_visible()
+    # Ann's first browser shows the table when the phone takes the seat.
+    ann.page.goto(f"{site(server)}t/{table}")
+    expect(ann.page.locator("#start")).to_be_visible()
     opener.click()
     page.wait_for_url(re.compile(f"/t/{table}$"))
     expect(page.locator(".wait-seat")).to_have_count(2)
     expect(page.locator("#start")).to_be_visible()  # the host's seat, so the host's button
+    # The browser that lost the seat says so plainly and keeps no button of the seat.
+    expect(ann.page.locator("#lost-seat")).to_have_text(
+        "You opened your seat in another browser: you play there now, and this page no "
+        "longer plays.")
+    expect(ann.page.locator(".board-area button")).to_have_count(0)
+    ann.page.goto(site(server))
     # Both sessions are listed; "sign out everywhere else" ends Ann's first browser's.
     open_menu(page)
     expect(page.locator(".acct-sessions li")).to_have_count(2)
+    # Each browser by its name and system, not its user-agent.
+    expect(page.locator(".acct-sessions li").first).to_contain_text("Chrome on Linux")
+    assert "Mozilla" not in (page.locator(".acct-sessions").text_content() or "")
     page.locator("#acct-signout-others").click()
     expect(page.locator(".acct-notice")).to_contain_text("1 other sessions signed out")
     ann.page.reload()

@@ -56,11 +56,13 @@ def test_the_lobby_words_every_setting_from_the_served_schema(
     # Six-card's decks from 1 and from 4 players: "ab 1 Spieler", not "ab 1 Spielern".
     expect(page.locator('.setting[data-setting="decks"] .step')).to_have_text(
         [re.compile(r"^ab 1 Spieler:"), re.compile(r"^ab 4 Spielern:")])
-    # The points table names its ranks as German cards are named.
+    # The points table names its ranks as German cards are named, and labels them with the
+    # letters German cards carry (B, D, K: issue 30).
     points = settings["points"]["words"]["de"]["name"]
     expect(page.get_by_label(f"{points}: Bube")).to_have_value("10")
     ranks = page.locator('.setting[data-setting="points"] .pt span').all_inner_texts()
-    assert ranks == [r if r != "JK" else "★" for r in settings["points"]["ranks"]
+    letters = {"JK": "★", "J": "B", "Q": "D"}
+    assert ranks == [letters.get(r, r) for r in settings["points"]["ranks"]
                      if r in six["settings"]["points"]], ranks
     page.select_option("#lang", "en")
     page.locator("details.rules summary").click()
@@ -87,3 +89,42 @@ def test_the_lobby_words_every_setting_from_the_served_schema(
         settings["holes"]["words"]["de"]["name"] + ": 1")
     assert not jana.errors, jana.errors
     jana.context.close()
+
+
+def test_each_house_rule_says_what_it_does_as_the_lab_measured(
+        browser: Browser, server: Server) -> None:
+    """Beside each house rule, the sentence the rules lab measured for this preset (issue
+    31), from GET /api/presets' ``lab`` (the shipped golf.lab table), in the page's language,
+    and another preset's sentences once that preset is chosen."""
+    from golf.lab import effects_for
+
+    served = server.api("GET", "/api/presets")
+    for p in served["presets"]:
+        assert p["lab"] == effects_for(p["name"]), p["name"]
+    ann = open_player(browser, "Ann", server.url + "/", locale="en-GB")
+    page = ann.page
+    page.locator("details.rules summary").click()
+
+    def shown(key: str) -> list[str]:
+        box = page.locator(f'.setting[data-setting="{key}"] .lab-effects li .lab-sentence')
+        return box.all_text_contents()
+
+    def measured(preset: str, key: str, lang: str) -> list[str]:
+        return [e[lang] for e in effects_for(preset)["settings"].get(key, []) if e[lang]]
+
+    knock = measured("six-card", "knock", "en")
+    assert knock and "knocks" in knock[0], knock
+    assert shown("knock") == knock
+    assert shown("match") == measured("six-card", "match", "en")
+    source = page.locator("details.rules .lab-source")
+    expect(source).to_contain_text(effects_for("six-card")["generated"])
+    page.select_option("#lang", "de")
+    page.locator("details.rules summary").click()
+    assert shown("knock") == measured("six-card", "knock", "de")
+    assert shown("knock")[0].startswith("Partien")
+    page.select_option("#preset", "german")
+    german = next(k for k, v in effects_for("german")["settings"].items() if v)
+    expect(page.locator(f'.setting[data-setting="{german}"] .lab-effects')).to_have_count(1)
+    assert shown(german) == measured("german", german, "de")
+    assert not ann.errors, ann.errors
+    ann.context.close()

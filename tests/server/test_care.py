@@ -60,7 +60,7 @@ def test_block_a_seat_and_list_and_lift_it(server: ServerProcess) -> None:
     assert r.status_code == 204, r.text
     ann.post(f"/api/tables/{table}/seats/1/block")  # again: no second row, no error
     blocks = ann.http.get("/api/blocks").json()["blocks"]
-    assert [(b["id"], b["name"]) for b in blocks] == [(bob_id, None)]
+    assert [(b["id"], b["name"]) for b in blocks] == [(bob_id, "Bob")]  # as he played
     # The blocked player is not told.
     assert bob.http.get("/api/blocks").json()["blocks"] == []
     # A bot's seat, one's own seat, a seat that is not there: clear refusals.

@@ -358,7 +358,10 @@ def test_a_ticket_is_only_its_owners(url: str) -> None:
                 with pytest.raises(ProtocolError) as e:
                     await call(bo, ta.id)
                 assert e.value.code == "no_ticket"
-            await qp.leave(bo, ta.id)  # someone else's leave changes nothing
+            # Someone else's leave is refused (no_ticket) and changes nothing.
+            with pytest.raises(ProtocolError) as e:
+                await qp.leave(bo, ta.id)
+            assert e.value.code == "no_ticket"
             assert (await qp.state(ann, ta.id)).status == "waiting"
 
     run(go())

@@ -93,8 +93,9 @@ def test_spectator_sees_public_view_and_is_counted(server: ServerProcess) -> Non
         assert w.welcome["role"] == "spectator" and w.welcome["seat"] is None
         await a.wait(lambda c: c.summary["spectators"] == 1, what="the spectator count")
         assert w.state["legal_actions"] == [] and w.state["view"]["seat"] is None
-        for kind in ("action", "chat", "hint"):
-            await w.send({"type": kind, "version": w.version, "action": "draw", "text": "hi"})
+        for frame in ({"type": "action", "version": w.version, "action": "draw"},
+                      {"type": "chat", "text": "hi"}, {"type": "hint", "version": w.version}):
+            await w.send(frame)  # each with its own fields (any other is bad_message)
         errs = [await w.wait_error(i) for i in (1, 2, 3)]
         assert {e["code"] for e in errs} == {"spectator"}
         await play_out([a, b], random.Random(2))

@@ -91,7 +91,9 @@ def strongest(rules: Rules | None = None, budget_ms: float | None = COACH_BUDGET
         return DEFAULT
 
     def qualifies(r: Rung) -> bool:  # (imports a bot's module only when it is asked)
-        return (not explains or r.explains) and bot_available(parse_spec(r.spec)[0])
+        # Available first: ``explains`` loads the bot's class, which for a bot whose
+        # extra is missing (search without numpy and numba on a `web` install) fails.
+        return bot_available(parse_spec(r.spec)[0]) and (not explains or r.explains)
 
     for r in sorted(LADDER, key=lambda r: r.score_difference):  # strongest first
         if r.ms <= budget_ms and qualifies(r):

@@ -21,8 +21,9 @@ def register(sub: Any) -> None:
         description="Start PostgreSQL (a throwaway one, unless --db names yours), migrate its "
         "schema once, start N `golf serve --no-migrate` processes on loopback ports and nginx "
         "in front of them, routing every table to one process by its id. Ctrl-C (or `golf "
-        "cluster stop`) stops everything. Runs from a source checkout; PostgreSQL and nginx "
-        "are Debian's packages, installed when missing (as root).",
+        "cluster stop`) stops everything, nginx and PostgreSQL included, however often it "
+        "is pressed. PostgreSQL and nginx are Debian's packages, installed when missing (as "
+        "root).",
         epilog="examples: golf cluster | golf cluster --processes 4 --port 8080 | "
         "golf cluster stop. The design is in docs/server.md, 'Running a cluster'.",
     )

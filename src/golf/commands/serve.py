@@ -60,6 +60,13 @@ def register(sub: Any) -> None:
                    help="several processes: how long a table's lease lasts unrenewed, i.e. "
                    "how soon another process takes over the tables of one that died "
                    "(default 3)")
+    p.add_argument("--trusted-proxy", action="append", default=[], metavar="ADDR",
+                   dest="trusted_proxy",
+                   help="a reverse proxy (IP address or CIDR network, e.g. 127.0.0.1 or "
+                   "10.0.0.0/8; repeatable) whose X-Forwarded-For and X-Forwarded-Proto "
+                   "headers are believed: the client address for sign-in limits, logs and "
+                   "sessions, and whether it came over TLS. Every other peer's headers are "
+                   "ignored (default: no proxy is trusted)")
     p.add_argument("--no-migrate", action="store_false", dest="migrate",
                    help="never upgrade the database: refuse to start unless its schema is "
                    "exactly this release's (every process of a cluster; `golf migrate` "
@@ -77,6 +84,9 @@ def run(args: argparse.Namespace) -> int:
         raise GolfError(f"the server needs the 'web' extra ({e.name} is missing): "
                         "pip install 'golf-cards[web]'") from None
     from ..server.guard import check_allowed_origin
+    from ..server.proxies import parse_trusted
+
+    parse_trusted(args.trusted_proxy)  # a clear error for a bad one, before start-up
 
     if not args.keep_finished > 0:
         raise GolfError(f"--keep-finished must be more than 0 seconds, got {args.keep_finished}")
@@ -99,7 +109,8 @@ def run(args: argparse.Namespace) -> int:
     serve(Config(host=args.host, port=args.port, db=args.db, data_dir=args.data_dir,
                  keep_finished=args.keep_finished, allow_origins=origins,
                  metrics=args.metrics, gc=args.gc, migrate=args.migrate, node=args.node,
-                 lease_ttl=args.lease_ttl, **extra))
+                 lease_ttl=args.lease_ttl, trusted_proxies=tuple(args.trusted_proxy),
+                 **extra))
     return 0
 
 

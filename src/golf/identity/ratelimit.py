@@ -9,9 +9,16 @@ Failures are forgotten after a quiet spell; a success forgets the account's fail
 never the address's (else an attacker with one account of their own could reset
 their address between guesses on others).
 
-The limiter is pure: it reads time from an injected clock and keeps its state in
-memory, bounded to :data:`MAX_KEYS` keys (the least recently failed go
-first). One server process keeps one limiter.
+An attempt is *reserved* before its password is verified: the check of the wait and
+the counting of the attempt as a failure are one step (:meth:`SignInLimiter.reserve`),
+and a success gives the attempt back. Else a burst of guesses sent at once would all
+pass the check before the first of them failed, and all be verified.
+
+:class:`SignInLimiter` is pure: it reads time from an injected clock and keeps its
+state in memory, bounded to :data:`MAX_KEYS` keys (the least recently failed go
+first). The server keeps the same counts in its database instead (golf.server.limits),
+shared by every process of a cluster, with the same policies and keys
+(:func:`limit_keys`).
 
 >>> now = [0.0]
 >>> limiter = SignInLimiter(lambda: now[0])
@@ -34,7 +41,7 @@ from dataclasses import dataclass
 from .usernames import lookup_key
 
 __all__ = ["ACCOUNT_POLICY", "ADDRESS_POLICY", "MAX_KEYS", "LimitPolicy", "SignInLimiter",
-           "address_key"]
+           "address_key", "limit_keys"]
 
 #: Keys (usernames and addresses) a limiter remembers at most.
 MAX_KEYS = 100_000
@@ -67,6 +74,17 @@ class LimitPolicy:
         # Capped before the power so that a huge count cannot overflow a float.
         return float(min(self.max_delay, self.base_delay * self.factor ** min(over - 1, 64)))
 
+    def wait(self, failures: int, last: float, now: float) -> float:
+        """Seconds still to wait at ``now`` after ``failures`` counted, the last at
+        ``last`` (0 once they are forgotten).
+
+        >>> ACCOUNT_POLICY.wait(7, 100.0, 101.5), ACCOUNT_POLICY.wait(7, 100.0, 103.0)
+        (0.5, 0.0)
+        """
+        if now - last >= self.forget_after:
+            return 0.0
+        return max(0.0, last + self.delay(failures) - now)
+
 
 #: Per username: five free failures (typos), then 1 s doubling to 15 minutes.
 ACCOUNT_POLICY = LimitPolicy(free_failures=5, base_delay=1.0, factor=2.0, max_delay=900.0,
@@ -96,6 +114,16 @@ def address_key(address: str) -> str:
     return str(ip)
 
 
+def limit_keys(username: str, address: str) -> tuple[tuple[str, str], tuple[str, str]]:
+    """The two keys an attempt counts against: the username's lookup key (any case,
+    whether or not an account has it) and the address's key.
+
+    >>> limit_keys("Ann", "2001:db8::1")
+    (('account', 'ann'), ('address', '2001:db8::/64'))
+    """
+    return ("account", lookup_key(username)), ("address", address_key(address))
+
+
 @dataclass
 class _Count:
     failures: int
@@ -115,7 +143,7 @@ class SignInLimiter:
         self._counts: OrderedDict[tuple[str, str], _Count] = OrderedDict()
 
     def _keys(self, username: str, address: str) -> tuple[tuple[str, str], tuple[str, str]]:
-        return ("account", lookup_key(username)), ("address", address_key(address))
+        return limit_keys(username, address)
 
     def _policy(self, key: tuple[str, str]) -> LimitPolicy:
         return self.account if key[0] == "account" else self.address
@@ -148,6 +176,36 @@ class SignInLimiter:
             self._counts.move_to_end(key)
         while len(self._counts) > self.max_keys:
             self._counts.popitem(last=False)
+
+    def reserve(self, username: str, address: str) -> float:
+        """Check and count an attempt in one step: 0 when it may be verified now (it is
+        counted as a failure already; :meth:`given_back` undoes that if it succeeds),
+        else the seconds to wait (nothing counted).
+
+        Attempts at once: the five free ones and the one that starts the first
+        wait are let through, the rest wait.
+
+        >>> limiter = SignInLimiter(lambda: 0.0)
+        >>> [limiter.reserve("ann", f"192.0.2.{i}") for i in range(8)]
+        [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 1.0, 1.0]
+        >>> limiter.given_back("ann", "192.0.2.0"); limiter.failures("ann", "192.0.2.0")
+        (0, 0)
+        """
+        wait = self.wait(username, address)
+        if wait == 0:
+            self.failed(username, address)
+        return wait
+
+    def given_back(self, username: str, address: str, forget: bool = True) -> None:
+        """A reserved attempt succeeded: it no longer counts against the address, and
+        the username's failures are forgotten (``forget``) or only this one given back."""
+        now = self.clock()
+        for key in self._keys(username, address):
+            count = self._live(key, now)
+            if key[0] == "account" and forget:
+                self._counts.pop(key, None)
+            elif count is not None:
+                count.failures = max(0, count.failures - 1)
 
     def succeeded(self, username: str, address: str) -> None:
         """A sign-in succeeded: the username's failures are forgotten (the address's

@@ -19,6 +19,8 @@ from fastapi.routing import APIRoute
 from pydantic import BaseModel, ConfigDict, Field
 
 from ..identity import allowed_origins, same_origin
+from . import profiles
+from .openapi import errors, raises
 from .passkeys import PasskeyInfo, Passkeys, relying_party
 from .players import (
     GUEST_COOKIE,
@@ -181,6 +183,7 @@ def own_origin(request: Request) -> str:
     return f"{scheme}://{request.headers.get('host', request.url.netloc)}"
 
 
+@raises("cross_site", "bad_csrf")
 async def checked_write(request: Request, who: Who) -> Identity:
     """The identity of a state-changing request that came from this site's own page
     (Origin, else Referer) with this browser's CSRF token; 403 ``cross_site`` or
@@ -223,9 +226,11 @@ def account_router() -> APIRouter:
     """The routes; the services come from the application's state."""
     api = APIRouter(prefix="/api", route_class=AccountRoute, tags=["accounts"])
 
+    @raises("try_again")  # the service writes to the database, which may be away
     def service(request: Request) -> Players:
         return players_of(request)
 
+    @raises("try_again")
     def passkeys(request: Request) -> Passkeys:
         keys: Passkeys | None = getattr(request.app.state, "passkeys", None)
         if keys is None:
@@ -238,7 +243,13 @@ def account_router() -> APIRouter:
     async def me_of(players: Players, who: Identity) -> MeOut:
         tables = await players.my_tables(who.player.id)
         left = await players.remaining_codes(who.player.id) if who.signed_in else None
-        return MeOut(player=PlayerOut(id=who.player.id, name=who.player.name,
+        name = who.player.name
+        if name is None:
+            # Never chose one: the name they last played under (what others see on their
+            # profile), so a second browser's lobby gets it too.
+            async with players.hub.store.engine.connect() as conn:
+                name = (await profiles.played_names(conn, [who.player.id])).get(who.player.id)
+        return MeOut(player=PlayerOut(id=who.player.id, name=name,
                                       username=who.player.username),
                      signed_in=who.signed_in, csrf=who.csrf,
                      password_needed=who.password_needed, recovery_codes_left=left,
@@ -257,14 +268,14 @@ def account_router() -> APIRouter:
         no_store(response)
         return await me_of(players, who)
 
-    @api.post("/me/name")
+    @api.post("/me/name", responses=errors("bad_name"))
     async def set_name(players: PlayersDep, who: Writer, body: NameIn,
                        response: Response) -> MeOnly:
         """Set the display name (a guest too, at any time)."""
         no_store(response)
         return MeOnly(me=await me_of(players, await players.set_name(who, body.name)))
 
-    @api.post("/me/tables/{table_id}/seat")
+    @api.post("/me/tables/{table_id}/seat", responses=errors("no_seat"))
     async def seat_token(players: PlayersDep, who: Writer, table_id: str,
                          response: Response) -> SeatTokenOut:
         """A fresh seat token for my seat at one of my unfinished tables."""
@@ -272,7 +283,9 @@ def account_router() -> APIRouter:
         seat, token = await players.seat_token(who, table_id)
         return SeatTokenOut(table_id=table_id, seat=seat, token=token)
 
-    @api.post("/account/claim")
+    @api.post("/account/claim", responses=errors(
+        "already_claimed", "username_taken", "too_short", "too_long", "too_repetitive",
+        "too_common", "contains_username", "bad_characters", "bad_shape", "reserved"))
     async def claim(request: Request, response: Response, players: PlayersDep, who: Writer,
                     body: Credentials) -> ClaimedOut:
         """Make this guest profile an account; the recovery codes are shown this once."""
@@ -282,7 +295,7 @@ def account_router() -> APIRouter:
         return ClaimedOut(me=await me_of(players, done.signed_in.identity),
                           recovery_codes=list(done.codes))
 
-    @api.post("/signin")
+    @api.post("/signin", responses=errors("sign_in_failed", "rate_limited"))
     async def sign_in(request: Request, response: Response, players: PlayersDep,
                       who: Writer, body: Credentials) -> MeOnly:
         """Sign in with username and password (a new session)."""
@@ -291,7 +304,8 @@ def account_router() -> APIRouter:
         signed_in(request, response, done)
         return MeOnly(me=await me_of(players, done.identity))
 
-    @api.post("/signin/recovery")
+    @api.post("/signin/recovery",
+              responses=errors("sign_in_failed", "rate_limited", "bad_recovery_code"))
     async def sign_in_recovery(request: Request, response: Response, players: PlayersDep,
                                who: Writer, body: RecoveryIn) -> MeOnly:
         """Sign in with a recovery code; a new password must be set next."""
@@ -310,7 +324,7 @@ def account_router() -> APIRouter:
         no_store(response)
         return Ended(ended=1 if who.signed_in else 0)
 
-    @api.get("/sessions")
+    @api.get("/sessions", responses=errors("not_signed_in"))
     async def sessions(players: PlayersDep, who: Who, response: Response) -> SessionsOut:
         """My account's active sessions."""
         no_store(response)
@@ -318,7 +332,7 @@ def account_router() -> APIRouter:
                                                 last_seen=s.last_seen, current=s.current)
                                      for s in await players.sessions(who)])
 
-    @api.delete("/sessions/{session_id}")
+    @api.delete("/sessions/{session_id}", responses=errors("not_signed_in", "no_session"))
     async def end_session(request: Request, response: Response, players: PlayersDep,
                           who: Writer, session_id: str) -> Ended:
         """Sign out one session (this one included)."""
@@ -327,19 +341,22 @@ def account_router() -> APIRouter:
             drop_cookie(response, request, SESSION_COOKIE)
         return Ended(ended=1)
 
-    @api.post("/sessions/signout-others")
+    @api.post("/sessions/signout-others", responses=errors("not_signed_in"))
     async def end_others(players: PlayersDep, who: Writer) -> Ended:
         """Sign out every other session of my account."""
         return Ended(ended=await players.end_other_sessions(who))
 
-    @api.post("/account/password")
+    @api.post("/account/password", responses=errors(
+        "not_signed_in", "wrong_password", "rate_limited", "too_short", "too_long",
+        "too_repetitive", "too_common", "contains_username"))
     async def change_password(request: Request, players: PlayersDep, who: Writer,
                               body: PasswordIn) -> Ended:
         """A new password; every other session ends."""
         return Ended(ended=await players.change_password(who, body.current, body.password,
                                                          address(request)))
 
-    @api.delete("/account")
+    @api.delete("/account",
+                responses=errors("not_signed_in", "wrong_password", "rate_limited"))
     async def delete_account(request: Request, response: Response, players: PlayersDep,
                              who: Writer, body: DeleteIn) -> Ended:
         """Delete my account (my games stay in others' histories as "deleted player")."""
@@ -351,26 +368,27 @@ def account_router() -> APIRouter:
     def passkey_out(p: PasskeyInfo) -> PasskeyOut:
         return PasskeyOut(id=p.id, name=p.name, created=p.created, last_used=p.last_used)
 
-    @api.get("/passkeys")
+    @api.get("/passkeys", responses=errors("not_signed_in"))
     async def list_passkeys(keys: PasskeysDep, who: Who, response: Response) -> PasskeysOut:
         """My account's passkeys."""
         no_store(response)
         return PasskeysOut(passkeys=[passkey_out(p) for p in await keys.list(who)])
 
-    @api.post("/passkeys/register/options")
+    @api.post("/passkeys/register/options",
+              responses=errors("not_signed_in", "too_many_passkeys"))
     async def register_options(request: Request, keys: PasskeysDep, who: Writer) -> Ceremony:
         """Begin adding a passkey: options for navigator.credentials.create."""
         return Ceremony.model_validate(await keys.register_options(who,
                                                                    relying_party(request)))
 
-    @api.post("/passkeys/register")
+    @api.post("/passkeys/register", responses=errors("not_signed_in", "passkey_failed"))
     async def register(request: Request, keys: PasskeysDep, who: Writer,
                        body: CeremonyIn) -> PasskeyOut:
         """Store the passkey the browser made."""
         return passkey_out(await keys.register(who, relying_party(request), body.ceremony,
                                                body.credential, body.name))
 
-    @api.delete("/passkeys/{passkey_id}")
+    @api.delete("/passkeys/{passkey_id}", responses=errors("not_signed_in", "no_passkey"))
     async def remove_passkey(keys: PasskeysDep, who: Writer, passkey_id: int) -> Ended:
         """Remove one of my passkeys."""
         await keys.remove(who, passkey_id)
@@ -379,9 +397,9 @@ def account_router() -> APIRouter:
     @api.post("/passkeys/signin/options")
     async def sign_in_options(request: Request, keys: PasskeysDep, _who: Writer) -> Ceremony:
         """Begin signing in with a passkey: options for navigator.credentials.get."""
-        return Ceremony.model_validate(keys.sign_in_options(relying_party(request)))
+        return Ceremony.model_validate(await keys.sign_in_options(relying_party(request)))
 
-    @api.post("/passkeys/signin")
+    @api.post("/passkeys/signin", responses=errors("passkey_failed"))
     async def passkey_sign_in(request: Request, response: Response, players: PlayersDep,
                               keys: PasskeysDep, who: Writer, body: CeremonyIn) -> MeOnly:
         """Sign in with the passkey that answered the challenge (a new session)."""

@@ -21,6 +21,7 @@ from fastapi import FastAPI, Request, WebSocket
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
+from starlette.exceptions import HTTPException
 
 from . import db, schema
 from .account_api import account_router
@@ -31,8 +32,10 @@ from .lease import Leases, renew_forever
 from .lobby import error_response, refused_body, router
 from .metrics import Metrics, apply_gc_policy
 from .notify import ask_handover, listen_forever
+from .openapi import install as describe_errors
 from .players import Players
 from .protocol import ProtocolError
+from .proxies import ProxyHeaders
 from .quickplay import BOT_WAIT, QuickPlay
 from .quickplay_api import care_router, quickplay_router
 from .ratings_api import router as ratings_router
@@ -76,6 +79,9 @@ class Config:
     migrate: bool = True
     #: Group commit: seconds from one transaction's start to the next (golf.server.store).
     commit_interval: float = COMMIT_INTERVAL
+    #: Proxies (addresses or CIDR networks) whose X-Forwarded-For/-Proto are believed
+    #: (golf.server.proxies); every other peer's are ignored.
+    trusted_proxies: tuple[str, ...] = ()
 
     def database_url(self) -> str:
         if self.db:
@@ -183,6 +189,8 @@ def create_app(config: Config) -> FastAPI:
                   description="The REST half of the Golf server protocol (the lobby); the "
                   "WebSocket half and every error code are in docs/protocol.md.")
     app.add_middleware(Guard, allow_origins=config.allow_origins)
+    # Outermost: everything inside sees the client a trusted proxy forwarded, or the peer.
+    app.add_middleware(ProxyHeaders, trusted=config.trusted_proxies)
 
     @app.exception_handler(ProtocolError)
     async def protocol_error(request: Request, e: ProtocolError) -> JSONResponse:
@@ -191,6 +199,24 @@ def create_app(config: Config) -> FastAPI:
     @app.exception_handler(RequestValidationError)
     async def validation_error(request: Request, e: RequestValidationError) -> JSONResponse:
         return error_response(refused_body(e))
+
+    @app.exception_handler(HTTPException)
+    async def http_error(request: Request, e: HTTPException) -> Response:
+        """No such call (404), not with this method (405): the protocol's error body, never
+        ``{"detail": ...}``; any other status keeps Starlette's answer."""
+        call = f"{request.method} {request.url.path}"[:120]
+        if e.status_code == 404:
+            return error_response(ProtocolError("not_found", f"there is no {call}; the calls "
+                                                f"are listed at {DOCS_URL}"))
+        if e.status_code == 405:
+            allowed = {k.lower(): v for k, v in (e.headers or {}).items()}.get("allow", "")
+            answer = error_response(ProtocolError("bad_method", f"{call} is not a call; "
+                                                  f"this path takes {allowed or 'others'}"))
+            if allowed:
+                answer.headers["Allow"] = allowed
+            return answer
+        return JSONResponse({"detail": e.detail}, status_code=e.status_code,
+                            headers=e.headers)
 
     if watch is not None:
         @app.get("/api/debug/metrics", include_in_schema=False)
@@ -218,6 +244,7 @@ def create_app(config: Config) -> FastAPI:
     app.include_router(account_router())
     app.include_router(quickplay_router())
     app.include_router(care_router())
+    describe_errors(app)
 
     @app.websocket("/ws")
     async def ws(websocket: WebSocket) -> None:

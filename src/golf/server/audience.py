@@ -7,6 +7,7 @@ connection, the public view once per change and only when someone watches.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Iterable
 from typing import Any, Protocol
 
@@ -33,6 +34,13 @@ class Seat:
         self.rec = rec
         self._conns: set[Client] = set()
         self._stand_in = False
+        #: When the person last said, from another page of the site, that the table is
+        #: still theirs to open (time.monotonic(); golf.server.room.Room.here).
+        self.seen_elsewhere = float("-inf")
+
+    def mark_seen_elsewhere(self) -> None:
+        """The person just said, from another page, that the table is still theirs."""
+        self.seen_elsewhere = time.monotonic()
 
     @property
     def position(self) -> int:

@@ -31,6 +31,7 @@ from ..errors import GolfError
 from ..events import Event
 from ..game import Game
 from ..rules import Rules, load_rules
+from ..view import forgets_peeks, remembered
 
 
 def coach_for(rules: Rules, players: int) -> str:
@@ -65,6 +66,13 @@ def seat_view(game: Game, seat: int) -> dict[str, Any]:
 def bot_view(game: Game, seat: int) -> dict[str, Any]:
     """The view a bot decides from (card codes instead of notation)."""
     return dict(game.view(seat, codes=True))
+
+
+def coach_view(game: Game, seat: int, keep_peeks: bool) -> dict[str, Any]:
+    """The view the coach advises ``seat`` from: the bot's view (card codes) as the seat
+    is shown it, so at a memory-mode table (golf.view.remembered) the coach never uses a
+    peeked card the seat no longer sees; ``keep_peeks``: the seat keeps them shown."""
+    return dict(remembered(game.view(seat, codes=True), game.rules, keep_peeks))
 
 
 def public_view(game: Game) -> dict[str, Any]:
@@ -177,9 +185,15 @@ def check_rules(preset: Any, overrides: Any, players: int | None = None,
 
 class Replay:
     """A finished match, step by step: the view of a seat (or the public view) after
-    each action and the event that led there, shaped like the live ``state`` frame."""
+    each action and the event that led there, shaped like the live ``state`` frame.
 
-    def __init__(self, rec: Mapping[str, Any]) -> None:
+    ``keep_peeks``: whether the table kept peeked cards shown. Otherwise a match in
+    memory mode (golf.view.remembered) is replayed as it was played: a seat's view at a
+    version hides the face-down cards it peeked at once it had drawn in that hole, as the
+    table hid them from that seat then."""
+
+    def __init__(self, rec: Mapping[str, Any], keep_peeks: bool = False) -> None:
+        self.keep_peeks = keep_peeks
         g = Game.from_record({**rec, "actions": []})
         self.games = [g.clone()]
         self.events: list[Event | None] = [None]
@@ -198,6 +212,12 @@ class Replay:
     def length(self) -> int:
         return len(self.games) - 1
 
+    @property
+    def memory(self) -> bool:
+        """Whether seats' steps follow memory mode (the rules peek in secret and the
+        table did not keep peeks shown: golf.view.forgets_peeks)."""
+        return forgets_peeks(self.games[0].rules, self.keep_peeks)
+
     def step(self, version: int, seat: int | None, *, every_card: bool = False
              ) -> dict[str, Any]:
         """The step at ``version`` as ``seat`` saw it (None: the public view); with
@@ -206,8 +226,10 @@ class Replay:
         g = self.games[version]
         if every_card:
             view = open_view(g)
+        elif seat is None:
+            view = public_view(g)
         else:
-            view = public_view(g) if seat is None else seat_view(g, seat)
+            view = dict(remembered(g.view(seat), g.rules, self.keep_peeks))
         event = self.events[version]
         by = self.by[version] if version < len(self.by) else "player"
         return {"version": version, "view": view,

@@ -32,6 +32,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 from ..identity import issue_recovery_codes, lookup_key
 from . import db
 from .players import NO_PASSWORD
+from .profiles import shown_names
 from .protocol import ProtocolError
 
 __all__ = ["MAX_REASON", "Care", "Report", "find_player"]
@@ -55,6 +56,12 @@ class Report:
     chat: list[dict[str, Any]]
     status: str
     created: float
+    #: The reported player's account username (None: a guest), for the operator only.
+    reported_username: str | None = None
+    #: The reporter as others see them (profile name, else the name they played under).
+    reporter_name: str | None = None
+    #: The reporter's account username (None: a guest).
+    reporter_username: str | None = None
 
 
 class Care:
@@ -93,14 +100,16 @@ class Care:
                 db.blocks.c.player_id == who, db.blocks.c.blocked_id == whom))
 
     async def blocked_by(self, who: str) -> list[dict[str, Any]]:
-        """Whom ``who`` has blocked: id and current display name, newest first."""
+        """Whom ``who`` has blocked: id and current display name (a guest's: the name
+        they played under), newest first."""
         b, p = db.blocks, db.players
         async with self.engine.connect() as conn:
             rows = (await conn.execute(
                 sa.select(b.c.blocked_id, p.c.name, b.c.created)
                 .join(p, p.c.id == b.c.blocked_id)
                 .where(b.c.player_id == who).order_by(b.c.created.desc()))).all()
-        return [{"id": r[0], "name": r[1], "since": r[2]} for r in rows]
+            names = await shown_names(conn, [r[0] for r in rows])
+        return [{"id": r[0], "name": names.get(r[0], r[1]), "since": r[2]} for r in rows]
 
     async def report(self, who: str, whom: str, reason: str, table_id: str | None = None,
                      chat_times: Sequence[int] = ()) -> int:
@@ -146,9 +155,19 @@ class Care:
             q = q.where(r.c.status == status)
         async with self.engine.connect() as conn:
             rows = (await conn.execute(q)).mappings().all()
-        return [Report(x["id"], x["reporter_id"], x["reported_id"], x["reported_name"],
-                       x["table_id"], x["reason"], list(x["chat"] or []), x["status"],
-                       x["created"]) for x in rows]
+            # Names as players see them (a guest by the name they played under, never
+            # "guest" or nothing) and the accounts' usernames, which the operator acts on.
+            ids = {x["reporter_id"] for x in rows} | {x["reported_id"] for x in rows}
+            names = await shown_names(conn, ids)
+            a = db.accounts
+            users = {r.player_id: r.username for r in await conn.execute(
+                sa.select(a.c.player_id, a.c.username).where(a.c.player_id.in_(sorted(ids))))
+            } if ids else {}
+        return [Report(x["id"], x["reporter_id"], x["reported_id"],
+                       names.get(x["reported_id"], x["reported_name"]), x["table_id"],
+                       x["reason"], list(x["chat"] or []), x["status"], x["created"],
+                       users.get(x["reported_id"]), names.get(x["reporter_id"]),
+                       users.get(x["reporter_id"])) for x in rows]
 
     async def close_report(self, report_id: int) -> None:
         async with self.engine.begin() as conn:

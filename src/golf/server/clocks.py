@@ -8,8 +8,11 @@ took beyond the turn timer (from its reserve) and the time it was away (from its
 >>> c = Clocks({"turn_timer": 20, "reserve": 30, "grace": 60, "bot_delay": 0.5}, 2)
 >>> c.track_turn((1, 0), now=100.0)
 >>> p = c.plan(3, seat=0, mover=None, connected=True, wait_when_gone=False, now=100.0)
->>> p.kind, p.at, c.clock["kind"], c.clock["remaining"]
-('timeout', 150.0, 'turn', 50000)
+>>> p.kind, p.at, c.clock["kind"], c.clock["remaining"], c.clock["reserve"]
+('timeout', 150.0, 'turn', 20000, 30000)
+>>> p = c.plan(3, seat=0, mover=None, connected=True, wait_when_gone=False, now=125.0)
+>>> c.clock["remaining"], c.clock["reserve"]  # 5 s into the reserve
+(0, 25000)
 >>> c.track_turn((1, 1), now=125.0)  # seat 0 took 25 s: 5 s beyond the timer
 >>> c.reserve_left[0]
 25.0
@@ -48,6 +51,12 @@ class Clocks:
         self.grace_left = [float(options["grace"])] * players
         self.reserve_left = [float(options["reserve"])] * players
         self.absence_started: list[float | None] = [None] * players
+        #: Seats whose person abandoned this match: left for good, or let the grace run
+        #: out. It stays so when they come back (a rated match counts them last).
+        self.abandoned = [False] * players
+        #: Seats a bot plays for the rest of the match, with the others' consent
+        #: (golf.server.patience).
+        self.replaced: dict[int, bool] = {}
         self._turn: tuple[int, int] | None = None  # (hole, seat) whose turn runs
         self._turn_started = time.monotonic()
         self._changed = time.monotonic()
@@ -72,6 +81,14 @@ class Clocks:
         self.waiting = set(people)
         self.break_until = now + HOLE_BREAK if people else None
 
+    def resume_break(self, waiting: set[int], until: float, now: float | None = None
+                     ) -> None:
+        """Take back a stored break (after a restart or a handover): it waits for the
+        seats not yet ready until the wall-clock time ``until``, as it would have."""
+        now = time.monotonic() if now is None else now
+        self.waiting = set(waiting)
+        self.break_until = now + max(0.0, until - time.time())
+
     def ready(self, seat: int, now: float | None = None) -> bool:
         """``seat`` has read the hole's end (or left): True when that ended the break.
 
@@ -95,6 +112,16 @@ class Clocks:
         self.waiting = set()
         self._turn_started = self._changed = now
 
+    def retime(self, options: Mapping[str, Any], fresh_reserve: bool,
+               now: float | None = None) -> None:
+        """The host changed the turn timer mid-match (golf.server.patience): the new
+        options from now on, the running turn counted from now, and with
+        ``fresh_reserve`` (there was no timer before) every seat's full reserve."""
+        self._options = options
+        if fresh_reserve:
+            self.reserve_left = [float(options["reserve"])] * len(self.reserve_left)
+        self._turn_started = time.monotonic() if now is None else now
+
     # --- what happened -------------------------------------------------------------------
     def moved(self, now: float | None = None) -> None:
         """An action was played: a bot's pause counts from now."""
@@ -106,9 +133,11 @@ class Clocks:
         self.absence_started[seat] = None
 
     def gave_up(self, seat: int) -> None:
-        """A person left during the match: no grace is left to wait for them."""
+        """A person left during the match, or their grace ran out: no grace is left to
+        wait for them, and they abandoned the match."""
         self.grace_left[seat] = 0.0
         self.absence_started[seat] = None
+        self.abandoned[seat] = True
 
     def track_turn(self, turn: tuple[int, int] | None, now: float | None = None) -> None:
         """Notice a new turn (another seat or another hole): settle the last one's clocks."""
@@ -162,8 +191,17 @@ class Clocks:
             return None
         best, clock = min(plans, key=lambda p: p[0].at)
         remaining = max(0.0, best.at - now)
-        self.clock = {**clock, "remaining": int(remaining * 1000),
-                      "deadline": now_ms() + int(remaining * 1000)}
+        # ``deadline`` is when the server acts: for a turn, after the timer and the reserve.
+        clock = {**clock, "remaining": int(remaining * 1000),
+                 "deadline": now_ms() + int(remaining * 1000)}
+        if best.kind == "timeout" and timer is not None:
+            # ``remaining`` is the turn timer's own time and ``reserve`` the seat's reserve
+            # (docs/protocol.md), which runs only once the timer is up.
+            turn_left = self._turn_started + float(timer) - now
+            clock["remaining"] = int(max(0.0, turn_left) * 1000)
+            clock["reserve"] = int(max(0.0, self.reserve_left[seat] + min(0.0, turn_left))
+                                   * 1000)
+        self.clock = clock
         return best
 
     def stop(self) -> None:
@@ -183,6 +221,8 @@ class Clocks:
             "turn": None if self._turn is None else list(self._turn),
             "turn_started": wall - (now - self._turn_started),
             "grace_left": list(self.grace_left), "reserve_left": list(self.reserve_left),
+            "abandoned": list(self.abandoned),
+            "replaced": sorted(self.replaced),
             "absence_started": [None if t is None else wall - (now - t)
                                 for t in self.absence_started],
         }
@@ -201,6 +241,10 @@ class Clocks:
         shift = wall - float(snap["at"]) if snap.get("final") else 0.0
         self.grace_left = [float(x) for x in snap["grace_left"]]
         self.reserve_left = [float(x) for x in snap["reserve_left"]]
+        # Stored before abandonment was kept: a seat with no grace left abandoned.
+        self.abandoned = [bool(x) for x in snap.get(
+            "abandoned", [g <= 0 for g in self.grace_left])]
+        self.replaced = {int(s): True for s in snap.get("replaced", ())}
         saved = snap.get("turn")
         if saved is not None and turn is not None and tuple(saved) == turn:
             self._turn = turn

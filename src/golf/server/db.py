@@ -35,6 +35,10 @@ tables = sa.Table(
     sa.Column("clocks", sa.JSON, nullable=True),
     # Rated or casual (migration 0003): a rated table plays its preset unchanged.
     sa.Column("rated", sa.Boolean, nullable=False, server_default=sa.false()),
+    # The running hole break and the offered rematch (migration 0007), so that a restart
+    # or a handover to another process keeps readies and acceptances (golf.server.finish).
+    sa.Column("hole_break", sa.JSON, nullable=True),
+    sa.Column("rematch", sa.JSON, nullable=True),
 )
 
 seats = sa.Table(
@@ -247,6 +251,29 @@ nodes = sa.Table(
     "golf_nodes", metadata,
     sa.Column("node", sa.String(120), primary_key=True),
     sa.Column("expires", sa.Float, nullable=False),
+)
+
+#: Sign-in attempts counted per username and per address (migration 0006,
+#: golf.server.limits), shared by every process on the database; ``key`` is the SHA-256
+#: digest of the username's lookup key or the address's key, never the text itself.
+signin_limits = sa.Table(
+    "golf_signin_limits", metadata,
+    sa.Column("key", sa.String(64), primary_key=True),
+    sa.Column("failures", sa.Integer, nullable=False),
+    sa.Column("last", sa.Float, nullable=False),
+    sa.Index("ix_golf_signin_limits_last", "last"),
+)
+
+#: Passkey ceremonies' challenges (migration 0006, golf.server.passkeys), answered once
+#: by whichever process the answer reaches; ``id`` is the SHA-256 digest of the ceremony key.
+passkey_challenges = sa.Table(
+    "golf_passkey_challenges", metadata,
+    sa.Column("id", sa.String(64), primary_key=True),
+    sa.Column("challenge", sa.LargeBinary, nullable=False),
+    sa.Column("purpose", sa.String(16), nullable=False),
+    sa.Column("player_id", sa.String(32), nullable=True),
+    sa.Column("created", sa.Float, nullable=False),
+    sa.Index("ix_golf_passkey_challenges_created", "created"),
 )
 
 MIGRATIONS = Path(__file__).parent / "migrations"

@@ -7,18 +7,22 @@ every person connected at that moment has closed the hole-end dialog (their page
 countdown is the match's clocks' (``clock.kind == "next_hole"``); meanwhile no bot moves,
 no turn timer runs and no action is accepted (``hole_break``), and ``your_turn`` is false
 for everyone. When it ends, everyone gets the state again. A person who leaves during the
-break is not waited for. The break is not stored: after a restart the next hole just goes on.
+break is not waited for. The break is stored with the table (``golf_tables.hole_break``:
+the match, the version, the seats still waited for and the wall-clock end of the
+countdown) when it begins, on each ``ready`` and when it ends, so a ``ready`` sent to a
+process that then stops, or hands the table to another, is not lost.
 
 **Rematch.** After a finished (or ended) match the host offers a rematch (with changes,
 ``POST /api/tables/{id}/rematch``); it is an invitation that each person seated accepts
 (``POST /api/tables/{id}/rematch/accept``); bots accept at once, the host by offering. The
-new match starts when the last person accepts. The offer lives with the table in memory
-(a restart drops it; the host offers again).
+new match starts when the last person accepts. The offer and its acceptances are stored
+with the table (``golf_tables.rematch``), so they survive a restart or a handover.
 """
 
 from __future__ import annotations
 
 import asyncio
+import time
 from typing import TYPE_CHECKING, Any
 
 from .protocol import ProtocolError
@@ -28,7 +32,7 @@ if TYPE_CHECKING:
     from .clocks import Clocks
     from .match import LiveMatch
     from .seating import Changes
-    from .store import TableRecord
+    from .store import Store, TableRecord
 
 __all__ = ["Finish"]
 
@@ -43,6 +47,7 @@ class Finish:
     clocks: Clocks
     audience: Audience
     _seats: list[Seat]
+    _store: Store
     #: Seats that accepted the offered rematch (None: no rematch is offered).
     _rematch: set[int] | None = None
 
@@ -85,7 +90,50 @@ class Finish:
         if seat is None:
             return
         async with self.lock:
-            self._left_break(seat)
+            if not self.clocks.breaking or seat.position not in self.clocks.waiting:
+                return
+            ended = self.clocks.ready(seat.position)
+            # Stored before anyone hears of it: what clients are told is what a restart
+            # or a handover resumes.
+            await self._save_break()
+            if ended:
+                self._next_hole()
+            else:
+                self.reschedule()
+                self._send_clock()
+
+    async def _save_break(self) -> None:
+        """Store the running break (or that none runs): what a restart resumes."""
+        live = self.live
+        data = None
+        if self.clocks.breaking and live is not None and self.clocks.break_until is not None:
+            data = {"match": self.rec.match, "version": live.version,
+                    "waiting": sorted(self.clocks.waiting),
+                    "until": time.time() + max(0.0, self.clocks.break_until
+                                                - time.monotonic())}
+        if data != self.rec.hole_break:
+            self.rec.hole_break = data
+            await self._store.save_pending(self.rec.id, hole_break=data)
+
+    async def _save_rematch(self) -> None:
+        """Store the offered rematch and who accepted it (or that none is offered)."""
+        data = None if self._rematch is None else {"match": self.rec.match,
+                                                   "accepted": sorted(self._rematch)}
+        if data != self.rec.rematch:
+            self.rec.rematch = data
+            await self._store.save_pending(self.rec.id, rematch=data)
+
+    def _restore_pending(self, rec: TableRecord) -> None:
+        """Take back a stored break or rematch offer of this very match and version
+        (after a restart or a handover); a stale one is ignored."""
+        live, brk, offer = self.live, rec.hole_break, rec.rematch
+        if (brk is not None and live is not None and rec.status == "playing"
+                and brk.get("match") == rec.match and brk.get("version") == live.version):
+            self.clocks.resume_break({int(s) for s in brk.get("waiting") or []},
+                                     float(brk.get("until") or 0.0))
+        if (offer is not None and rec.status in ("finished", "ended")
+                and offer.get("match") == rec.match):
+            self._rematch = {int(s) for s in offer.get("accepted") or []}
 
     def _left_break(self, seat: Seat) -> None:
         """``seat`` is no longer waited for (ready, or gone; the lock is held)."""
@@ -127,7 +175,11 @@ class Finish:
                 raise ProtocolError("seats_open", "a seat was left; the rematch needs every "
                                     "seat filled")
             self._rematch = {host.position}
+            if changes is not None:
+                # The offer's changes are stored with it: a restart keeps both.
+                await self._store.save_table(self.rec)
             await self._start_if_accepted()
+            await self._save_rematch()
 
     async def accept_rematch(self, seat: Seat) -> None:
         """A person seated accepts the offered rematch."""
@@ -137,6 +189,7 @@ class Finish:
                                     "offers one after the match")
             self._rematch.add(seat.position)
             await self._start_if_accepted()
+            await self._save_rematch()
 
     async def _start_if_accepted(self) -> None:
         if self._everyone_accepted():

@@ -13,7 +13,7 @@ One ASGI middleware in front of the whole application:
   ``415 bad_content_type`` (a plain HTML form or a ``text/plain`` fetch cannot be one without
   the browser asking the server first), over ``MAX_BODY`` bytes ``413 too_large``, and nested
   deeper than ``MAX_DEPTH`` ``400 too_deep``: judged on the raw bytes, before any parser
-  could recurse on them.
+  could recurse on them. Bytes that are not UTF-8 are ``400 bad_json``.
 
 >>> origin_key("HTTPS://Golf.example.org:443/"), origin_key("http://127.0.0.1:8000")
 ('https://golf.example.org', 'http://127.0.0.1:8000')
@@ -159,6 +159,13 @@ async def checked_body(scope: Scope, receive: Receive) -> Receive:
                                 f"{kind[:60] or 'no content type'}")
         if too_deep(body):
             raise deep_error("the request body")
+        try:
+            body.decode("utf-8")
+        except UnicodeDecodeError:
+            # JSON travels as UTF-8 (RFC 8259); the parser behind would answer in another
+            # shape than the protocol's.
+            raise ProtocolError("bad_json", "the request body is not valid JSON: it is not "
+                                "UTF-8 text") from None
     done = False
 
     async def replay() -> Message:

@@ -299,7 +299,8 @@ class Hub:
         if self.leases is None:
             return [{"id": room.id, "title": room.rec.title, "preset": room.rec.preset,
                      "status": room.status, "seats": len(room.seats),
-                     "free": room.free_seats(), "spectators": room.audience.spectators}
+                     "free": room.free_seats(), "spectators": room.audience.spectators,
+                     "rated": room.rec.rated}
                     for room in self.rooms.values()
                     if room.rec.public and room.status in ("waiting", "playing")]
         try:

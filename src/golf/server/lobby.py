@@ -14,7 +14,7 @@ import time
 from collections import OrderedDict
 from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, Depends, Header
+from fastapi import APIRouter, Depends, Header, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field
@@ -23,13 +23,15 @@ from .. import __version__
 from ..bots import bot_names
 from ..bots.base import LEVELS
 from ..errors import GolfError
+from ..lab import effects_for
 from ..rules import load_rules, preset_names, setting_schema
 from . import bridge, rating_service
 from .hub import Hub
-from .players import Player, current_player
-from .protocol import FIELD_CODES, PROTOCOL, ProtocolError, check_name
+from .openapi import errors, raises
+from .players import Player, current_player, player_for_request, players_of
+from .protocol import FIELD_CODES, PROTOCOL, ProtocolError, check_name, json_type
 from .room import Room, Seat
-from .seating import Changes, check_options
+from .seating import Changes, check_options, number_bots
 from .store import MatchRecord, SeatRecord, TableRecord
 from .tokens import hash_token, new_invite, new_seed, new_table_id, new_token
 
@@ -40,9 +42,10 @@ REPLAY_CACHE = 32
 
 
 class Body(BaseModel):
-    """A request body: JSON types as they are (no "1" for 1, no 1 for true)."""
+    """A request body: JSON types as they are (no "1" for 1, no 1 for true), and no field
+    the call does not know (``bad_message`` naming it: a misspelt field is never ignored)."""
 
-    model_config = ConfigDict(strict=True)
+    model_config = ConfigDict(strict=True, extra="forbid")
 
 
 class SeatIn(Body):
@@ -87,7 +90,6 @@ class MyTablesIn(Body):
 class TableChanges(Body):
     """A PATCH or rematch body: what changes between matches."""
 
-    model_config = ConfigDict(strict=True, extra="forbid")
     rules: dict[str, Any] | None = None
     options: dict[str, Any] | None = None
     public: bool | None = None
@@ -98,15 +100,45 @@ class HostIn(Body):
     seat: int
 
 
+class ConsentIn(Body):
+    """A person's answer to the host's proposal of a bot in another person's seat."""
+
+    consent: bool
+
+
+class TimerIn(Body):
+    """The turn timer the host sets mid-match (seconds, or null for none)."""
+
+    turn_timer: int | float | None
+
+
+class Nudged(BaseModel):
+    """The ``nudge`` frame the table was sent (docs/protocol.md)."""
+
+    type: str
+    table: str
+    seat: int
+    by: int
+    version: int
+
+
 class SeatInfo(BaseModel):
     seat: int
     kind: str
     name: str | None
     bot: str | None
+    #: A server bot's number among the bots of its level at this table (1, 2, ...): its
+    #: name says it ("Easy bot 2"); null for any other seat.
+    bot_number: int | None = None
     taken: bool
     connected: bool
     away: bool
     stand_in: bool
+    #: The person abandoned the running or last match (left for good, or their grace ran
+    #: out): a rated match counts them last.
+    abandoned: bool = False
+    #: The person has another page of the site open (``here``): not taken for absent.
+    elsewhere: bool = False
 
 
 class MatchLink(BaseModel):
@@ -136,7 +168,11 @@ class TableSummary(BaseModel):
     bot_token: str | None = None
     rated: bool = False
     casual_reason: str | None = None
+    #: Memory mode is the table's rule (golf.view.forgets_peeks), told to everyone.
+    memory: bool = False
     rematch: dict[str, Any] | None = None
+    #: The host's proposal of a bot in a person's seat, while it waits for consent.
+    bot_proposal: dict[str, Any] | None = None
 
 
 class Created(BaseModel):
@@ -155,7 +191,9 @@ class Joined(BaseModel):
 
 
 class MyTable(BaseModel):
-    token: str
+    #: The seat token the client sent; null for a table found by the browser's player
+    #: (``POST /api/me/tables/{id}/seat`` gives this browser a token for it).
+    token: str | None
     seat: int
     table: TableSummary
 
@@ -172,6 +210,8 @@ class OpenTable(BaseModel):
     seats: int
     free: int
     spectators: int
+    #: Rated or casual (docs/ratings.md): the lobby marks a rated table "Rated".
+    rated: bool = False
 
 
 class OpenTables(BaseModel):
@@ -205,6 +245,9 @@ class ReplayInfo(BaseModel):
     result: dict[str, Any] | None
     length: int
     holes: list[dict[str, int]]
+    #: The match was played in memory mode: each seat's steps hide the peeked cards that
+    #: seat no longer saw (golf.view.remembered).
+    memory: bool
 
 
 class ReplayStep(BaseModel):
@@ -232,16 +275,25 @@ def refused_body(e: RequestValidationError) -> ProtocolError:
     errors = e.errors()
     if not errors:
         return ProtocolError("bad_message", "the request is malformed")
-    first = errors[0]
+    # An unknown field comes first: it may be a misspelt one that is missing besides.
+    first = next((x for x in errors if x.get("type") == "extra_forbidden"), errors[0])
     loc = [str(x) for x in first.get("loc", ())]
     if first.get("type") == "json_invalid":
         return ProtocolError("bad_json", "the request body is not valid JSON")
     if loc[:1] == ["body"] and len(loc) == 1:
         return ProtocolError("bad_message", "the request body is a JSON object")
+    if first.get("type") == "extra_forbidden" and loc[:1] == ["body"]:
+        # An unknown field is the message's fault wherever it sits: bad_message naming it
+        # (``field``: the unknown name at the top, else the top field it is inside).
+        return ProtocolError("bad_message", f"unknown field {'.'.join(loc[1:])!r}: the "
+                             "body has no such field (see docs/protocol.md)", field=loc[1])
     field = loc[1] if len(loc) > 1 else loc[0] if loc else "request"
     where = ".".join(loc[1:]) or field
     code = FIELD_CODES.get(field, "bad_message") if loc[:1] == ["body"] else "bad_message"
-    return ProtocolError(code, f"{where}: {first.get('msg', 'not allowed')}", field=field)
+    message = f"{where}: {first.get('msg', 'not allowed')}"
+    if str(first.get("type", "")).endswith("_type") and loc[:1] == ["body"]:
+        message += f", got {json_type(first.get('input'))}"  # a type error names the type
+    return ProtocolError(code, message, field=field)
 
 
 def bearer(authorization: str | None) -> str:
@@ -337,6 +389,7 @@ async def create_table(hub: Hub, body: NewTable, host_token_hash: str,
     if body.rated:
         check_rateable(body.preset, overrides, [(s.kind, s.bot) for s in seats])
     seats[0].name = name
+    number_bots(seats)  # bots of one level told apart: "Easy bot", "Easy bot 2"
     seats[0].token_hash = host_token_hash
     seats[0].player_id = host_player
     bot_tokens = {str(s.position): t for s in seats if (t := external_token(s))}
@@ -350,6 +403,7 @@ def router(hub: Hub) -> APIRouter:
     api = APIRouter(prefix="/api")
 
     # --- who is asking ----------------------------------------------------------------
+    @raises("no_table", "try_again")
     async def this_table(table_id: str) -> Room:
         """The table of the path (404 no_table)."""
         return await hub.room(table_id)
@@ -358,6 +412,7 @@ def router(hub: Hub) -> APIRouter:
     PlayerDep = Annotated[Player, Depends(current_player)]
     Authorization = Annotated[str | None, Header()]
 
+    @raises("unauthorized", "bad_token")
     async def this_seat(room: TableDep, authorization: Authorization = None) -> Seat:
         """The seat whose token is the Bearer token (401 unauthorized, 403 bad_token)."""
         seat = room.seat_of(hash_token(bearer(authorization)))
@@ -367,6 +422,7 @@ def router(hub: Hub) -> APIRouter:
 
     SeatDep = Annotated[Seat, Depends(this_seat)]
 
+    @raises("not_host")
     async def the_host(room: TableDep, seat: SeatDep) -> Seat:
         """The seat of the Bearer token, which must hold the host role (403 not_host)."""
         if seat.position != room.host:
@@ -385,7 +441,8 @@ def router(hub: Hub) -> APIRouter:
         return seat is not None and seat.rec.kind == "human"
 
     # --- about the server -------------------------------------------------------------
-    @api.get("/health")
+    @api.get("/health", responses={503: {"description": "the server is draining (after "
+                                         "SIGTERM): the same body, status \"draining\""}})
     async def health() -> JSONResponse:
         body = {"status": "draining" if hub.draining else "ok", "protocol": PROTOCOL,
                 "version": __version__, "tables": len(hub.rooms),
@@ -397,8 +454,11 @@ def router(hub: Hub) -> APIRouter:
         out = []
         for name in preset_names():
             r = load_rules(name)
+            # What each house rule does, measured by the rules lab (docs/lab.md): the
+            # shipped table, no numpy needed, so the light install serves it too.
             out.append({"name": name, "description": r.description,
-                        "players": list(r.players), "settings": r.to_dict()})
+                        "players": list(r.players), "settings": r.to_dict(),
+                        "lab": effects_for(name)})
         return {"presets": out, "settings": setting_schema()}
 
     @api.post("/rules/check")
@@ -414,7 +474,9 @@ def router(hub: Hub) -> APIRouter:
         return BotList(difficulties=LEVELS, bots=bot_names())
 
     # --- tables -------------------------------------------------------------------------
-    @api.post("/tables", status_code=201, response_model_exclude_unset=True)
+    @api.post("/tables", status_code=201, response_model_exclude_unset=True,
+              responses=errors("draining", "bad_seats", "bad_option", "not_rateable",
+                               "try_again"))
     async def create(body: NewTable, player: PlayerDep) -> Created:
         token = new_token()
         room, bot_tokens = await create_table(hub, body, hash_token(token), player.id)
@@ -444,7 +506,8 @@ def router(hub: Hub) -> APIRouter:
             for m in await hub.store.matches(room.id)]
         return out
 
-    @api.get("/invites/{code}", response_model_exclude_unset=True)
+    @api.get("/invites/{code}", response_model_exclude_unset=True,
+             responses=errors("bad_invite", "try_again"))
     async def invite(code: str) -> TableSummary:
         room = await hub.by_invite(code, read_only=True)
         return TableSummary.model_validate(room.summary())
@@ -456,20 +519,23 @@ def router(hub: Hub) -> APIRouter:
         return Joined.model_validate({"table": room.summary(), "seat": seat.position,
                                       "token": token})
 
-    @api.post("/invites/{code}/join", response_model_exclude_unset=True)
+    @api.post("/invites/{code}/join", response_model_exclude_unset=True,
+              responses=errors("bad_invite", "table_full", "already_started", "name_taken",
+                               "try_again"))
     async def join_invite(code: str, body: JoinIn, player: PlayerDep) -> Joined:
         return await join(await hub.by_invite(code), body, player)
 
-    @api.post("/tables/{table_id}/join", response_model_exclude_unset=True)
+    @api.post("/tables/{table_id}/join", response_model_exclude_unset=True,
+              responses=errors("bad_invite", "table_full", "already_started", "name_taken"))
     async def join_public(room: TableDep, body: JoinIn, player: PlayerDep) -> Joined:
         if not room.rec.public:
             raise ProtocolError("bad_invite", "this table is not public; join it with its "
                                 "invite link")
         return await join(room, body, player)
 
-    @api.post("/my-tables", response_model_exclude_unset=True)
-    async def my_tables(body: MyTablesIn) -> MyTables:
-        out = []
+    @api.post("/my-tables", response_model_exclude_unset=True, responses=errors("try_again"))
+    async def my_tables(body: MyTablesIn, request: Request) -> MyTables:
+        out: list[dict[str, Any]] = []
         for token in body.tokens:
             found = await hub.by_token(token)
             if found is None:
@@ -478,22 +544,40 @@ def router(hub: Hub) -> APIRouter:
             if room.status in ("waiting", "playing"):
                 out.append({"token": token, "seat": seat,
                             "table": room.summary(seat == room.host)})
+        # The tables whose seats carry this browser's player (the account menu's list,
+        # GET /api/me), so a second browser's lobby lists them too; without a token,
+        # which POST /api/me/tables/{id}/seat issues (no guest is made here).
+        player = await player_for_request(request)
+        if player is not None:
+            listed = {t["table"]["id"] for t in out}
+            for mine in await players_of(request).my_tables(player.id):
+                if mine.table_id in listed:
+                    continue
+                try:
+                    room = await hub.room(mine.table_id)
+                except ProtocolError:
+                    continue  # gone meanwhile
+                if room.status in ("waiting", "playing"):
+                    out.append({"token": None, "seat": mine.seat, "table": room.summary()})
         return MyTables.model_validate({"tables": out})
 
     # --- host tools ---------------------------------------------------------------------
-    @api.patch("/tables/{table_id}", response_model_exclude_unset=True)
+    @api.patch("/tables/{table_id}", response_model_exclude_unset=True,
+               responses=errors("already_started", "bad_rules", "bad_option", "not_rateable"))
     async def patch(room: TableDep, _host: HostDep, body: TableChanges) -> TableSummary:
         await room.change(changes_of(room, body))
         return TableSummary.model_validate(room.summary(True))
 
-    @api.post("/tables/{table_id}/seats", response_model_exclude_unset=True)
+    @api.post("/tables/{table_id}/seats", response_model_exclude_unset=True,
+              responses=errors("already_started", "bad_seats", "bad_name"))
     async def add_seat(room: TableDep, _host: HostDep, body: SeatIn) -> TableSummary:
         rec = parse_seat(body, len(room.seats))
         bot_token = external_token(rec)
         await room.add_seat(rec, MAX_SEATS)
         return with_token(room, bot_token)
 
-    @api.put("/tables/{table_id}/seats/{position}", response_model_exclude_unset=True)
+    @api.put("/tables/{table_id}/seats/{position}", response_model_exclude_unset=True,
+             responses=errors("already_started", "bad_seats", "bad_name"))
     async def set_seat(room: TableDep, _host: HostDep, position: int,
                        body: SeatIn) -> TableSummary:
         rec = parse_seat(body, position)
@@ -501,33 +585,69 @@ def router(hub: Hub) -> APIRouter:
         await room.replace_seat(position, rec)
         return with_token(room, bot_token)
 
-    @api.delete("/tables/{table_id}/seats/{position}", response_model_exclude_unset=True)
+    @api.delete("/tables/{table_id}/seats/{position}", response_model_exclude_unset=True,
+                responses=errors("already_started", "bad_seats"))
     async def remove_seat(room: TableDep, host: HostDep, position: int) -> TableSummary:
         await room.remove_seat(host, position)
         return TableSummary.model_validate(room.summary(True))
 
-    @api.post("/tables/{table_id}/host", response_model_exclude_unset=True)
+    @api.post("/tables/{table_id}/host", response_model_exclude_unset=True,
+              responses=errors("bad_seats"))
     async def hand_over(room: TableDep, host: HostDep, body: HostIn) -> TableSummary:
         await room.hand_over(host, body.seat)
         return TableSummary.model_validate(room.summary())
 
-    @api.post("/tables/{table_id}/start", response_model_exclude_unset=True)
+    @api.post("/tables/{table_id}/nudge",
+              responses=errors("not_started", "bad_seats", "rate_limited"))
+    async def nudge(room: TableDep, host: HostDep) -> Nudged:
+        return Nudged.model_validate(await room.nudge(host))
+
+    @api.post("/tables/{table_id}/timer", response_model_exclude_unset=True,
+              responses=errors("not_started", "bad_option"))
+    async def set_timer(room: TableDep, _host: HostDep, body: TimerIn) -> TableSummary:
+        await room.set_timer(body.turn_timer)
+        return TableSummary.model_validate(room.summary(True))
+
+    @api.post("/tables/{table_id}/seats/{position}/bot", response_model_exclude_unset=True,
+              responses=errors("not_started", "bad_seats"))
+    async def propose_bot(room: TableDep, host: HostDep, position: int) -> TableSummary:
+        await room.propose_bot(host, position)
+        return TableSummary.model_validate(room.summary(True))
+
+    @api.post("/tables/{table_id}/seats/{position}/bot/consent",
+              response_model_exclude_unset=True, responses=errors("no_proposal", "bad_seats"))
+    async def consent_bot(room: TableDep, seat: SeatDep, position: int,
+                          body: ConsentIn) -> TableSummary:
+        await room.consent_bot(seat, position, body.consent)
+        return TableSummary.model_validate(room.summary())
+
+    @api.post("/tables/{table_id}/start", response_model_exclude_unset=True,
+              responses=errors("already_started", "seats_open", "bad_seats"))
     async def start(room: TableDep, _host: HostDep) -> TableSummary:
         await room.start()
         return TableSummary.model_validate(room.summary(True))
 
-    @api.post("/tables/{table_id}/rematch", response_model_exclude_unset=True)
+    @api.post("/tables/{table_id}/rematch", response_model_exclude_unset=True,
+              responses=errors("not_finished", "seats_open", "bad_rules", "bad_option",
+                               "not_rateable"))
     async def rematch(room: TableDep, host: HostDep,
                       body: TableChanges | None = None) -> TableSummary:
         await room.offer_rematch(host, changes_of(room, body) if body else None)
         return TableSummary.model_validate(room.summary(True))
 
-    @api.post("/tables/{table_id}/rematch/accept", response_model_exclude_unset=True)
+    @api.post("/tables/{table_id}/rematch/accept", response_model_exclude_unset=True,
+              responses=errors("no_rematch"))
     async def accept_rematch(room: TableDep, seat: SeatDep) -> TableSummary:
         await room.accept_rematch(seat)
         return TableSummary.model_validate(room.summary())
 
-    @api.post("/tables/{table_id}/leave", response_model_exclude_unset=True)
+    @api.post("/tables/{table_id}/here", response_model_exclude_unset=True)
+    async def here(room: TableDep, seat: SeatDep) -> TableSummary:
+        await room.here(seat)
+        return TableSummary.model_validate(room.summary())
+
+    @api.post("/tables/{table_id}/leave", response_model_exclude_unset=True,
+              responses=errors("bad_seats"))
     async def leave(room: TableDep, seat: SeatDep) -> TableSummary:
         await room.leave(seat)
         return TableSummary.model_validate(room.summary())
@@ -548,7 +668,8 @@ def router(hub: Hub) -> APIRouter:
                                 "over")
         return m
 
-    @api.get("/tables/{table_id}/matches/{number}/replay")
+    @api.get("/tables/{table_id}/matches/{number}/replay",
+             responses=errors("no_match", "match_running"))
     async def replay(room: TableDep, number: int) -> ReplayInfo:
         m = await finished_match(room, number)
         record = {"format": "golf-record/1", "rules": m.rules, "players": m.players,
@@ -556,7 +677,7 @@ def router(hub: Hub) -> APIRouter:
         steps = await replay_of(room, number)
         return ReplayInfo(table=room.id, match=m.number, names=m.names, record=record,
                           by=m.by, result=m.result, length=steps.length,
-                          holes=steps.hole_starts)
+                          holes=steps.hole_starts, memory=steps.memory)
 
     replays: OrderedDict[tuple[str, int], bridge.Replay] = OrderedDict()
 
@@ -568,12 +689,18 @@ def router(hub: Hub) -> APIRouter:
         m = await finished_match(room, number)
         rec = {"rules": m.rules, "players": m.players, "seed": m.seed, "actions": m.actions,
                "by": m.by}
-        steps = replays[key] = await asyncio.to_thread(bridge.Replay, rec)
+        # The table's memory rule as the match was played (stored with its result; a
+        # match stored before that: the table's option now, which changes only between
+        # matches).
+        memory = (m.result or {}).get("memory")
+        keep = not memory if isinstance(memory, bool) else bool(room.options["show_peeked"])
+        steps = replays[key] = await asyncio.to_thread(bridge.Replay, rec, keep)
         while len(replays) > REPLAY_CACHE:
             replays.popitem(last=False)
         return steps
 
-    @api.get("/tables/{table_id}/matches/{number}/replay/{version}")
+    @api.get("/tables/{table_id}/matches/{number}/replay/{version}",
+             responses=errors("no_match", "match_running", "bad_message"))
     async def replay_step(room: TableDep, number: int, version: int,
                           seat: str = "public") -> ReplayStep:
         steps = await replay_of(room, number)

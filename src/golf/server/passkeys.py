@@ -4,18 +4,19 @@ and then signs in with it, no password typed.
 The relying party is the site as the request names it: its id is the ``Host``'s host
 name, its origin the scheme (``https`` behind a TLS proxy that says
 ``X-Forwarded-Proto: https``) and host. Each ceremony gets a fresh random challenge kept
-in this process for :data:`CHALLENGE_TTL` seconds and usable once (a challenge is
-answered by the same process that issued it). Only the credential's id, public key and
-signature counter are stored (``golf_passkeys``); sign-in asks for a discoverable
-credential (the authenticator knows which account it belongs to).
+in the database (``golf_passkey_challenges``, under the SHA-256 digest of the ceremony
+key the browser holds) for :data:`CHALLENGE_TTL` seconds and usable once: any process of
+a cluster can answer a ceremony another one began, and taking a challenge deletes its
+row in the same statement, so two answers cannot both use it. Only the credential's id,
+public key and signature counter are stored (``golf_passkeys``); sign-in asks for a
+discoverable credential (the authenticator knows which account it belongs to).
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import secrets
-import time
-from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any
 
@@ -44,11 +45,16 @@ __all__ = ["CHALLENGE_TTL", "Passkeys", "RelyingParty", "relying_party"]
 
 #: Seconds a ceremony's challenge stays valid.
 CHALLENGE_TTL = 300.0
-#: Challenges kept at most (the oldest go first).
-MAX_CHALLENGES = 10_000
+#: Seconds between two deletions of expired challenges by one process.
+PRUNE_EVERY = 60.0
 #: Passkeys an account may hold.
 MAX_PASSKEYS = 10
 RP_NAME = "Golf"
+
+
+def _digest(key: str) -> str:
+    """A ceremony key as stored: its SHA-256 digest (the key itself is the browser's)."""
+    return hashlib.sha256(key.encode()).hexdigest()
 
 
 @dataclass(frozen=True)
@@ -84,24 +90,46 @@ class Passkeys:
 
     def __init__(self, players: Players) -> None:
         self.players = players
-        self._challenges: OrderedDict[str, tuple[bytes, str, float, str | None]] = \
-            OrderedDict()
+        self._pruned = 0.0
 
-    def _remember(self, challenge: bytes, purpose: str, player_id: str | None) -> str:
+    async def _remember(self, challenge: bytes, purpose: str, player_id: str | None) -> str:
+        """Store a ceremony's challenge; the ceremony key for the browser."""
         key = secrets.token_urlsafe(16)
-        self._challenges[key] = (challenge, purpose, time.monotonic(), player_id)
-        while len(self._challenges) > MAX_CHALLENGES:
-            self._challenges.popitem(last=False)
+        now = self.players.clock()
+        t = db.passkey_challenges
+        prune = now - self._pruned >= PRUNE_EVERY
+        if prune:
+            self._pruned = now
+
+        async def op(conn: Any) -> None:
+            if prune:  # expired ones are useless; without this the table only grows
+                await conn.execute(t.delete().where(t.c.created < now - CHALLENGE_TTL))
+            await conn.execute(t.insert().values(id=_digest(key), challenge=challenge,
+                                                 purpose=purpose, player_id=player_id,
+                                                 created=now))
+
+        await self.players.store.submit(op)
         return key
 
-    def _take(self, key: str, purpose: str, player_id: str | None) -> bytes:
-        """The challenge of ``key`` (used up now), if it is this ceremony's and fresh."""
-        found = self._challenges.pop(key, None)
-        if (found is None or found[1] != purpose or found[3] != player_id
-                or time.monotonic() - found[2] > CHALLENGE_TTL):
-            raise AccountError("passkey_failed", "this passkey request has expired; try "
+    async def _take(self, key: str, purpose: str, player_id: str | None) -> bytes:
+        """The challenge of ``key`` (used up now, by whichever process), if it is this
+        ceremony's and fresh."""
+        t = db.passkey_challenges
+        expired = AccountError("passkey_failed", "this passkey request has expired; try "
                                "again", 400, "passkey")
-        return found[0]
+        if not isinstance(key, str) or len(key) > 100:
+            raise expired
+
+        async def op(conn: Any) -> Any:
+            # Deleted and read in one statement: of two answers, one gets the row.
+            return (await conn.execute(t.delete().where(t.c.id == _digest(key)).returning(
+                t.c.challenge, t.c.purpose, t.c.player_id, t.c.created))).first()
+
+        found = await self.players.store.submit(op)
+        if (found is None or found.purpose != purpose or found.player_id != player_id
+                or self.players.clock() - found.created > CHALLENGE_TTL):
+            raise expired
+        return bytes(found.challenge)
 
     async def register_options(self, who: Identity, rp: RelyingParty) -> dict[str, Any]:
         """The options for ``navigator.credentials.create`` (signed in only)."""
@@ -117,14 +145,14 @@ class Passkeys:
                 resident_key=ResidentKeyRequirement.REQUIRED,
                 user_verification=UserVerificationRequirement.PREFERRED),
             exclude_credentials=[PublicKeyCredentialDescriptor(id=c) for c in existing])
-        key = self._remember(options.challenge, "register", who.player.id)
+        key = await self._remember(options.challenge, "register", who.player.id)
         return {"ceremony": key, "options": json.loads(options_to_json(options))}
 
     async def register(self, who: Identity, rp: RelyingParty, ceremony: str,
                        credential: dict[str, Any], name: str) -> PasskeyInfo:
         """Store the new passkey the browser made for ``ceremony``."""
         self.players.require_signed_in(who)
-        challenge = self._take(ceremony, "register", who.player.id)
+        challenge = await self._take(ceremony, "register", who.player.id)
         try:
             verified = verify_registration_response(
                 credential=credential, expected_challenge=challenge,
@@ -159,18 +187,18 @@ class Passkeys:
                                        .where(p.c.player_id == player_id))).all()
         return [base64url_to_bytes(r[0]) for r in rows]
 
-    def sign_in_options(self, rp: RelyingParty) -> dict[str, Any]:
+    async def sign_in_options(self, rp: RelyingParty) -> dict[str, Any]:
         """The options for ``navigator.credentials.get`` (any discoverable passkey)."""
         options = generate_authentication_options(
             rp_id=rp.id, user_verification=UserVerificationRequirement.PREFERRED)
-        key = self._remember(options.challenge, "sign_in", None)
+        key = await self._remember(options.challenge, "sign_in", None)
         return {"ceremony": key, "options": json.loads(options_to_json(options))}
 
     async def sign_in(self, rp: RelyingParty, ceremony: str,
                       credential: dict[str, Any]) -> Player:
         """The account whose passkey answered ``ceremony``'s challenge (its counter is
         stored); one refusal for every failure."""
-        challenge = self._take(ceremony, "sign_in", None)
+        challenge = await self._take(ceremony, "sign_in", None)
         failed = AccountError("passkey_failed", "this passkey was not accepted", 401,
                               "passkey")
         cred_id = credential.get("id") if isinstance(credential, dict) else None

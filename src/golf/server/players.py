@@ -35,7 +35,6 @@ from ..identity import (
     SIGN_IN_FAILED,
     IdentityError,
     Passwords,
-    SignInLimiter,
     TokenRejected,
     check_password,
     check_username,
@@ -50,6 +49,7 @@ from ..identity.recovery import find_code
 from ..identity.tokens import new_secret
 from . import db
 from .hub import Hub
+from .limits import SharedLimiter
 from .protocol import check_name
 from .store import Store
 
@@ -197,7 +197,8 @@ class Players:
         self.hub = hub
         self.passwords = passwords or Passwords()
         self.clock = clock
-        self.limiter = SignInLimiter(time.monotonic)
+        # In the database: one count for every process of a cluster (golf.server.limits).
+        self.limiter = SharedLimiter(lambda: self.store, lambda: self.clock())
 
     @property
     def store(self) -> Store:
@@ -363,8 +364,10 @@ class Players:
                 .where(a.c.username_key == lookup_key(username)[:24],
                        p.c.status == "active"))).first()
 
-    def _check_wait(self, username: str, address: str) -> None:
-        wait = self.limiter.wait(username, address)
+    async def _check_wait(self, username: str, address: str) -> None:
+        """Reserve an attempt (counted as a failure until it succeeds), or refuse it
+        before any password is verified."""
+        wait = await self.limiter.reserve(username, address)
         if wait > 0:
             seconds = max(1, int(wait + 0.999))
             raise AccountError("rate_limited", f"too many failed sign-ins; try again in "
@@ -374,14 +377,13 @@ class Players:
                       password: str, address: str, label: str | None) -> SignedIn:
         """Username and password: a new session (the old one ends, the guest secret is
         rotated). Every failure gets the same answer after the same Argon2 work."""
-        self._check_wait(username, address)
+        await self._check_wait(username, address)
         row = await self._account(username)
         stored = None if row is None or row.password_hash == NO_PASSWORD else row.password_hash
         ok = await asyncio.to_thread(self.passwords.verify_sign_in, stored, password)
         if not ok or row is None:
-            self.limiter.failed(username, address)
-            raise sign_in_failed()
-        self.limiter.succeeded(username, address)
+            raise sign_in_failed()  # the reserved attempt stays counted
+        await self.limiter.given_back(username, address)
         if self.passwords.needs_rehash(row.password_hash):
             await self._set_password_hash(row.player_id, await asyncio.to_thread(
                 self.passwords.hash, password), end_others_than=None)
@@ -392,7 +394,7 @@ class Players:
                                 code: str, address: str, label: str | None) -> SignedIn:
         """A recovery code instead of the password: the code is used up, every other
         session ends and the account must set a new password before anything else."""
-        self._check_wait(username, address)
+        await self._check_wait(username, address)
         row = await self._account(username)
         rc = db.recovery_codes
         rows: list[Any] = []
@@ -406,9 +408,8 @@ class Players:
         except IdentityError as e:
             raise refused(e) from None
         if index is None or row is None:
-            self.limiter.failed(username, address)
-            raise sign_in_failed()
-        self.limiter.succeeded(username, address)
+            raise sign_in_failed()  # the reserved attempt stays counted
+        await self.limiter.given_back(username, address)
         code_id, pid, now = rows[index].id, row.player_id, self.clock()
 
         async def op(conn: Any) -> None:
@@ -511,15 +512,15 @@ class Players:
         session = self.require_signed_in(who)
         username = who.player.username or ""
         if not who.password_needed:
-            self._check_wait(username, address)
+            await self._check_wait(username, address)
             row = await self._account(username)
             stored = None if row is None or row.password_hash == NO_PASSWORD \
                 else row.password_hash
             ok = await asyncio.to_thread(self.passwords.verify_sign_in, stored, current or "")
             if not ok:
-                self.limiter.failed(username, address)
                 raise AccountError("wrong_password", "the current password is not right",
                                    403, "current")
+            await self.limiter.given_back(username, address, forget=False)
         try:
             check_password(new, username)
         except IdentityError as e:
@@ -551,15 +552,15 @@ class Players:
         self.require_signed_in(who)
         if not who.password_needed:
             username = who.player.username or ""
-            self._check_wait(username, address)
+            await self._check_wait(username, address)
             row = await self._account(username)
             stored = None if row is None or row.password_hash == NO_PASSWORD \
                 else row.password_hash
             if not await asyncio.to_thread(self.passwords.verify_sign_in, stored,
                                            password or ""):
-                self.limiter.failed(username, address)
                 raise AccountError("wrong_password", "the password is not right", 403,
                                    "password")
+            await self.limiter.given_back(username, address, forget=False)
         pid = who.player.id
 
         async def op(conn: Any) -> None:
@@ -590,9 +591,9 @@ def players_of(conn: HTTPConnection) -> Players:
 
 
 def is_tls(conn: HTTPConnection) -> bool:
-    """Whether the request came over TLS (directly, or through a proxy that says so)."""
-    proto = conn.headers.get("x-forwarded-proto", "").split(",")[0].strip().lower()
-    return conn.url.scheme in ("https", "wss") or proto == "https"
+    """Whether the request came over TLS (directly, or through a trusted proxy that says
+    so: golf.server.proxies sets the scheme; anyone else's X-Forwarded-Proto is ignored)."""
+    return conn.url.scheme in ("https", "wss")
 
 
 def set_cookie(response: Response, conn: HTTPConnection, name: str, value: str,

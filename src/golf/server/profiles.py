@@ -30,15 +30,17 @@ from ..ratings import (
     Variant,
     completion_rate,
     display_rating,
+    effective_places,
     placings,
     rules_rateable,
 )
+from ..ratings import Seat as RatedSeatOf
 from ..rules import rules_from_dict
 from . import db
 from .bridge import bot_label
 
 __all__ = ["DELETED", "LEADERBOARD_PAGE", "RECENT", "Leaderboard", "Profile",
-           "leaderboard", "profile", "rating_svg"]
+           "leaderboard", "played_names", "profile", "rating_svg", "shown_names"]
 
 #: How a deleted player is shown in others' histories.
 DELETED = "deleted player"
@@ -162,16 +164,37 @@ def _rating_json(r: Rating) -> dict[str, Any]:
             "abandoned": r.abandoned}
 
 
-async def _names(conn: AsyncConnection, ids: Iterable[str]) -> dict[str, str]:
-    """Display names of players; a deleted one is "deleted player", a nameless guest
-    "guest"."""
+async def _names(conn: AsyncConnection, ids: Iterable[str]) -> dict[str, str | None]:
+    """Profile names of players; a deleted one is "deleted player", a guest who never
+    chose a profile name None (shown by the name they played under: :func:`_who`)."""
     wanted = sorted(set(ids))
     if not wanted:
         return {}
     rows = await conn.execute(sa.select(db.players.c.id, db.players.c.name,
                                         db.players.c.status)
                               .where(db.players.c.id.in_(wanted)))
-    return {r.id: DELETED if r.status == "deleted" else (r.name or "guest") for r in rows}
+    return {r.id: DELETED if r.status == "deleted" else (r.name or None) for r in rows}
+
+
+async def played_names(conn: AsyncConnection, ids: Iterable[str]) -> dict[str, str]:
+    """The name each of these players last sat at a table under (shown to everyone at
+    that table already): how a guest who never chose a profile name is shown. A player
+    who never sat anywhere is left out."""
+    wanted = sorted(set(ids))
+    if not wanted:
+        return {}
+    s = db.seats
+    rows = (await conn.execute(sa.select(s.c.player_id, s.c.name).where(
+        s.c.player_id.in_(wanted), s.c.name.is_not(None)).order_by(s.c.id))).all()
+    return {r.player_id: str(r.name) for r in rows}  # the newest seat last: it wins
+
+
+async def shown_names(conn: AsyncConnection, ids: Iterable[str]) -> dict[str, str]:
+    """Each player's name as others are shown it: the profile name, else the name they
+    last played under, else "guest"; a deleted player "deleted player"."""
+    names = await _names(conn, ids)
+    played = await played_names(conn, [i for i, n in names.items() if n is None])
+    return {i: n if n is not None else played.get(i, "guest") for i, n in names.items()}
 
 
 async def player_name(conn: AsyncConnection, player_id: str) -> str | None:
@@ -185,10 +208,7 @@ async def player_name(conn: AsyncConnection, player_id: str) -> str | None:
         return str(row.name)
     # A guest who never chose a profile name: the name they last sat at a table under
     # (shown to everyone at that table already).
-    seat = (await conn.execute(sa.select(db.seats.c.name).where(
-        db.seats.c.player_id == player_id, db.seats.c.name.is_not(None))
-        .order_by(db.seats.c.id.desc()).limit(1))).first()
-    return str(seat.name) if seat is not None else "guest"
+    return (await played_names(conn, [player_id])).get(player_id, "guest")
 
 
 async def profile(conn: AsyncConnection, player_id: str) -> Profile | None:
@@ -215,6 +235,7 @@ async def profile(conn: AsyncConnection, player_id: str) -> Profile | None:
         seats_of.setdefault(o.table_id, []).append(o)
     names = await _names(conn, [o.player_id for o in others if o.player_id])
     rated = await _rated_deltas(conn, player_id)
+    rated_places = await _rated_places(conn, rated)
     records: dict[str, Record] = {}
     for row in mine:
         label = variant_label(row.rules, row.players)
@@ -222,13 +243,22 @@ async def profile(conn: AsyncConnection, player_id: str) -> Profile | None:
         totals = list(result.get("totals") or [])
         winners = list(result.get("winners") or [])
         places = placings(winners, totals) if len(totals) == row.players else None
+        won = row.position in winners
+        if row.id in rated_places:
+            # A rated match shows the places it was rated by: an abandoner is last and
+            # did not win, whatever the cards said (history, wins and rating agree).
+            places, gone = rated_places[row.id]
+            won = places[row.position] == 0 and row.position not in gone
         if row.status == "finished" and places is not None:
             scores = [h[row.position] for h in result.get("hole_scores") or []
                       if row.position < len(h)]
-            out.figures.setdefault(label, VariantFigures()).add(row.position in winners,
-                                                                 scores)
+            out.figures.setdefault(label, VariantFigures()).add(won, scores)
         table_seats = [o for o in seats_of.get(row.table_id, ()) if o.position < row.players]
-        opponents = [_who(o, names) for o in sorted(table_seats, key=lambda o: o.position)
+        # Each opponent as the table showed them in this match (its stored names: a
+        # numbered bot "Easy bot 2", a guest by the name they played under).
+        played = list(row.names or [])
+        opponents = [_who(o, names, played[o.position] if o.position < len(played) else None)
+                     for o in sorted(table_seats, key=lambda o: o.position)
                      if o.position != row.position]
         if places is not None and row.status == "finished":
             _count_head_to_head(records, row.position, places, table_seats, names)
@@ -248,19 +278,23 @@ async def profile(conn: AsyncConnection, player_id: str) -> Profile | None:
     return out
 
 
-def _who(seat: Any, names: Mapping[str, str]) -> Who:
+def _who(seat: Any, names: Mapping[str, str | None], played: str | None = None) -> Who:
+    """The opponent in ``seat``; ``played``: the name the seat had in the match (None: a
+    head-to-head record over several matches, where a bot is its level)."""
     if seat.kind == "bot":
         spec = seat.bot or "medium"
-        return Who(None, spec, bot_label(spec))
+        return Who(None, spec, played or bot_label(spec))
     if seat.player_id:
         name = names.get(seat.player_id, DELETED)
+        if name is None:  # a guest: the name they played under, never "guest"
+            name = played or seat.name or "guest"
         # A deleted player is nobody's to link to.
         return Who(None if name == DELETED else seat.player_id, None, name)
-    return Who(None, None, seat.name or f"Seat {seat.position}")
+    return Who(None, None, played or seat.name or f"Seat {seat.position}")
 
 
 def _count_head_to_head(records: dict[str, Record], me: int, places: Sequence[int],
-                        seats: Sequence[Any], names: Mapping[str, str]) -> None:
+                        seats: Sequence[Any], names: Mapping[str, str | None]) -> None:
     for o in seats:
         if o.position == me:
             continue
@@ -275,6 +309,31 @@ def _count_head_to_head(records: dict[str, Record], me: int, places: Sequence[in
             rec.losses += 1
         else:
             rec.ties += 1
+
+
+async def _rated_places(conn: AsyncConnection, match_ids: Iterable[int]
+                        ) -> dict[int, tuple[list[int], set[int]]]:
+    """Each of these rated matches' places as rated (golf.ratings.effective_places: an
+    abandoner last) by seat position, and the positions that abandoned."""
+    wanted = sorted(set(match_ids))
+    if not wanted:
+        return {}
+    rs = db.rated_seats
+    rows = (await conn.execute(sa.select(rs.c.match_id, rs.c.position, rs.c.place,
+                                         rs.c.abandoned)
+                               .where(rs.c.match_id.in_(wanted)))).all()
+    by_match: dict[int, list[Any]] = {}
+    for r in rows:
+        by_match.setdefault(r.match_id, []).append(r)
+    out: dict[int, tuple[list[int], set[int]]] = {}
+    for match_id, seats in by_match.items():
+        seats.sort(key=lambda r: r.position)
+        if [r.position for r in seats] != list(range(len(seats))):
+            continue  # not every seat stored: keep the result's places
+        rated = effective_places([RatedSeatOf("", int(r.place), abandoned=bool(r.abandoned))
+                                  for r in seats])
+        out[match_id] = (rated, {r.position for r in seats if r.abandoned})
+    return out
 
 
 async def _rated_deltas(conn: AsyncConnection, player_id: str) -> dict[int, int]:
@@ -426,7 +485,10 @@ async def leaderboard(conn: AsyncConnection, variant: Variant, page: int,
                p.c.status == "active"))).all()
     ranked = sorted(rows, key=lambda x: (-display_rating(x.mu, x.sigma),
                                          -(x.mu - 3 * x.sigma), x.player_id))
-    entries = [{"rank": i + 1, "player": x.player_id, "name": x.name or "guest",
+    # A guest on the board is shown by the name they played under (never "guest").
+    played = await played_names(conn, [x.player_id for x in ranked if not x.name])
+    entries = [{"rank": i + 1, "player": x.player_id,
+                "name": x.name or played.get(x.player_id, "guest"),
                 "rating": display_rating(x.mu, x.sigma), "matches": x.matches,
                 "completion_rate": (x.matches - x.abandoned) / x.matches}
                for i, x in enumerate(ranked)]

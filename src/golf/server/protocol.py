@@ -47,6 +47,15 @@ CHAT_RATE = 1.0
 MAX_NAME = 20
 
 CLIENT_TYPES = ("hello", "action", "chat", "mute", "hint", "sync", "ready", "ping")
+#: The fields each client frame may have (docs/protocol.md, "Client → server"): any other
+#: is ``bad_message`` naming it, never silently ignored (a client that sends ``as_seat``
+#: or a misspelt ``verison`` learns so at once).
+FRAME_FIELDS: dict[str, frozenset[str]] = {
+    kind: frozenset(("type", *more)) for kind, more in (
+        ("hello", ("protocol", "table", "token", "show_peeks")),
+        ("action", ("version", "action")), ("chat", ("text",)), ("mute", ("seat", "muted")),
+        ("hint", ("version",)), ("sync", ("show_peeks",)), ("ready", ()), ("ping", ()))}
+assert set(FRAME_FIELDS) == set(CLIENT_TYPES)
 
 #: Error code -> HTTP status for REST answers (the WebSocket ignores the status).
 CODES: dict[str, int] = {
@@ -60,12 +69,34 @@ CODES: dict[str, int] = {
     "seats_open": 409, "not_finished": 409, "not_host": 403, "unauthorized": 401,
     "match_running": 409, "draining": 503, "no_match": 404, "too_deep": 400,
     "cross_site": 403, "bad_content_type": 415, "try_again": 503,
+    # No such REST call, or not with this method (golf.server.app).
+    "not_found": 404, "bad_method": 405,
     # Quick play and care (golf.server.quickplay, golf.server.care).
     "no_ticket": 404, "too_early": 409, "suspended": 403, "no_player": 404,
     # Ratings (golf.server.rating_service, golf.server.ratings_api).
     "not_rateable": 422, "bad_variant": 404,
+    # Fair rated play: what would help one seat is off at a rated table (golf.server.room).
+    "rated_table": 403,
+    # The host's tools for a slow friend (golf.server.patience).
+    "no_proposal": 409,
     # Between holes and after a match (golf.server.finish).
     "hole_break": 409, "no_rematch": 409,
+}
+
+#: The codes of the account routes (golf.server.players, golf.server.passkeys and the policy
+#: refusals of golf.identity), with every HTTP status each is sent with: they are
+#: ``AccountError`` refusals, listed in docs/identity.md ("Refusals"). Together with CODES
+#: this is every code the server sends (tests/server/test_contract.py reads the source).
+ACCOUNT_CODES: dict[str, tuple[int, ...]] = {
+    "sign_in_failed": (401,), "not_signed_in": (401,), "rate_limited": (429,),
+    "cross_site": (403,), "bad_csrf": (403,), "wrong_password": (403,),
+    "already_claimed": (409,), "username_taken": (409,), "no_seat": (404,),
+    "no_session": (404,), "no_passkey": (404,), "too_many_passkeys": (409,),
+    "passkey_failed": (400, 401, 409),
+    # Policy refusals (golf.identity), all 422 with the form field.
+    "too_short": (422,), "too_long": (422,), "too_repetitive": (422,), "too_common": (422,),
+    "contains_username": (422,), "bad_characters": (422,), "bad_shape": (422,),
+    "reserved": (422,), "bad_recovery_code": (422,),
 }
 
 #: A REST body field with a code of its own keeps that code whatever is wrong with it
@@ -73,7 +104,8 @@ CODES: dict[str, int] = {
 FIELD_CODES: dict[str, str] = {
     "name": "bad_name", "seats": "bad_seats", "kind": "bad_seats", "bot": "bad_seats",
     "options": "bad_option", "public": "bad_option", "title": "bad_option",
-    "rules": "bad_rules", "preset": "bad_rules", "rated": "not_rateable"}
+    "rules": "bad_rules", "preset": "bad_rules", "rated": "not_rateable",
+    "turn_timer": "bad_option"}
 
 
 class ProtocolError(Exception):
@@ -180,6 +212,11 @@ def decode(frame: str | bytes) -> dict[str, Any]:
     ... except ProtocolError as e:
     ...     print(e.code, "-", e.message)
     bad_message - a message is a JSON object with a "type" field, got a list
+    >>> try:
+    ...     decode('{"type": "action", "version": 0, "action": "draw", "as_seat": 1}')
+    ... except ProtocolError as e:
+    ...     print(e.code, e.field, "-", e.message)
+    bad_message as_seat - "action" has no field "as_seat"; its fields are: action, type, version
 
     A binary frame is read as the same bytes in a text frame (UTF-8 JSON).
     """
@@ -206,7 +243,29 @@ def decode(frame: str | bytes) -> dict[str, Any]:
     if kind not in CLIENT_TYPES:
         raise ProtocolError("unknown_type", f"unknown message type {kind[:40]!r}; the types "
                             "are: " + ", ".join(CLIENT_TYPES))
+    allowed = FRAME_FIELDS[kind]
+    for name in msg:
+        if name not in allowed:
+            raise ProtocolError("bad_message", f'"{kind}" has no field {json.dumps(name)[:40]}; '
+                                f"its fields are: {', '.join(sorted(allowed))}",
+                                field=name[:40])
     return msg
+
+
+def json_type(value: Any) -> str:
+    """The JSON type of a decoded value, as a message names it.
+
+    >>> json_type("2"), json_type(2), json_type(True), json_type(None), json_type([1])
+    ('a string', 'a number', 'a boolean', 'null', 'an array')
+    """
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, int | float):
+        return "a number"
+    names: dict[type, str] = {str: "a string", list: "an array", dict: "an object"}
+    return names.get(type(value), "a value")
 
 
 def field(msg: Mapping[str, Any], name: str, kind: type | tuple[type, ...],
@@ -220,8 +279,9 @@ def field(msg: Mapping[str, Any], name: str, kind: type | tuple[type, ...],
     value = msg[name]
     kinds = kind if isinstance(kind, tuple) else (kind,)
     if (isinstance(value, bool) and bool not in kinds) or not isinstance(value, kinds):
-        raise ProtocolError("bad_message", f'field "{name}" must be {what}, got '
-                            f"{json.dumps(value)[:40]}", field=name)
+        wanted = " or ".join(dict.fromkeys(json_type(k()) for k in kinds))
+        raise ProtocolError("bad_message", f'field "{name}" must be {wanted} ({what}), got '
+                            f"{json_type(value)}: {json.dumps(value)[:40]}", field=name)
     return value
 
 

@@ -287,11 +287,15 @@ class QuickPlay:
 
     async def leave(self, player_id: str, ticket_id: str) -> None:
         """Leave the queue at once (a ticket already matched keeps its seat; leaving the
-        table is the table's own call)."""
+        table is the table's own call). A ticket that is not this player's, or was left
+        already, is ``no_ticket``: nothing was left."""
         async with self.engine.begin() as conn:
-            await conn.execute(db.queue.delete().where(
+            gone = await conn.execute(db.queue.delete().where(
                 db.queue.c.id == ticket_id, db.queue.c.player_id == player_id,
                 db.queue.c.status == "waiting"))
+            if gone.rowcount:
+                return
+        await self._own(player_id, ticket_id)  # matched (or being seated): still its own
 
     async def fill_with_bots(self, player_id: str, ticket_id: str) -> TicketState:
         """Make the table now: the compatible people waiting, and bots of similar

@@ -17,6 +17,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from .account_api import AccountRoute, checked_write
 from .care import MAX_REASON, Care
+from .openapi import errors, raises
 from .players import Identity, Player, current_player
 from .quickplay import QuickPlay, TicketState
 
@@ -97,31 +98,34 @@ def quickplay_router() -> APIRouter:
     """Quick play's routes; the service is the application's ``state.quickplay``."""
     api = APIRouter(prefix="/api/quickplay", route_class=AccountRoute, tags=["quick play"])
 
+    @raises("try_again")  # the queue is in the database, which may be away
     def service(request: Request) -> QuickPlay:
         qp: QuickPlay = request.app.state.quickplay
         return qp
 
     Service = Annotated[QuickPlay, Depends(service)]
 
-    @api.post("", status_code=201)
+    @api.post("", status_code=201,
+              responses=errors("bad_rules", "bad_seats", "suspended", "unauthorized",
+                               "draining"))
     async def queue(body: QueueIn, who: Writer, qp: Service) -> Queued:
         """Play now: join the queue of (preset, players)."""
         p = who.player
         ticket, state = await qp.join(p.id, p.name, body.preset, body.players)
         return Queued(token=ticket.token, state=_out(state))
 
-    @api.get("/{ticket}")
+    @api.get("/{ticket}", responses=errors("no_ticket"))
     async def poll(ticket: str, player: PlayerDep, qp: Service) -> TicketOut:
         """The ticket's state (poll about once a second; 30 s without one drops it)."""
         return _out(await qp.state(player.id, ticket))
 
-    @api.delete("/{ticket}", status_code=204)
+    @api.delete("/{ticket}", status_code=204, responses=errors("no_ticket"))
     async def leave(ticket: str, who: Writer, qp: Service) -> Response:
         """Leave the queue, at once."""
         await qp.leave(who.player.id, ticket)
         return Response(status_code=204)
 
-    @api.post("/{ticket}/bots")
+    @api.post("/{ticket}/bots", responses=errors("no_ticket", "too_early", "draining"))
     async def bots(ticket: str, who: Writer, qp: Service) -> TicketOut:
         """Fill the table now: the compatible people waiting, then bots of similar
         rating (after the server's wait)."""
@@ -134,6 +138,7 @@ def care_router() -> APIRouter:
     """Blocks and reports; the service is the application's ``state.care``."""
     api = APIRouter(prefix="/api", route_class=AccountRoute, tags=["care"])
 
+    @raises("try_again")
     def service(request: Request) -> Care:
         care: Care = request.app.state.care
         return care
@@ -146,14 +151,16 @@ def care_router() -> APIRouter:
         rows = await care.blocked_by(player.id)
         return Blocks(blocks=[BlockOut.model_validate(r) for r in rows])
 
-    @api.post("/tables/{table_id}/seats/{position}/block", status_code=204)
+    @api.post("/tables/{table_id}/seats/{position}/block", status_code=204,
+              responses=errors("no_player", "bad_message"))
     async def block_seat(table_id: str, position: int, who: Writer, care: Service
                          ) -> Response:
         """Block the player in this seat: quick play never seats us together."""
         await care.block(who.player.id, await care.player_at(table_id, position))
         return Response(status_code=204)
 
-    @api.post("/players/{player_id}/block", status_code=204)
+    @api.post("/players/{player_id}/block", status_code=204,
+              responses=errors("no_player", "bad_message"))
     async def block_player(player_id: str, who: Writer, care: Service) -> Response:
         await care.block(who.player.id, player_id)
         return Response(status_code=204)
@@ -163,7 +170,8 @@ def care_router() -> APIRouter:
         await care.unblock(who.player.id, player_id)
         return Response(status_code=204)
 
-    @api.post("/tables/{table_id}/seats/{position}/report", status_code=201)
+    @api.post("/tables/{table_id}/seats/{position}/report", status_code=201,
+              responses=errors("no_player", "bad_message"))
     async def report_seat(table_id: str, position: int, body: ReportIn, who: Writer,
                           care: Service) -> Reported:
         """Report the player in this seat, with their chat lines at these times."""
@@ -171,7 +179,8 @@ def care_router() -> APIRouter:
         rid = await care.report(who.player.id, whom, body.reason, table_id, body.chat)
         return Reported(report=rid)
 
-    @api.post("/players/{player_id}/report", status_code=201)
+    @api.post("/players/{player_id}/report", status_code=201,
+              responses=errors("no_player", "bad_message"))
     async def report_player(player_id: str, body: ReportIn, who: Writer, care: Service
                             ) -> Reported:
         # Chat lines belong to a table: a report naming some here is refused clearly.

@@ -22,6 +22,7 @@ from ..ratings import BANDS, PROVISIONAL_MATCHES, Variant
 from ..rules import preset_names
 from . import db, profiles, rating_service
 from .hub import Hub
+from .openapi import errors
 from .protocol import ProtocolError
 
 __all__ = ["router"]
@@ -113,7 +114,7 @@ def router(hub: Hub) -> APIRouter:
                 return str(player.id)
         return me
 
-    @api.get("/players/{player_id}")
+    @api.get("/players/{player_id}", responses=errors("no_player"))
     async def player(player_id: str) -> ProfileOut:
         async with hub.store.engine.connect() as conn:
             found = await profiles.profile(conn, player_id)
@@ -121,7 +122,8 @@ def router(hub: Hub) -> APIRouter:
             raise ProtocolError("no_player", f"there is no player {player_id!r}")
         return ProfileOut.model_validate(found.to_json())
 
-    @api.get("/players/{player_id}/rating.svg", response_class=Response)
+    @api.get("/players/{player_id}/rating.svg", response_class=Response,
+             responses=errors("no_player", "bad_message"))
     async def rating_graph(player_id: str, lang: str = "en") -> Response:
         if lang not in ("en", "de"):
             raise ProtocolError("bad_message", "lang is 'en' or 'de'", field="lang")
@@ -143,7 +145,7 @@ def router(hub: Hub) -> APIRouter:
             variants = [{"variant": v, "players": n} for v, n in rows]
         return Boards(presets=preset_names(), bands=list(BANDS), variants=variants)
 
-    @api.get("/leaderboards/{preset}/{band}")
+    @api.get("/leaderboards/{preset}/{band}", responses=errors("bad_variant", "bad_message"))
     async def board(request: Request, preset: str, band: str, page: int = 1,
                     me: str | None = None) -> LeaderboardOut:
         variant = _variant(preset, band)
@@ -157,7 +159,7 @@ def router(hub: Hub) -> APIRouter:
                                 field="page")
         return LeaderboardOut.model_validate(out.to_json())
 
-    @api.get("/tables/{table_id}/matches/{number}/ratings")
+    @api.get("/tables/{table_id}/matches/{number}/ratings", responses=errors("no_match"))
     async def match_ratings(table_id: str, number: int) -> RatingFrame:
         frame = await rating_service.match_changes(hub.store.engine, table_id, number)
         if frame is None:

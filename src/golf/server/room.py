@@ -36,14 +36,15 @@ from typing import Any
 
 from ..errors import GolfError, IllegalAction, NotationError
 from ..rules import Rules, load_rules
-from ..view import remembered
+from ..view import forgets_peeks, remembered
 from . import bridge, rating_service
 from .audience import Audience, Client, Seat, dumps
 from .clocks import Clocks, Plan, clock_key
 from .finish import Finish
 from .match import BY_BOT, BY_STAND_IN, LiveMatch
+from .patience import Patience
 from .protocol import PROTOCOL, ProtocolError
-from .seating import DEFAULT_OPTIONS, Changes, Seating, check_options
+from .seating import DEFAULT_OPTIONS, Changes, Seating, bot_numbers, check_options
 from .store import MatchRecord, Store, TableRecord
 from .tokens import new_seed
 
@@ -56,6 +57,9 @@ log = logging.getLogger("golf.server")
 SLACK = 0.02
 #: Chat lines a (re)joining client receives.
 CHAT_HISTORY = 50
+#: Seconds a person counts as on another page of the site after saying so
+#: (``POST /api/tables/{id}/here``; a page says it every 20 s).
+HERE_FOR = 45.0
 class Lifecycle:
     """What a room needs to know about its server process: whether it is shutting
     down (then no new time-driven move is planned and nobody inherits the host role)."""
@@ -80,13 +84,15 @@ class RefusedWithState(ProtocolError):
         self.state = state
 
 
-def _result(live: LiveMatch, ended: str | None) -> dict[str, Any]:
+def _result(live: LiveMatch, ended: str | None, memory: bool) -> dict[str, Any]:
     g = live.game
+    # ``memory``: the match was played in memory mode (the table's rule), so that its
+    # replay shows each seat what that seat was shown (bridge.Replay).
     return {"totals": g.totals, "winners": g.winners, "ended": ended,
-            "hole_scores": g.hole_scores}
+            "hole_scores": g.hole_scores, "memory": memory}
 
 
-class Room(Seating, Finish):
+class Room(Seating, Finish, Patience):
     """One table: its seats, its match, its clocks; every lobby rule and every move."""
 
     def __init__(self, rec: TableRecord, store: Store, life: Lifecycle,
@@ -116,6 +122,9 @@ class Room(Seating, Finish):
             self._new_clocks()
             if rec.clocks is not None and rec.status == "playing":
                 self.clocks.restore(rec.clocks, self._current_turn())
+                for position in self.clocks.replaced:
+                    self._seats[position].hand_to_bot(True)
+            self._restore_pending(rec)
 
     def _restore(self, m: MatchRecord, think: bool) -> LiveMatch:
         """The stored match rebuilt; with ``think`` its bots are shown every decision
@@ -170,14 +179,26 @@ class Room(Seating, Finish):
             "rules": r.overrides, "public": r.public, "options": r.options, "host": r.host,
             "seats": [self._seat_info(s) for s in self._seats],
             "spectators": self.audience.spectators, "match": r.match,
-            "watch_url": f"/watch/{r.id}", "rated": r.rated,
+            "watch_url": f"/watch/{r.id}", "rated": r.rated, "memory": self._memory(),
             "casual_reason": self._casual_reason() if r.rated else None,
             "rematch": self.rematch_info(),
+            "bot_proposal": self.proposal_info(),
         }
         if host_view:
             out["invite"] = r.invite
             out["invite_url"] = f"/join/{r.invite}"
         return out
+
+    def _memory(self) -> bool:
+        """Whether the table plays memory mode (golf.view.forgets_peeks): its rules hide
+        a seat's peeked cards after its first draw and the table does not keep them shown.
+        The table's rule, told to everyone; at a casual table a player may still keep
+        their own peeks shown (:meth:`keeps_peeks`)."""
+        try:
+            rules = self._rules()
+        except GolfError:
+            return False
+        return forgets_peeks(rules, bool(self.options["show_peeked"]))
 
     def _casual_reason(self) -> str | None:
         """Why this rated table's next match would not be rated (seats or rules changed
@@ -191,8 +212,34 @@ class Room(Seating, Finish):
 
     def _seat_info(self, s: Seat) -> dict[str, Any]:
         return {"seat": s.position, "kind": s.rec.kind, "name": s.rec.name, "bot": s.rec.bot,
+                # "Easy bot 2": the bot's number among its level's at this table (seating).
+                "bot_number": bot_numbers([x.rec for x in self._seats]).get(s.position),
                 "taken": s.taken, "connected": s.connected,
-                "away": self.running and not s.connected, "stand_in": s.stand_in}
+                "away": self.running and not s.connected, "stand_in": s.stand_in,
+                "abandoned": self._abandoned(s), "elsewhere": self._elsewhere(s)}
+
+    def _elsewhere(self, s: Seat) -> bool:
+        """The person has no connection to the table but has another page of the site
+        open (``here``): they are not taken for absent."""
+        return s.is_person and not s.conns and not s.stand_in and \
+            time.monotonic() - s.seen_elsewhere < HERE_FOR
+
+    async def here(self, seat: Seat) -> None:
+        """The person of ``seat`` has another page of the site open (the lobby, a
+        profile) and the table is still theirs to open: while they say so, their absence
+        grace never runs out (it starts again when it would)."""
+        async with self.lock:
+            was = self._elsewhere(seat)
+            seat.mark_seen_elsewhere()
+            if not was and self.running:
+                self.send_table()
+
+    def _abandoned(self, s: Seat) -> bool:
+        """Whether this seat's person abandoned the match (left for good, or their grace
+        ran out): a rated match counts them last, whatever happens after."""
+        marks = self.clocks.abandoned
+        return self.live is not None and self.rec.status != "waiting" and \
+            s.rec.kind == "human" and s.position < len(marks) and marks[s.position]
 
     def state_for(self, seat: int | None, event: dict[str, Any] | None = None,
                   scoring: list[dict[str, Any] | None] | None = None) -> dict[str, Any]:
@@ -206,13 +253,21 @@ class Room(Seating, Finish):
             # Memory mode is the engine's rule (golf.view.remembered): after the first draw
             # a seat's peeked cards never leave the server again unless it keeps them shown.
             view = dict(remembered(live.game.view(seat), live.game.rules,
-                                   self.options["show_peeked"] or seat in self._peeks_shown))
+                                   self.keeps_peeks(seat)))
         return {"type": "state", "table": self.id, "match": m.number,
                 "version": live.version, "view": view, "legal_actions": view["legal_actions"],
                 # Between holes nobody is on turn yet (finish.py).
                 "your_turn": bool(view["legal_actions"]) and not self.clocks.breaking,
                 "clock": self.clocks.clock,
                 "event": event, "scoring": scoring}
+
+    def keeps_peeks(self, seat: int) -> bool:
+        """Whether ``seat`` is shown the cards it peeked at after its first draw: the
+        table option ``show_peeked`` (the same for everyone, in the table frame), or at a
+        casual table the player's own display setting. At a rated table memory mode is
+        the table's rule, which no player's display setting undoes."""
+        return bool(self.options["show_peeked"]) or (
+            not self.rec.rated and seat in self._peeks_shown)
 
     def show_peeks(self, seat: Seat, keep: bool) -> None:
         """Whether this seat's player keeps the cards they peeked at shown after their first
@@ -448,7 +503,7 @@ class Room(Seating, Finish):
             raise ProtocolError("bad_action", str(e)) from None
         except (IllegalAction, GolfError) as e:
             raise ProtocolError("illegal_action", str(e)) from None
-        result = _result(live, None) if live.is_over else None
+        result = _result(live, None, self._memory()) if live.is_over else None
         try:
             # The commit is the acknowledgement (append_action shields the write: a
             # cancelled caller does not cancel it).
@@ -469,6 +524,7 @@ class Room(Seating, Finish):
         scoring = live.explained(event := turn.event)  # type: ignore[arg-type]
         if scoring is not None and result is None:
             self._hole_ended()
+            await self._save_break()
         if self._current_turn() != was and (mattered or self._clocks_matter()):
             # A new turn's clocks are stored, so that a crash does not reset them.
             await self.save_clocks(final=False)
@@ -482,7 +538,7 @@ class Room(Seating, Finish):
         live, m = self.live, self.record
         assert live is not None and m is not None
         reason = f"seat {seat.position} ({seat.rec.name}) did not come back"
-        result = _result(live, reason)
+        result = _result(live, reason, self._memory())
         await asyncio.shield(self._store.end_match(self.id, m.id, result, "ended"))
         self.rec.status = m.status = "ended"
         m.result = result
@@ -499,9 +555,12 @@ class Room(Seating, Finish):
         or the absence policy took over and they did not come back)."""
         if not self.rec.rated or self.live is None or m.result is None:
             return
+        # Abandonment sticks: a stand-in never plays a rated match to its end for a person
+        # whose grace ran out, even if they looked in again before the end.
         seats = [rating_service.SeatAtEnd(
             s.position, s.rec.kind, s.rec.bot,
-            s.rec.kind == "human" and not s.conns and self.clocks.grace_left[s.position] <= 0)
+            s.rec.kind == "human" and (self._abandoned(s) or (
+                not s.conns and self.clocks.grace_left[s.position] <= 0)))
             for s in self._seats]
         frame = await rating_service.rate_finished(self._store, self.id, m.id, m.number,
                                                    self.live.rules, seats, m.result)
@@ -553,6 +612,7 @@ class Room(Seating, Finish):
         seat = self._seats[live.to_act]
         if p.kind == "next_hole":  # nobody closed the hole-end dialog in time
             self.clocks.end_break()
+            await self._save_break()
             self._next_hole()
         elif p.kind in (BY_BOT, BY_STAND_IN):
             action = await asyncio.to_thread(live.decide, p.kind)
@@ -560,8 +620,15 @@ class Room(Seating, Finish):
         elif p.kind == "timeout":
             view = live.game.view(seat.position)
             await self._play(bridge.default_move(view, view["legal_actions"]), "timeout")
-        else:  # the absence grace ran out
+        elif self._elsewhere(seat):
+            # On another page of the site, the table still theirs to open: not absent.
+            # Their grace starts again; the host has the nudge, the timer and the bot.
+            self.clocks.returned(seat.position)
+            self.reschedule(announce=True)
+        else:  # the absence grace ran out: the person abandoned the match
             self.clocks.gave_up(seat.position)
+            # Stored at once: a restart must not forget an abandonment.
+            await self.save_clocks(final=False)
             policy = self.options["absence"]
             if policy == "bot":
                 seat.hand_to_bot(True)
@@ -576,6 +643,10 @@ class Room(Seating, Finish):
         seat = client.seat
         if seat is None:
             raise ProtocolError("spectator", "spectators cannot ask for hints")
+        if self.rec.rated:
+            # No expert advice where a rating is at stake (docs/ratings.md).
+            raise ProtocolError("rated_table", "the Hint is off at rated tables: a rating "
+                                "measures the players, not the coach")
         async with self.lock:
             live = self.live
             if not self.running or live is None:
@@ -585,7 +656,8 @@ class Room(Seating, Finish):
             if self._coach is None:
                 self._coach = bridge.new_bot(bridge.coach_for(live.rules, live.game.players),
                                              live.rules, 0)
-            view = dict(live.game.view(seat.position, codes=True))
+            view = bridge.coach_view(live.game, seat.position,
+                                     self.keeps_peeks(seat.position))
             legal = live.game.legal_actions()
             coach = self._coach
         options = await asyncio.to_thread(coach.explain, view, legal)

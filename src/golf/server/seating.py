@@ -8,11 +8,12 @@ under the table's lock, is stored, and then announced to everyone at the table.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from .audience import Seat, dumps
+from .bridge import bot_label
 from .protocol import ProtocolError
 from .store import SeatRecord, Store, TableRecord
 from .tokens import hash_token, new_token
@@ -21,12 +22,55 @@ if TYPE_CHECKING:
     from .clocks import Clocks
     from .match import LiveMatch
 
-__all__ = ["DEFAULT_OPTIONS", "Changes", "Seating", "check_options"]
+__all__ = ["DEFAULT_OPTIONS", "Changes", "Seating", "bot_numbers", "check_options",
+           "number_bots"]
 
 DEFAULT_OPTIONS: dict[str, Any] = {
     "bot_delay": 0.8, "absence": "bot", "grace": 60, "turn_timer": None, "reserve": 30,
     "show_peeked": False,
 }
+
+
+def bot_numbers(seats: Sequence[SeatRecord]) -> dict[int, int]:
+    """Each server bot's number among the bots of its level at one table, by position:
+    1 for the first in seat order, 2 for the next of that level, and so on, so that a
+    person can tell them apart ("Easy bot", "Easy bot 2"). A number whose name a person
+    or an external bot at the table already has is skipped (a table refuses a name twice).
+
+    >>> rec = lambda i, kind, bot=None, name=None: SeatRecord(i, kind, name, bot, None, 0)
+    >>> bot_numbers([rec(0, "human", name="Ann"), rec(1, "bot", "easy"),
+    ...              rec(2, "bot", "hard"), rec(3, "bot", "easy")])
+    {1: 1, 2: 1, 3: 2}
+    >>> bot_numbers([rec(0, "human", name="easy bot 2"), rec(1, "bot", "easy"),
+    ...              rec(2, "bot", "easy")])
+    {1: 1, 2: 3}
+    """
+    taken = {s.name.lower() for s in seats if s.kind != "bot" and s.name}
+    last: dict[str, int] = {}
+    out: dict[int, int] = {}
+    for s in seats:
+        if s.kind != "bot":
+            continue
+        label = bot_label(s.bot or "medium")
+        n = last.get(label, 0) + 1
+        while numbered(label, n).lower() in taken:
+            n += 1
+        last[label] = out[s.position] = n
+    return out
+
+
+def numbered(label: str, n: int) -> str:
+    """A bot's name from its level's label and its number: ``Easy bot``, ``Easy bot 2``."""
+    return label if n == 1 else f"{label} {n}"
+
+
+def number_bots(seats: Sequence[SeatRecord]) -> None:
+    """Name each server bot seat by its level and number (:func:`bot_numbers`). The name
+    is stored with the seat, so the table frame, the match's stored names (replays,
+    profiles' histories) and every other reader agree."""
+    for position, n in bot_numbers(seats).items():
+        seat = seats[position]
+        seat.name = numbered(bot_label(seat.bot or "medium"), n)
 
 
 @dataclass(frozen=True)
@@ -104,6 +148,9 @@ class Seating:
     def reschedule(self, announce: bool = False) -> None:
         raise NotImplementedError
 
+    async def save_clocks(self, final: bool) -> None:
+        raise NotImplementedError
+
     def _rewelcome(self, *seats: Seat) -> None:
         raise NotImplementedError
 
@@ -166,7 +213,10 @@ class Seating:
             token = new_token()
             seat.rec.token_hash = hash_token(token)
             await self._store.save_seat(self.id, seat.rec)
-            seat.close_all(4001, "removed", "this seat was opened in another browser")
+            # A reason of its own (docs/protocol.md, "bye"): the browser that lost the seat
+            # says so plainly, not as a removal by the host.
+            seat.close_all(4001, "opened_elsewhere",
+                           "this seat was opened in another browser")
             return seat.position, token
 
     async def add_seat(self, rec: SeatRecord, most: int) -> None:
@@ -216,6 +266,7 @@ class Seating:
         for i, s in enumerate(self._seats):
             s.rec.position = i
         self.rec.seats = [s.rec for s in self._seats]
+        number_bots(self.rec.seats)  # "Easy bot", "Easy bot 2" in seat order
 
     async def hand_over(self, old: Seat, position: int) -> None:
         """The host hands the host role to the person in seat ``position``."""
@@ -267,8 +318,10 @@ class Seating:
                 await self._store.save_seat(self.id, seat.rec)
                 seat.close_all(4001, "removed", "you left this table")
             else:
-                if self.live is not None:
+                if self.live is not None and self.rec.status == "playing":
                     self.clocks.gave_up(seat.position)
+                    # Stored at once: a restart must not forget an abandonment.
+                    await self.save_clocks(final=False)
                 seat.close_all(1000, "left", "you left this table")
                 self.reschedule(announce=True)
             if seat.position == self.rec.host:

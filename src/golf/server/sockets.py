@@ -227,7 +227,7 @@ class Connection:
         if self.room is not None:
             raise ProtocolError("already_joined", "this connection already joined a table; "
                                 "open another connection for another table")
-        protocol = field(msg, "protocol", int, "the protocol version, 1")
+        protocol = field(msg, "protocol", int, f"the protocol version, {PROTOCOL}")
         if protocol != PROTOCOL:
             raise ProtocolError("unsupported_protocol", f"this server speaks protocol "
                                 f"{PROTOCOL}, not {protocol}")
@@ -260,7 +260,8 @@ class Connection:
         if not self.chat_bucket.take():
             raise ProtocolError("rate_limited", f"at most {CHAT_BURST} chat messages at once "
                                 f"and {CHAT_RATE:g} per second; this one was not sent",
-                                extra={"retry_after": self.chat_bucket.wait_ms()})
+                                extra={"retry_after": self.chat_bucket.wait_ms(),
+                                       "version": room.version})
         await room.chat(self.seat, text, now_ms())
 
     async def sync(self, room: Room, msg: dict[str, Any]) -> None:

@@ -73,6 +73,9 @@ class TableRecord:
     clocks: dict[str, Any] | None = None
     #: Rated or casual (golf.server.rating_service): a rated table's matches are rated.
     rated: bool = False
+    #: The hole break and the rematch offer as last stored (golf.server.finish).
+    hole_break: dict[str, Any] | None = None
+    rematch: dict[str, Any] | None = None
 
 
 #: At most this many writes share one transaction.
@@ -400,6 +403,17 @@ class Store:
         await self.submit(op, table=table_id)
 
     # --- chat ------------------------------------------------------------------------
+    async def save_pending(self, table_id: str, **values: dict[str, Any] | None) -> None:
+        """Write the table's running hole break (``hole_break``) or offered rematch
+        (``rematch``), None for none (golf.server.finish)."""
+        assert set(values) <= {"hole_break", "rematch"}, values
+
+        async def op(conn: AsyncConnection) -> None:
+            await conn.execute(db.tables.update().where(db.tables.c.id == table_id)
+                               .values(**values))
+
+        await self.submit(op, table=table_id)
+
     async def add_chat(self, table_id: str, seat: int, name: str | None, text: str,
                        at: int) -> None:
         """Store one chat line of a table (committed before anyone sees it)."""
@@ -444,19 +458,21 @@ class Store:
 
     async def open_tables(self, limit: int = 1000) -> list[dict[str, Any]]:
         """Public tables waiting or playing, newest first: id, title, preset, status,
-        seats and free (human seats nobody took), for the lobby's list across processes."""
+        seats, free (human seats nobody took) and rated, for the lobby's list across
+        processes."""
         t, s = db.tables, db.seats
         free = sa.func.sum(sa.case((sa.and_(s.c.kind == "human", s.c.token_hash.is_(None)), 1),
                                    else_=0))
         async with self.engine.connect() as conn:
             res = await conn.execute(
                 sa.select(t.c.id, t.c.title, t.c.preset, t.c.status, sa.func.count(s.c.id),
-                          free)
+                          free, t.c.rated)
                 .join(s, s.c.table_id == t.c.id)
                 .where(t.c.public.is_(True), t.c.status.in_(("waiting", "playing")))
                 .group_by(t.c.id).order_by(t.c.created.desc()).limit(limit))
             return [{"id": r[0], "title": r[1], "preset": r[2], "status": r[3],
-                     "seats": int(r[4]), "free": int(r[5] or 0)} for r in res]
+                     "seats": int(r[4]), "free": int(r[5] or 0), "rated": bool(r[6])}
+                    for r in res]
 
     async def table_of_invite(self, invite: str) -> str | None:
         async with self.engine.connect() as conn:
@@ -519,7 +535,8 @@ async def _load(conn: AsyncConnection, row: sa.RowMapping) -> TableRecord:
     t = TableRecord(row["id"], row["title"], row["status"], row["preset"],
                     dict(row["overrides"]), bool(row["public"]), dict(row["options"]),
                     row["host"], row["invite"], row["match"], row["created"], seats,
-                    clocks=row.get("clocks"), rated=bool(row.get("rated")))
+                    clocks=row.get("clocks"), rated=bool(row.get("rated")),
+                    hole_break=row.get("hole_break"), rematch=row.get("rematch"))
     if t.match:
         m = (await conn.execute(sa.select(db.matches).where(
             db.matches.c.table_id == t.id, db.matches.c.number == t.match))).mappings().first()

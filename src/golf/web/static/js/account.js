@@ -5,8 +5,11 @@
 // shows the server's message for it next to it.
 
 import "./strings/account.js";
+import "./strings/profiles.js";
+import "./strings/care.js";
+import { myBlocks, setBlocked } from "./care.js";
 import { h, replace, svg } from "./dom.js";
-import { lang, t } from "./i18n.js";
+import { lang, t, tableTitle } from "./i18n.js";
 import { ApiError, api, rememberSeat, saveName, savedName } from "./api.js";
 
 const state = { me: null, codes: null, notice: "", open: false, useCode: false, focus: null };
@@ -20,7 +23,18 @@ function stylesheet() {
 async function request(method, path, body) {
   const data = await api(method, path, body, null, state.me && state.me.csrf);
   if (data && data.me) state.me = data.me;
+  if (data && data.player) adoptName(data.player.name);
+  if (data && data.me) adoptName(data.me.player && data.me.player.name);
   return data;
+}
+
+// The display name comes along to a new browser (the name the player last sat under): the
+// lobby's name field takes it when this browser has none yet.
+function adoptName(known) {
+  if (!known || savedName()) return;
+  saveName(known);
+  const field = document.getElementById("name");
+  if (field && !field.value) field.value = known;
 }
 
 /** Who this browser is (a guest profile is made on the first visit). */
@@ -242,7 +256,7 @@ function tablesPanel() {
   if (!tables.length) return null;
   return h("section.acct-tables", {}, h("h3", { text: t("acct.tables") }),
     h("ul.acct-list", {}, tables.map((tb) => h("li", {},
-      actionButton(`acct-open-${tb.table_id}`, t("acct.tables.open", { title: tb.title }), async () => {
+      actionButton(`acct-open-${tb.table_id}`, t("acct.tables.open", { title: tableTitle(tb.title) }), async () => {
         const out = await request("POST", `/api/me/tables/${encodeURIComponent(tb.table_id)}/seat`, {});
         rememberSeat(out.table_id, out.token, out.seat);
         state.open = false;
@@ -256,12 +270,31 @@ function when(seconds) {
     { dateStyle: "medium", timeStyle: "short" });
 }
 
+// Browsers and systems as people call them, tested in this order (Edge and Opera carry
+// "Chrome" in their user-agent, Chrome carries "Safari").
+const BROWSERS = [[/Edg(e|A|iOS)?\//, "Edge"], [/OPR\/|Opera/, "Opera"], [/Firefox\/|FxiOS/, "Firefox"],
+  [/SamsungBrowser/, "Samsung Internet"], [/Chrom(e|ium)\/|CriOS/, "Chrome"], [/Safari\//, "Safari"]];
+const SYSTEMS = [[/Android/, "Android"], [/iPhone|iPad|iPod/, "iOS"], [/CrOS/, "ChromeOS"],
+  [/Windows/, "Windows"], [/Mac OS X|Macintosh/, "macOS"], [/Linux|X11/, "Linux"]];
+
+/** A session's browser and system in words ("Chrome on Linux") from its user-agent label. */
+export function browserName(label) {
+  const ua = String(label || "");
+  const find = (list) => (list.find(([re]) => re.test(ua)) || [null, null])[1];
+  const browser = find(BROWSERS);
+  const system = find(SYSTEMS);
+  if (browser && system) return t("acct.sessions.on", { browser, system });
+  return browser || system || t("acct.sessions.unknown");
+}
+
 function sessionsPanel(box) {
   request("GET", "/api/sessions").then((out) => {
     replace(box, h("ul.acct-list", {}, out.sessions.map((s) => {
-      const label = s.current ? t("acct.sessions.this") : (s.label || t("acct.sessions.unknown"));
-      return h("li", {}, h("span.acct-session", { text: `${label} · ${t("acct.sessions.since", { date: when(s.created) })}` }),
-        actionButton(`acct-session-${s.id}`, t("acct.sessions.signOut", { label: s.current ? t("acct.sessions.this") : "" }).trim(),
+      const named = browserName(s.label);
+      const label = s.current ? `${named} (${t("acct.sessions.this")})` : named;
+      return h("li", {}, h("span.acct-session", { title: s.label || "",
+        text: `${label} · ${t("acct.sessions.since", { date: when(s.created) })}` }),
+        actionButton(`acct-session-${s.id}`, t("acct.sessions.signOut", { label }),
           async () => { await request("DELETE", `/api/sessions/${encodeURIComponent(s.id)}`); return loadMe().then(() => null); },
           "small"));
     })), actionButton("acct-signout-others", t("acct.sessions.others"), async () => {
@@ -270,6 +303,35 @@ function sessionsPanel(box) {
     }));
   }).catch(() => {});
   return box;
+}
+
+// Whom this player blocked, each with a link to their profile and "Unblock" (loaded when
+// the list is opened).
+function blocksPanel() {
+  const box = h("div");
+  // A blocked guest may come without a name (GET /api/blocks): "Guest", linked to the profile.
+  const named = (b) => b.name || t("acct.guest");
+  const fill = () => myBlocks().then((blocks) => {
+    replace(box, blocks.length ? h("ul.acct-list#acct-blocks", {}, blocks.map((b) => h("li", {},
+      h("a", { href: `/players/${encodeURIComponent(b.id)}`, text: named(b),
+        onclick: (e) => {
+          e.preventDefault();
+          state.open = false;
+          if (mounted) mounted.navigate(`/players/${encodeURIComponent(b.id)}`);
+          render();
+        } }),
+      h("span.muted", { text: ` · ${t("care.list.since", { date: when(b.since) })} ` }),
+      actionButton(`acct-unblock-${b.id}`, t("care.unblock", { name: named(b) }), async () => {
+        await setBlocked(b.id, false);
+        return t("care.unblocked", { name: named(b) });
+      }, "small")))) : h("p.help", { text: t("care.list.none") }));
+  }).catch(() => {});
+  // Kept open across the menu's redraws (an unblock redraws it with its notice).
+  const el = h("details.acct-more.acct-blocked", { open: state.blocksOpen || null,
+    ontoggle: (e) => { state.blocksOpen = e.target.open; if (e.target.open) fill(); } },
+  h("summary", { text: t("care.list") }), box);
+  if (state.blocksOpen) fill();
+  return el;
 }
 
 function passkeysPanel(box) {
@@ -347,7 +409,16 @@ function render() {
   const body = h("div#acct-panel.menu-body.acct-body", { role: "region", "aria-label": t("acct.menu") },
     state.notice ? h("p.acct-notice", { role: "status", text: state.notice }) : null,
     state.codes ? codesPanel() : null,
-    me.signed_in ? accountPanels() : guestPanels());
+    // Your own profile, one click from the menu (guests have one too).
+    h("p.acct-profile", {}, h("a#acct-profile.button.ghost", { href: `/players/${encodeURIComponent(me.player.id)}`,
+      text: t("nav.profile"), onclick: (e) => {
+        e.preventDefault();
+        state.open = false;
+        if (mounted) mounted.navigate(`/players/${encodeURIComponent(me.player.id)}`);
+        render();
+      } })),
+    me.signed_in ? accountPanels() : guestPanels(),
+    blocksPanel());
   const details = h("details#account-menu.account-menu", { open: state.open || null,
     ontoggle: (e) => { state.open = e.target.open; if (!state.open) state.notice = ""; } },
   h("summary#acct-summary", { "aria-label": `${t("acct.menu")}: ${who}` }, personIcon(),

@@ -1,7 +1,7 @@
 // The REST lobby (docs/protocol.md, "REST lobby") and what this browser remembers:
 // the player's name and the seat token of each table it sits at.
 
-import { t } from "./i18n.js";
+import { sentence, t } from "./i18n.js";
 
 const STORE = "golf.seats";
 
@@ -44,7 +44,7 @@ export async function api(method, path, body, token, csrf) {
   if (!response.ok) {
     const err = (data && data.error) || {};
     const e = new ApiError(response.status, err.code || "http_" + response.status,
-      err.message || response.statusText, err.field);
+      sentence(err.message || response.statusText), err.field);
     e.retryAfter = err.retry_after;
     throw e;
   }

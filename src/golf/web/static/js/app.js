@@ -9,6 +9,8 @@ import { pref, setPref } from "./api.js";
 import { cardBack, cardFace } from "./cards.js";
 import { soundSwitch } from "./sound.js";
 import { notifySwitch } from "./attention.js";
+import { ratedTable } from "./memory.js";
+import { presenceOn } from "./presence.js";
 import "./strings/profiles.js";
 import { mountAccountMenu } from "./account.js";
 
@@ -52,6 +54,8 @@ async function show() {
   document.title = t("app.name");
   const main = document.getElementById("main");
   replace(main, h("p.loading", { text: t("common.loading") }));
+  // Other tables of this browser hear that it is still here (not on a table's page).
+  presenceOn(where.screen === "table" && !where.watch ? where.id : null);
   const make = await screens[where.screen]();
   const root = h("div.screen");
   replace(main, root);
@@ -79,8 +83,11 @@ function header() {
       h("span.topbar-label", { text: t("common.settings") })),
     h("div.menu-body", {},
       h("label.check", {}, four, " ", t("pref.fourColour")),
-      h("label.check", {}, peeked, " ", t("pref.showPeeked")),
-      h("p.help", { text: t("pref.showPeeked.help") }),
+      // A casual table's comfort: at a rated table memory mode is the table's rule.
+      h("div#pref-peeked-row", { hidden: ratedTable() },
+        h("label.check", {}, peeked, " ", t("pref.showPeeked")),
+        h("p.help", { text: t("pref.showPeeked.help") })),
+      h("p.help#pref-peeked-rated", { hidden: !ratedTable(), text: t("pref.showPeeked.rated") }),
       soundSwitch(), notifySwitch()));
   // On a phone the header keeps one line: its links show their icons, their words stay
   // their accessible names (golf.css, "top bar on a phone").
@@ -104,5 +111,23 @@ onLangChange(() => {
   else show();
 });
 window.addEventListener("popstate", show);
+
+// The header's menus and the host's tools are <details> pop-ups: like any menu they close on
+// Esc (focus back on their button) and on a click or tap anywhere outside them.
+const MENUS = "details.display-menu[open], details.account-menu[open], details.host-menu[open]";
+document.addEventListener("keydown", (e) => {
+  if (e.key !== "Escape") return;
+  for (const menu of document.querySelectorAll(MENUS)) {
+    const inside = menu.contains(document.activeElement);
+    menu.open = false;
+    if (inside) menu.querySelector("summary")?.focus();
+  }
+});
+document.addEventListener("pointerdown", (e) => {
+  for (const menu of document.querySelectorAll(MENUS)) {
+    if (!menu.contains(e.target)) menu.open = false;
+  }
+});
+
 header();
 show();

@@ -11,9 +11,68 @@ import { api, get } from "./api.js";
 
 let dialog = null;
 
-async function write(path, body) {
+async function write(path, body, method = "POST") {
   const me = await get("/api/me");
-  await api("POST", path, body || {}, null, me.csrf);
+  return api(method, path, method === "DELETE" ? undefined : body || {}, null, me.csrf);
+}
+
+/** Whom this browser's player has blocked: [{id, name, since}] (GET /api/blocks). */
+export async function myBlocks() {
+  return (await get("/api/blocks")).blocks;
+}
+
+/** Block (or, with `on` false, unblock) a player by profile id. */
+export function setBlocked(playerId, on) {
+  return write(`/api/players/${encodeURIComponent(playerId)}/block`, {}, on ? "POST" : "DELETE");
+}
+
+/** Report a player by profile id (from their profile page, no chat lines). */
+export function reportPlayer(playerId, reason) {
+  return write(`/api/players/${encodeURIComponent(playerId)}/report`, { reason, chat: [] });
+}
+
+/**
+ * Block and report on a profile page: a block/unblock button that says where things stand,
+ * and a short report form (the page leaves them out on one's own profile).
+ */
+export function profileCareEl(player, name, blocked) {
+  const note = h("p.care-note", { role: "status", "aria-live": "polite" });
+  const error = h("p.field-error", { role: "alert", hidden: true });
+  const show = (text, bad) => {
+    note.textContent = bad ? "" : text;
+    error.textContent = bad ? text : "";
+    error.hidden = !bad;
+  };
+  let on = blocked;
+  const button = h("button#profile-block.ghost", { type: "button" });
+  const label = () => { button.textContent = t(on ? "care.unblock" : "care.block", { name }); };
+  label();
+  button.onclick = async () => {
+    try {
+      await setBlocked(player, !on);
+      on = !on;
+      label();
+      show(t(on ? "care.blocked" : "care.unblocked", { name }), false);
+    } catch (e) { show(e.message, true); }
+  };
+  const reason = h("textarea#profile-reason", { maxlength: 500, rows: 2,
+    "aria-describedby": "profile-reason-help" });
+  const form = h("form#profile-report", { onsubmit: async (e) => {
+    e.preventDefault();
+    try {
+      await reportPlayer(player, reason.value);
+      reason.value = "";
+      show(t("care.reported"), false);
+    } catch (err) { show(err.message, true); }
+  } },
+  h("label.setting-label", { for: "profile-reason", text: t("care.reason") }), reason,
+  h("p.help", { id: "profile-reason-help", text: t("care.reasonHelp") }),
+  h("button.ghost", { type: "submit", text: t("care.send") }));
+  return h("section.panel.profile-care", { "aria-labelledby": "care-h" },
+    h("h2#care-h", { text: t("care.profile") }),
+    h("p.help", { text: t("care.blockHelp") }), button,
+    h("details.care-report", {}, h("summary", { text: t("care.report") }), form),
+    note, error);
 }
 
 function open(tableId, seat, name, chatLines, opener) {

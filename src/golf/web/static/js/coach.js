@@ -6,7 +6,7 @@
 
 import { h } from "./dom.js";
 import { cardText } from "./cards.js";
-import { lang, t } from "./i18n.js";
+import { cardArticle, lang, t } from "./i18n.js";
 import { parseAction } from "./narrate.js";
 import "./strings/coach.js";
 
@@ -28,7 +28,7 @@ export function moveName(action) {
 function otherName(action, view) {
   const { kind, pos } = parseAction(action);
   if (kind === "take") {
-    return view && view.discard_top ? t("coach.vs.take", { card: cardText(view.discard_top) })
+    return view && view.discard_top ? t("coach.vs.take", { the: cardArticle(view.discard_top), card: cardText(view.discard_top) })
       : t("coach.vs.takeAny");
   }
   const text = t(`coach.vs.${kind}`, { n: pos });

@@ -4,13 +4,14 @@
 
 import { h } from "./dom.js";
 import { joinNames, t } from "./i18n.js";
+import { aboutSeats } from "./narrate.js";
 import "./strings/finish.js";
 
-/** The break's clock: "Next hole in 9 s – waiting for Bob". */
-export function breakClockText(clock, secs, name) {
-  const waiting = (clock.waiting || []).map(name);
+/** The break's clock: "Next hole in 9 s – waiting for Bob" ("waiting for you and Bob"). */
+export function breakClockText(clock, secs, name, mySeat = null) {
+  const waiting = clock.waiting || [];
   const text = t("break.clock", { s: secs });
-  return waiting.length ? `${text} – ${t("break.waiting", { names: joinNames(waiting) })}` : text;
+  return waiting.length ? `${text} – ${aboutSeats("break.waiting", waiting, mySeat, name)}` : text;
 }
 
 /**
@@ -45,4 +46,27 @@ export function celebrationEl(view, mySeat) {
     ["★", "✦", "★", "✦", "★", "✦", "★"].map((mark, i) => h("span.spark", { text: mark,
       style: `--i:${i}` })),
     mine ? h("strong.cheer", { text: t("match.celebrate") }) : null);
+}
+
+/**
+ * Why a match ended before its last hole (or, without a number of holes, why it ended at
+ * all): a total passed the points target. `rules` holds the table's `target` and
+ * `target_ends`; null when the points target did not end the match.
+ */
+export function targetEndText(view, rules, mySeat, name) {
+  const target = rules && rules.target;
+  if (!view.is_over || !target) return null;
+  const reach = rules.target_ends === "reach";
+  const over = view.totals.map((total, seat) => ({ seat, total }))
+    .filter((x) => (reach ? x.total >= target : x.total > target));
+  const played = (view.hole_scores || []).length;
+  if (!over.length || (view.holes && played >= view.holes)) return null;
+  const passed = t(`match.passed.${rules.target_ends === "reach" ? "reach" : "exceed"}`);
+  const head = view.holes
+    ? t("match.endedAfter", { n: played, holes: view.holes, target, passed })
+    : t("match.endedAt", { n: played, target, passed });
+  const who = joinNames(over.map((x) => (x.seat === mySeat
+    ? t("match.over.you", { points: x.total })
+    : t("match.over.seat", { name: name(x.seat), points: x.total }))));
+  return `${head} ${t("match.over.by", { who })}`;
 }

@@ -2,9 +2,9 @@
 // with the frame's scoring, the engine scorer's explanation) and the match result.
 
 import { h } from "./dom.js";
-import { joinNames, t } from "./i18n.js";
+import { t } from "./i18n.js";
 import { cardFace } from "./cards.js";
-import { seatName } from "./narrate.js";
+import { aboutSeats, seatName } from "./narrate.js";
 
 const WHERE = { column: "columns", row: "rows", "row-pair": "row-pairs", diagonal: "diagonals",
   adjacent: "adjacent",
@@ -111,7 +111,7 @@ export function resultEl(view, table, mySeat) {
   let headline;
   if (winners.length === 1 && winners[0] === mySeat) headline = t("match.youWin");
   else if (winners.length === 1) headline = t("match.wins", { names: names[0] });
-  else headline = t("match.share", { names: joinNames(names) });
+  else headline = aboutSeats("match.share", winners, mySeat, (s) => seatName(table, s, mySeat));
   return h("div.result", {},
     h("h2", { text: t("match.over") }),
     h("p.headline", { text: headline }),

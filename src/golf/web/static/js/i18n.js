@@ -19,6 +19,7 @@ const EN = {
   "pref.fourColour": "Four-colour suits (♦ blue, ♣ green)",
   "pref.showPeeked": "Keep the cards I looked at visible",
   "pref.showPeeked.help": "Off: as the rules intend, you must remember the cards you looked at once you have drawn.",
+  "pref.showPeeked.rated": "At a rated table the table's rules decide which cards stay visible, the same for everyone.",
 
   "lobby.how": "How to play",
   "lobby.how.1": "Everyone has a grid of face-down cards. The lowest score after the last hole wins.",
@@ -49,6 +50,9 @@ const EN = {
   "lobby.rules.changed": "{n} changed",
   "lobby.rules.reset": "Reset to the game's rules",
   "lobby.rules.preset": "preset: {value}",
+  "lobby.lab.title": "What it does, measured",
+  "lobby.lab.each": "What each choice does, measured ({n})",
+  "lobby.lab.source": "Measured by the rules lab: {deals} deals of expert play with {players} players ({date}).",
   "rules.on": "on",
   "rules.off": "off",
   "rules.atLeast": "at least",
@@ -194,6 +198,10 @@ const EN = {
   "banner.connecting": "Connecting…",
   "banner.retry": "Reconnect now",
   "banner.removed": "You are no longer at this table.",
+  "banner.lost.elsewhere": "You opened your seat in another browser: you play there now, and this page no longer plays.",
+  "banner.lost.removed": "The host removed you from this table.",
+  "banner.lost.replaced": "The table seated a bot in your place for the rest of this match, as the others agreed.",
+  "banner.watch": "Watch the table",
   "banner.gone": "This table does not exist (any more).",
   "banner.badToken": "Your seat at this table is gone; you are watching instead.",
 
@@ -330,9 +338,10 @@ const DE = {
   "pref.fourColour": "Vierfarbiges Blatt (♦ blau, ♣ grün)",
   "pref.showPeeked": "Angeschaute Karten sichtbar lassen",
   "pref.showPeeked.help": "Aus: Wie es die Regeln wollen, musst du dir angeschaute Karten nach deinem ersten Zug merken.",
+  "pref.showPeeked.rated": "An einem gewerteten Tisch entscheiden die Regeln des Tischs, welche Karten sichtbar bleiben – für alle gleich.",
 
   "lobby.how": "So wird gespielt",
-  "lobby.how.1": "Jeder hat ein Raster verdeckter Karten. Wer nach der letzten Runde die wenigsten Punkte hat, gewinnt.",
+  "lobby.how.1": "Jeder hat eine Auslage verdeckter Karten. Wer nach der letzten Runde die wenigsten Punkte hat, gewinnt.",
   "lobby.how.2": "Wer dran ist, zieht die oberste Karte vom Stapel oder nimmt die oberste Karte der Ablage.",
   "lobby.how.3": "Tausche sie gegen eine deiner Karten (die kommt auf die Ablage) oder lege sie ab und decke vielleicht eine deiner Karten auf.",
   "lobby.how.4": "Gleiche Karten in einer Spalte zählen null. Die Runde endet, wenn jemand alle Karten offen hat; die anderen haben noch einen Zug.",
@@ -360,6 +369,9 @@ const DE = {
   "lobby.rules.changed": "{n} geändert",
   "lobby.rules.reset": "Regeln des Spiels wiederherstellen",
   "lobby.rules.preset": "Vorgabe: {value}",
+  "lobby.lab.title": "Was die Regel bewirkt, gemessen",
+  "lobby.lab.each": "Was jede Wahl bewirkt, gemessen ({n})",
+  "lobby.lab.source": "Gemessen vom Regellabor: {deals} Partien von Experten-Bots mit {players} Spielern ({date}).",
   "rules.on": "an",
   "rules.off": "aus",
   "rules.atLeast": "mindestens",
@@ -471,7 +483,7 @@ const DE = {
   "prompt.turn": "Zieh vom Stapel oder nimm die oberste Karte der Ablage.",
   "prompt.turnKnock": "Zieh, nimm die Ablage oder klopfe, um die Runde zu beenden.",
   "prompt.hold": "Tippe eine deiner Karten an, um sie gegen die Karte in deiner Hand zu tauschen, oder tippe die Ablage an, um sie abzulegen.",
-  "prompt.holdSwap": "Tippe die Karte deines Rasters an, die diese Karte ersetzt.",
+  "prompt.holdSwap": "Tippe die Karte deiner Auslage an, die diese Karte ersetzt.",
   "prompt.flip": "Du darfst eine deiner verdeckten Karten aufdecken oder passen.",
   "prompt.flipMust": "Decke eine deiner verdeckten Karten auf.",
   "prompt.wait": "Warten auf {name} …",
@@ -505,6 +517,10 @@ const DE = {
   "banner.connecting": "Verbinde …",
   "banner.retry": "Jetzt verbinden",
   "banner.removed": "Du sitzt nicht mehr an diesem Tisch.",
+  "banner.lost.elsewhere": "Du hast deinen Platz in einem anderen Browser geöffnet: Dort spielst du jetzt, diese Seite spielt nicht mehr mit.",
+  "banner.lost.removed": "Der Gastgeber hat dich von diesem Tisch entfernt.",
+  "banner.lost.replaced": "Der Tisch hat für den Rest dieser Partie einen Bot auf deinen Platz gesetzt, wie die anderen zugestimmt haben.",
+  "banner.watch": "Zuschauen",
   "banner.gone": "Diesen Tisch gibt es nicht (mehr).",
   "banner.badToken": "Dein Platz an diesem Tisch ist weg; du schaust jetzt zu.",
 
@@ -659,7 +675,7 @@ const NARRATION = {
   en: {
     "ev.peek.youUnseen": "You looked at position {n}.",
     "ev.reshuffle": "The discard pile was shuffled into a new stock of {size} cards.",
-    "ev.finalTurns": "Last turns: {names} play once more.",
+    "ev.finalTurns": "Last turns: one more turn for {names}.",
     "ev.playoffOver": "Playoff hole {n} is over.",
     "ev.playoff": "A tie: {names} play a playoff hole ({n}).",
     "ev.holeStart": "Hole {n} begins; {name} deals.",
@@ -668,11 +684,24 @@ const NARRATION = {
     "away.none": "Nothing happened while you were away.",
     "away.close": "Back to the table",
     "ev.by.stand_in.you": "(a bot played for you)",
+    // Every sentence that can name the reader has its own wording: never "You deals".
+    "ev.holeStart.you": "Hole {n} begins; you deal.",
+    "ev.finalTurns.you": "Last turns: one more turn for you.",
+    "ev.finalTurns.youAnd": "Last turns: one more turn for you and {names}.",
+    "ev.playoff.you": "A tie: you play a playoff hole ({n}).",
+    "ev.playoff.youAnd": "A tie: you and {names} play a playoff hole ({n}).",
+    "ev.matchWon.you": "The match is over: you won.",
+    "ev.matchWon.youAnd": "The match is over: you and {names} won.",
+    "match.share.youAnd": "You and {names} share the win!",
+    "timer.turnLabel.you": "Time left for you: {s} seconds",
+    "timer.absence.you": "You are away: {s} s",
+    "card.the.m": "the", "card.the.f": "the", "card.the.n": "the",
+    "title.quick": "Quick play: {preset}",
   },
   de: {
     "ev.peek.youUnseen": "Du hast dir Platz {n} angeschaut.",
     "ev.reshuffle": "Die Ablage wurde zu einem neuen Stapel mit {size} Karten gemischt.",
-    "ev.finalTurns": "Letzte Züge: {names} spielen noch einmal.",
+    "ev.finalTurns": "Letzte Züge: noch ein Zug für {names}.",
     "ev.playoffOver": "Die Stichrunde {n} ist vorbei.",
     "ev.playoff": "Gleichstand: {names} spielen eine Stichrunde ({n}).",
     "ev.holeStart": "Runde {n} beginnt; {name} gibt.",
@@ -681,6 +710,20 @@ const NARRATION = {
     "away.none": "Während du weg warst, ist nichts passiert.",
     "away.close": "Zurück zum Tisch",
     "ev.by.stand_in.you": "(ein Bot hat für dich gespielt)",
+    "ev.holeStart.you": "Runde {n} beginnt; du gibst.",
+    "ev.finalTurns.you": "Letzte Züge: noch ein Zug für dich.",
+    "ev.finalTurns.youAnd": "Letzte Züge: noch ein Zug für dich und {names}.",
+    "ev.playoff.you": "Gleichstand: Du spielst eine Stichrunde ({n}).",
+    "ev.playoff.youAnd": "Gleichstand: Du spielst mit {names} eine Stichrunde ({n}).",
+    "ev.matchWon.you": "Die Partie ist vorbei. Du hast gewonnen.",
+    "ev.matchWon.youAnd": "Die Partie ist vorbei. Du und {names} habt gewonnen.",
+    "match.share.youAnd": "Du teilst dir den Sieg mit {names}!",
+    "timer.turnLabel.you": "Deine Restzeit: {s} Sekunden",
+    "timer.absence.you": "Du bist weg: {s} s",
+    // The accusative article of a card: der Bube, König, Joker; die Dame and the numbers
+    // (die 7); das Ass.
+    "card.the.m": "den", "card.the.f": "die", "card.the.n": "das",
+    "title.quick": "Schnellspiel: {preset}",
   },
 };
 Object.assign(EN, NARRATION.en);
@@ -765,6 +808,34 @@ export function cardName(card) {
   if (card === null || card === undefined) return t("card.back");
   if (card === "JK") return rankName(card);
   return t("card.name", { rank: rankName(card.slice(0, -1)), suit: t(`suit.${card.slice(-1)}`) });
+}
+
+/** The article a card takes as an object ("den B♣", "die D♥", "das A♠", "die 7♦"; "the"). */
+export function cardArticle(card) {
+  const rank = card === "JK" ? "JK" : String(card).slice(0, -1);
+  const gender = rank === "Q" || /^\d+$/.test(rank) ? "f" : rank === "A" ? "n" : "m";
+  return t(`card.the.${gender}`);
+}
+
+/**
+ * A table's name in the page's language: the names the server gives by default ("Ann's
+ * table", "Quick play: six-card") are worded here; a name someone typed stays as it is.
+ */
+export function tableTitle(title) {
+  const text = String(title || "");
+  const own = text.match(/^(.+)'s table$/);
+  if (own) return t("lobby.defaultTitle", { name: own[1] });
+  const quick = text.match(/^Quick play: ([\w-]+)$/);
+  if (quick) return t("title.quick", { preset: presetName(quick[1]) });
+  return text;
+}
+
+/** A message shown as a sentence: its first letter a capital ("a password needs …" → "A …"). */
+export function sentence(text) {
+  const s = String(text ?? "");
+  // A message that starts with a setting's key ("bot_delay must be …") keeps the key as it is.
+  if (!/^\p{Ll}+(?![\w.])/u.test(s)) return s;
+  return s[0].toLocaleUpperCase(current) + s.slice(1);
 }
 
 /** "Ann", "Ann and Bob", "Ann, Bob and Cy" */

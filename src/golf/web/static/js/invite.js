@@ -1,7 +1,7 @@
 // /join/{code}: what the invite leads to, then a seat at that table.
 
 import { h, replace } from "./dom.js";
-import { presetName, presetText, t, joinNames } from "./i18n.js";
+import { presetName, presetText, t, joinNames, tableTitle } from "./i18n.js";
 import { get, post, rememberSeat, saveName, savedName, tokenFor } from "./api.js";
 import { cardBack, cardFace } from "./cards.js";
 import { seatName } from "./narrate.js";
@@ -52,7 +52,7 @@ export function inviteScreen(root, where, { navigate }) {
     replace(box,
       h("div.invite-fan", { "aria-hidden": "true" }, cardFace("QH", { decorative: true }),
         cardFace("QS", { decorative: true }), cardBack()),
-      h("h1", { text: t("invite.title", { title: summary.title }) }),
+      h("h1", { text: t("invite.title", { title: tableTitle(summary.title) }) }),
       h("p", { text: t("invite.game", { preset: presetName(summary.preset) }) }),
       h("p.help", { text: presetText(summary.preset, "") }),
       h("h2.small-head", { text: t("invite.rules") }),

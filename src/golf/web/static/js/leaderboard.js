@@ -3,11 +3,14 @@
 // ratings for comparison (GET /api/leaderboards/{preset}/{band}).
 
 import { h, replace } from "./dom.js";
-import { presetName, t } from "./i18n.js";
+import { joinNames, presetName, t } from "./i18n.js";
 import { get } from "./api.js";
 import "./strings/profiles.js";
 import { formatNumber, formatPercent } from "./numbers.js";
 import { variantText } from "./profile.js";
+
+// The bots a table made in the lobby can seat (its seat choices).
+const SEATABLE = ["easy", "medium", "hard"];
 
 /** This browser's player id, when the server has player profiles (GET /api/me). */
 async function myId() {
@@ -85,6 +88,22 @@ export function leaderboardScreen(root, where, { navigate }) {
         onclick: () => go(state.preset, state.band, d.page + 1) }));
   }
 
+  // The bots a table in this browser can seat (the lobby's difficulties), at their fixed
+  // ratings; the other measured bots are named in a sentence saying where to meet them.
+  function botsEl(bots) {
+    if (!bots.length) return null;
+    const seatable = bots.filter((b) => SEATABLE.includes(b.bot));
+    const others = bots.filter((b) => !SEATABLE.includes(b.bot));
+    return h("section", { "aria-labelledby": "bots-title" },
+      h("h3#bots-title", { text: t("board.bots") }),
+      seatable.length ? h("ul.bot-anchors", {}, seatable.map((b) => h("li", {},
+        h("span", { text: t(`lobby.seat.${b.bot}`) }), " ",
+        h("strong", { text: formatNumber(b.rating) })))) : null,
+      others.length ? h("p.help.bot-others", { text: t("board.botsOther", {
+        names: joinNames(others.map((b) => `${b.name} (${formatNumber(b.rating)})`)),
+        example: others[0].bot }) }) : null);
+  }
+
   function render() {
     document.title = `${t("board.title")} · ${t("app.name")}`;
     const d = state.data;
@@ -99,11 +118,7 @@ export function leaderboardScreen(root, where, { navigate }) {
         mine(d),
         h("div.table-scroll", {}, rowsTable(d)),
         pager(d),
-        d.bots.length ? h("section", { "aria-labelledby": "bots-title" },
-          h("h3#bots-title", { text: t("board.bots") }),
-          h("ul.bot-anchors", {}, d.bots.map((b) => h("li", {},
-            h("span", { text: b.name }), " ", h("strong", { text: formatNumber(b.rating) })))))
-          : null) : null));
+        botsEl(d.bots)) : null));
   }
 
   async function load() {

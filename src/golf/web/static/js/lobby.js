@@ -3,13 +3,14 @@
 // tables, an invite, your tables.
 
 import { h, replace } from "./dom.js";
-import { presetName, presetText, rankName, t } from "./i18n.js";
+import { lang, presetName, presetText, rankName, t, tableTitle } from "./i18n.js";
 import { ApiError, allTokens, get, post, rememberSeat, saveName, savedName } from "./api.js";
-import { cardBack, cardFace } from "./cards.js";
+import { cardBack, cardFace, rankLetter } from "./cards.js";
 import "./strings/profiles.js";
 import { choiceWords, loadPresets, settingKind, settingWords, valueText } from "./rulewords.js";
 import { mountQuickPlay } from "./quickplay.js";
 import { engineMessage } from "./enginewords.js";
+import { tableBadges } from "./waiting.js";
 
 const SEAT_CHOICES = ["human", "easy", "medium", "hard"];
 
@@ -151,7 +152,8 @@ export function lobbyScreen(root, _where, { navigate }) {
         "aria-describedby": described },
         // In the engine's rank order (an object lists "2".."10" before "A").
         kind.ranks.filter((rank) => rank in value).map((rank) => h("label.pt", {},
-          h("span", { text: rank === "JK" ? "★" : rank }),
+          // The letter printed on the card in the page's language (B, D, K in German).
+          h("span", { text: rank === "JK" ? "★" : rankLetter(rank) }),
           h("input.num", { type: "number", value: value[rank], min: kind.min, max: kind.max,
             "aria-label": `${label}: ${rankName(rank)}`, onchange: (e) => {
               const next = { ...currentValue(key), [rank]: Number(e.target.value) };
@@ -169,7 +171,38 @@ export function lobbyScreen(root, _where, { navigate }) {
       h("p.help", { id: `${id}-help` }, help,
         key in state.overrides ? h("span.was", { text: " · " + t("lobby.rules.preset",
           { value: valueText(key, base) }) }) : null),
+      labEffects(key),
       errorSlot(key));
+  }
+
+  // What the rules lab measured for this setting at this preset (GET /api/presets' `lab`,
+  // docs/lab.md): one plain sentence per value, in the page's language.
+  function labEffects(key) {
+    const lab = preset().lab;
+    const entries = ((lab && lab.settings && lab.settings[key]) || []).filter((e) => e[lang()]);
+    if (!entries.length) return null;
+    const valueLabel = (option) => Object.entries(option).map(([k, v]) => {
+      // A points change ("points.2": 2) names the card and its new value.
+      if (k.startsWith("points.")) {
+        const rank = k.slice("points.".length);
+        return `${rank === "JK" ? "★" : rankLetter(rank)} = ${v}`;
+      }
+      return k === key ? valueText(k, v) : `${settingWords(k).name}: ${valueText(k, v)}`;
+    }).join(", ");
+    const item = (e) => h("li", {}, h("b", { text: valueLabel(e.option) + ":" }), " ",
+      h("span.lab-sentence", { text: e[lang()] }));
+    const list = h("ul.lab-list", {}, entries.map(item));
+    const title = entries.length === 1 ? t("lobby.lab.title")
+      : t("lobby.lab.each", { n: entries.length });
+    return h("div.lab-effects", { "data-lab": key }, h("p.lab-title", { text: title }), list);
+  }
+
+  // Once above the house rules: how the sentences under them were measured.
+  function labSource() {
+    const lab = preset().lab;
+    if (!lab || !lab.generated) return null;
+    return h("p.lab-source", { text: t("lobby.lab.source",
+      { deals: lab.deals, players: lab.players, date: lab.generated }) });
   }
 
   let changedBadge = h("span.badge");
@@ -309,6 +342,7 @@ export function lobbyScreen(root, _where, { navigate }) {
         h("summary", {}, t("lobby.rules"), " ", changedBadge),
         h("p.help", { text: t("lobby.rules.help") }),
         errorSlot("rules-all"),
+        labSource(),
         h("div.settings-grid", {}, keys.map(settingField)),
         h("button.ghost", { type: "button", text: t("lobby.rules.reset"),
           onclick: () => { state.overrides = {}; renderForm(); check(); } })),
@@ -332,7 +366,7 @@ export function lobbyScreen(root, _where, { navigate }) {
     try {
       const out = await post("/api/tables", {
         name: who, preset: state.preset, rules: state.overrides, seats,
-        public: state.public, title: state.title.trim() || t("lobby.defaultTitle", { name: who }),
+        public: state.public, title: state.title.trim() || null,
         options: state.options, rated: state.rated,
       });
       rememberSeat(out.table.id, out.token, out.seat);
@@ -366,7 +400,7 @@ export function lobbyScreen(root, _where, { navigate }) {
   function tableItem(table, details, actions) {
     return h("li.table-item", {},
       h("div.table-info", {},
-        h("strong", { text: table.title }),
+        h("strong", { text: tableTitle(table.title) }), " ", tableBadges(table),
         h("span.muted", { text: ` · ${presetName(table.preset)} · ${t(`status.${table.status}`)}` }),
         details),
       actions);

@@ -7,9 +7,29 @@
 
 import { pref } from "./api.js";
 
+// Whether the page shows a rated table: there memory mode is the table's rule, the same for
+// everyone, and the display setting is neither offered nor sent (docs/protocol.md, `rated`).
+let ratedShown = false;
+
+/** The table on the page is rated (or not): the display menu hides "keep … visible". */
+export function setRatedTable(rated) {
+  ratedShown = Boolean(rated);
+  const row = document.getElementById("pref-peeked-row");
+  const note = document.getElementById("pref-peeked-rated");
+  if (row) row.hidden = ratedShown;
+  if (note) note.hidden = !ratedShown;
+}
+
+/** True while the page shows a rated table. */
+export function ratedTable() {
+  return ratedShown;
+}
+
 /** True when peeked cards are to be forgotten at this table (neither setting keeps them). */
 export function memoryMode(table) {
-  const kept = pref("showPeeked", false) || Boolean(table && table.options && table.options.show_peeked);
+  if (table && table.memory === false) return false;
+  const own = !(table && table.rated) && pref("showPeeked", false);
+  const kept = own || Boolean(table && table.options && table.options.show_peeked);
   return !kept;
 }
 

@@ -16,9 +16,26 @@ export function seatName(table, seat, mySeat) {
   if (seat === mySeat && mySeat !== null && mySeat !== undefined) return t("common.you");
   const info = table && table.seats && table.seats[seat];
   if (info && info.kind === "bot" && ["easy", "medium", "hard"].includes(info.bot)) {
-    return t(`lobby.seat.${info.bot}`);
+    // Bots of one level are told apart by the server's number (the seat's `bot_number`):
+    // "Easy bot", "Easy bot 2", in the page's language; counted here for an older server.
+    const same = table.seats.filter((s) => s && s.kind === "bot" && s.bot === info.bot);
+    const n = info.bot_number || same.indexOf(info) + 1;
+    return n > 1 ? `${t(`lobby.seat.${info.bot}`)} ${n}` : t(`lobby.seat.${info.bot}`);
   }
   return (info && info.name) || `#${seat + 1}`;
+}
+
+/**
+ * A sentence about several seats that may include the reader: its own wording then (key
+ * ".you" alone, ".youAnd" with the others in {names}), never "You and Bob play" built from a
+ * name. `nameOf(seat)` names the others.
+ */
+export function aboutSeats(key, seats, mySeat, nameOf, params = {}) {
+  const list = seats || [];
+  const mine = mySeat !== null && mySeat !== undefined && list.includes(mySeat);
+  const others = joinNames(list.filter((s) => s !== mySeat || !mine).map(nameOf));
+  if (!mine) return t(key, { ...params, names: others });
+  return t(list.length > 1 ? `${key}.youAnd` : `${key}.you`, { ...params, names: others });
 }
 
 /** The hole_end fact's result, when the event ended a hole (else null). */
@@ -37,7 +54,8 @@ export function matchEnded(event) {
 function factSentence(f, ctx, named) {
   const mine = f.seat !== undefined && f.seat === ctx.mySeat;
   const who = f.seat === undefined ? "" : seatName(ctx.table, f.seat, ctx.mySeat);
-  const names = (seats) => joinNames((seats || []).map((s) => seatName(ctx.table, s, ctx.mySeat)));
+  const names = (key, seats, params) => aboutSeats(key, seats, ctx.mySeat,
+    (s) => seatName(ctx.table, s, ctx.mySeat), params);
   const card = (c) => (c ? named(c) : "?");
   const you = (key) => (mine ? `${key}.you` : key);
   switch (f.type) {
@@ -66,15 +84,16 @@ function factSentence(f, ctx, named) {
     case "reshuffle":
       return t("ev.reshuffle", { size: f.stock_size });
     case "final_turns":
-      return t("ev.finalTurns", { name: who, names: names(f.seats) });
+      return names("ev.finalTurns", f.seats, { name: who });
     case "hole_end":
       return t(f.playoff ? "ev.playoffOver" : "ev.holeOver", { n: f.hole });
     case "playoff":
-      return t("ev.playoff", { n: f.hole, names: names(f.seats) });
+      return names("ev.playoff", f.seats, { n: f.hole });
     case "hole_start":
-      return t("ev.holeStart", { n: f.hole, name: seatName(ctx.table, f.dealer, ctx.mySeat) });
+      return t(f.dealer === ctx.mySeat ? "ev.holeStart.you" : "ev.holeStart",
+        { n: f.hole, name: seatName(ctx.table, f.dealer, ctx.mySeat) });
     case "match_end":
-      return t("ev.matchWon", { names: names(f.winners) });
+      return names("ev.matchWon", f.winners);
     default:
       return "";
   }

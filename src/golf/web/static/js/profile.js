@@ -6,6 +6,7 @@ import { h, replace } from "./dom.js";
 import { lang, presetName, t } from "./i18n.js";
 import { ApiError, get } from "./api.js";
 import "./strings/profiles.js";
+import { myBlocks, profileCareEl } from "./care.js";
 import { formatNumber, formatPercent, signed } from "./numbers.js";
 
 /** "six-card/3-4" (or "six-card/3-4 house") in words. */
@@ -16,9 +17,40 @@ export function variantText(key) {
   return house ? `${base} (${t("profile.house")})` : base;
 }
 
+// The server's graph names each line by its variant key ("six-card/2 (1049)"); the page
+// words it ("Six-card Golf · 2 players: 1049, 1 rated match") in the legend and in the
+// description a screen reader reads, and shows that document instead.
+const LEGEND = /^(\S+\/[\w-]+(?: house)?) \((-?\d+)\)$/;
+const LINE = /(\S+\/[\w-]+(?: house)?): (\d+) [^,]*, \S+ (-?\d+) \S+ (-?\d+)/g;
+
+function matchesText(n) {
+  return t(n === 1 ? "profile.graph.one" : "profile.graph.many", { n: formatNumber(n) });
+}
+
+/** The graph's SVG text with its legend and description in words. */
+export function wordedGraph(text, counts) {
+  const doc = new DOMParser().parseFromString(text, "image/svg+xml");
+  for (const el of doc.querySelectorAll("text")) {
+    const m = el.textContent.match(LEGEND);
+    if (!m) continue;
+    el.textContent = t("profile.graph.legend", { variant: variantText(m[1]),
+      rating: formatNumber(Number(m[2])), matches: matchesText(counts[m[1]] ?? 0) });
+  }
+  const desc = doc.querySelector("desc");
+  if (desc) {
+    const lines = [...desc.textContent.matchAll(LINE)].map(([, v, n, first, last]) => t("profile.graph.line",
+      { variant: variantText(v), matches: matchesText(Number(n)), first: formatNumber(Number(first)),
+        last: formatNumber(Number(last)) }));
+    if (lines.length) desc.textContent = `${t("profile.graph.desc")} ${lines.join(" ")}`;
+  }
+  return new XMLSerializer().serializeToString(doc);
+}
+
 export function profileScreen(root, where, { navigate }) {
   let data = null;
   let failed = null;
+  let me = null;
+  let blocked = false;
 
   function link(path, text) {
     return h("a", { href: path, text, onclick: (e) => { e.preventDefault(); navigate(path); } });
@@ -98,18 +130,43 @@ export function profileScreen(root, where, { navigate }) {
       h("section.panel", { "aria-labelledby": "graph-title" },
         h("h2#graph-title", { text: t("profile.graph") }),
         // The server draws the graph with an accessible title and description.
-        h("img.rating-graph", { src: `${data.rating_graph}?lang=${lang()}`,
-          alt: t("profile.graph"), width: 640, height: 260 })),
+        graphImg()),
       h("section.panel", { "aria-labelledby": "recent-title" },
         h("h2#recent-title", { text: t("profile.recent") }), recentList()),
       h("section.panel", { "aria-labelledby": "h2h-title" },
         h("h2#h2h-title", { text: t("profile.h2h") }),
-        h("div.table-scroll", {}, h2hTable()))));
+        h("div.table-scroll", {}, h2hTable())),
+      // Block and report another player (never on one's own page).
+      me && me !== data.id ? profileCareEl(data.id, data.name, blocked) : null));
+  }
+
+  // The server's graph with its legend in words (the plain one if that cannot be fetched).
+  function graphImg() {
+    const url = `${data.rating_graph}?lang=${lang()}`;
+    const img = h("img.rating-graph", { alt: t("profile.graph"), width: 640, height: 260 });
+    const counts = {};
+    // A line's points are its rated matches plus the starting rating.
+    for (const v of data.variants) counts[v.variant] = v.rating ? v.rating.matches ?? v.games : v.games;
+    fetch(url).then((r) => (r.ok ? r.text() : Promise.reject(r.status)))
+      .then((text) => {
+        if (graphImg.url) URL.revokeObjectURL(graphImg.url);
+        graphImg.url = URL.createObjectURL(new Blob([wordedGraph(text, counts)], { type: "image/svg+xml" }));
+        img.src = graphImg.url;
+      })
+      .catch(() => { img.src = url; });
+    return img;
   }
 
   async function load() {
     try {
       data = await get(`/api/players/${encodeURIComponent(where.id)}`);
+      // Who reads (no tools on one's own page) and whether they blocked this player.
+      try {
+        me = (await get("/api/me")).player.id;
+        blocked = me !== data.id && (await myBlocks()).some((b) => b.id === data.id);
+      } catch {
+        me = null;
+      }
     } catch (err) {
       failed = err instanceof ApiError && err.code === "no_player" ? t("profile.none")
         : t("common.network");

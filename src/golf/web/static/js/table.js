@@ -3,22 +3,23 @@
 // and offers exactly the legal actions it lists.
 
 import { h, replace, prefersReducedMotion } from "./dom.js";
-import { t } from "./i18n.js";
+import { sentence, t, tableTitle } from "./i18n.js";
 import { api, forgetSeat, get, pref, rememberSeat, tokenFor } from "./api.js";
 import { PROTOCOL, TableSocket } from "./socket.js";
 import { discardEl, gridEl, heldEl, historyEl, stockEl, targetsOf } from "./board.js";
 import { holeEndEl, resultEl, scorecardEl } from "./holeend.js";
 import { showRatingChange } from "./ratingnote.js";
 import { holeEnd, matchEnded, narrate, parseAction, seatName } from "./narrate.js";
-import { waitingEl } from "./waiting.js";
+import { tableBadges, waitingEl } from "./waiting.js";
 import { careButton } from "./care.js";
 import { fitTable, keepFitted } from "./layout.js";
 import { capture as captureCards, playMoves } from "./motion.js";
 import { soundFor } from "./sound.js";
 import { markTurn } from "./attention.js";
-import { memoryMode } from "./memory.js";
-import { breakClockText, celebrationEl, rematchEl } from "./finish.js";
+import { memoryMode, setRatedTable } from "./memory.js";
+import { breakClockText, celebrationEl, rematchEl, targetEndText } from "./finish.js";
 import { coachEl, revealHint } from "./coach.js";
+import { hostToolsEl, nudgeText } from "./hosttools.js";
 import { pointerKey } from "./tablebits.js";
 import { keyOf, kindOfKey } from "./keys.js";
 
@@ -28,10 +29,10 @@ const LOG_SIZE = 60;
 
 // The shortcuts usable now, from the engine's legal actions (never a key for a move the
 // rules do not have: no "K knock" in six-card), plus the coach's key for players.
-function keysHelp(cells, others) {
+function keysHelp(cells, others, hint) {
   const parts = MOVE_KINDS.filter((kind) => others.has(kind)).map((kind) => t("keys." + kind));
   if (cells.size) parts.push(t("keys.cells", { n: Math.max(...cells.keys()) }));
-  parts.push(t("keys.hint"));
+  if (hint) parts.push(t("keys.hint"));
   return t("keys.help", { keys: parts.join(" · ") });
 }
 
@@ -41,7 +42,7 @@ export function tableScreen(root, where, { navigate }) {
     token: where.watch ? null : tokenFor(id),
     seat: null, role: null, host: false, muted: [],
     table: null, state: null, prev: null, lastEvent: null, invite: null,
-    log: [], chat: [], hint: null, pending: false, error: null, waitError: null,
+    log: [], told: [], chat: [], hint: null, pending: false, error: null, waitError: null,
     clock: null, clockAt: 0, conn: { state: "connecting" }, gone: null, holdResult: false,
   };
   if (!where.watch && !S.token) {
@@ -99,13 +100,41 @@ export function tableScreen(root, where, { navigate }) {
     renderBanner();
   }
 
+  // This browser no longer holds its seat (the host removed it, the seat was opened in
+  // another browser, or the table seated a bot in it): say so plainly, and leave no button
+  // of a player on the page (the board is drawn as a spectator's, without the chat box).
+  function loseSeat(reason) {
+    const how = S.bye && S.bye.message ? S.bye.message : "";
+    const key = reason === "replaced" ? "banner.lost.replaced"
+      : reason === "opened_elsewhere" || /another browser/.test(how) ? "banner.lost.elsewhere"
+        : /host/.test(how) ? "banner.lost.removed" : "banner.removed";
+    S.gone = t(key);
+    S.goneKey = key; // worded again after a switch of language
+    S.lost = true;
+    forgetSeat(id);
+    S.token = null;
+    S.seat = null;
+    S.role = null;
+    S.host = false;
+    S.hint = null;
+    S.invite = null;
+    showToast("");
+    if (dialog.open) dialog.close();
+    replace(side);
+    renderBanner();
+    if (S.table) render();
+  }
+
   function renderBanner() {
     const c = S.conn;
     clearInterval(renderBanner.timer);
     if (S.gone) {
       banner.hidden = false;
       banner.className = "conn-banner bad";
-      replace(banner, h("span", { text: S.gone }), " ",
+      const watch = `/watch/${encodeURIComponent(id)}`;
+      replace(banner, h("span#lost-seat", { text: S.goneKey ? t(S.goneKey) : S.gone }), " ",
+        S.lost ? h("a.button.small", { href: watch, text: t("banner.watch"),
+          onclick: (e) => { e.preventDefault(); navigate(watch); } }) : null, " ",
         h("a.button.small", { href: "/", text: t("common.back"),
           onclick: (e) => { e.preventDefault(); navigate("/"); } }));
       return;
@@ -117,9 +146,7 @@ export function tableScreen(root, where, { navigate }) {
     banner.hidden = false;
     banner.className = "conn-banner";
     if (c.state === "removed") {
-      S.gone = t("banner.removed");
-      forgetSeat(id);
-      renderBanner();
+      loseSeat(c.reason || (S.bye && S.bye.reason));
       return;
     }
     if (c.state === "offline") {
@@ -148,6 +175,7 @@ export function tableScreen(root, where, { navigate }) {
         break;
       case "table":
         S.table = msg.table;
+        setRatedTable(S.table.rated);
         // Anyone seated may share the invite (the summary has it for a seated token).
         if (S.seat !== null && S.seat !== undefined && !S.invite && S.token) loadInvite();
         render();
@@ -186,8 +214,19 @@ export function tableScreen(root, where, { navigate }) {
         showRatingChange(msg, S.seat, Object.fromEntries(((S.table && S.table.seats) || [])
           .map((x) => [x.seat, x.name])));
         break;
+      case "nudge": {
+        // Never secret: everyone reads it; the nudged person gets it as an alert.
+        const text = nudgeText(msg, S.seat, (s) => seatName(S.table, s, S.seat));
+        showToast(text);
+        announce(text);
+        break;
+      }
       case "bye":
-        if (msg.reason !== "reconnect") showToast(msg.message || msg.reason);
+        S.bye = msg;
+        // A lost seat is said by the banner (loseSeat), in the page's language.
+        if (!["reconnect", "removed", "replaced", "opened_elsewhere"].includes(msg.reason)) {
+          showToast(sentence(msg.message || msg.reason));
+        }
         break;
       default:
         break;
@@ -212,7 +251,7 @@ export function tableScreen(root, where, { navigate }) {
       renderBanner();
       return;
     }
-    showToast(msg.message || msg.code);
+    showToast(sentence(msg.message || msg.code));
     if (msg.state) takeState(msg.state);
     else render();
   }
@@ -265,6 +304,7 @@ export function tableScreen(root, where, { navigate }) {
     S.lastEvent = null;
     S.endedReason = null;
     S.log = [];
+    S.told = [];
     renderLog();
     if (dialog.open) dialog.close();
   }
@@ -278,6 +318,9 @@ export function tableScreen(root, where, { navigate }) {
     if (said && said.text) {
       S.log.unshift(said.text);
       S.log.length = Math.min(S.log.length, LOG_SIZE);
+      // What was told, kept to be told again in another language (retell()).
+      S.told.unshift({ event: ev, view: memoryMode(S.table) ? null : msg.view });
+      S.told.length = S.log.length;
       announce(said.spoken);
     }
     const result = holeEnd(ev);
@@ -298,9 +341,10 @@ export function tableScreen(root, where, { navigate }) {
       // A past peek names its card only while the current view still shows it.
       const same = view && entry.hole === view.hole ? view : null;
       const said = narrate(entry.event, S.table, S.seat, same);
-      return { version: entry.version, text: said ? said.text : "" };
+      return { version: entry.version, text: said ? said.text : "", event: entry.event, view: same };
     }).filter((x) => x.text);
     S.log = told.map((x) => x.text).reverse().slice(0, LOG_SIZE);
+    S.told = told.map((x) => ({ event: x.event, view: x.view })).reverse().slice(0, LOG_SIZE);
     replace(logList, S.log.map((line) => h("li", { text: line })));
     renderChat();
     render();
@@ -324,8 +368,14 @@ export function tableScreen(root, where, { navigate }) {
     }
   }
 
+  // The coach helps players at casual tables only: no expert advice where a rating is at
+  // stake (the server refuses a hint there with `rated_table`).
+  function hintOffered() {
+    return S.role === "player" && !(S.table && S.table.rated);
+  }
+
   function askHint() {
-    if (!S.state || !S.state.your_turn) return;
+    if (!S.state || !S.state.your_turn || !hintOffered()) return;
     S.hint = { loading: true };
     socket.send({ type: "hint", version: S.state.version });
     render();
@@ -350,6 +400,15 @@ export function tableScreen(root, where, { navigate }) {
     } catch (err) {
       S.waitError = err.message;
       render();
+    }
+  }
+
+  // A host tool or an answer to the host's proposal; a refusal is said in the toast.
+  async function toolCall(method, path, body) {
+    try {
+      await api(method, path, body, S.token);
+    } catch (err) {
+      showToast(err.message);
     }
   }
 
@@ -390,7 +449,7 @@ export function tableScreen(root, where, { navigate }) {
     } else if (/^[1-9]$/.test(key) && cells.has(Number(key))) {
       e.preventDefault();
       act(cells.get(Number(key)).action);
-    } else if (kind === "hint" && S.role === "player") {
+    } else if (kind === "hint" && hintOffered()) {
       e.preventDefault();
       askHint();
     }
@@ -437,7 +496,7 @@ export function tableScreen(root, where, { navigate }) {
     if (!S.table) {
       replace(board, h("p.loading", { text: t("common.loading") }));
     } else if (S.table.status === "waiting" && !(S.state && !S.state.view.is_over)) {
-      document.title = `${S.table.title} – ${t("app.name")}`;
+      document.title = `${tableTitle(S.table.title)} – ${t("app.name")}`;
       replace(board, waitingEl({ table: S.table, mySeat: S.seat, isHost: S.host,
         invite: S.invite, onHost: hostCall, onLeave: leave, onCopy: copy, error: S.waitError }));
     } else if (S.state) {
@@ -483,8 +542,10 @@ export function tableScreen(root, where, { navigate }) {
     if (info.kind === "bot") tags.push(["bot", t("seat.bot")]);
     if (info.kind === "external") tags.push(t("seat.external"));
     if (S.state && S.state.view.dealer === seat) tags.push(["dealer", t("seat.dealer")]);
+    if (info.abandoned) tags.push(t("seat.abandoned"));
     if (info.stand_in) tags.push(t("seat.standIn"));
     else if (info.away) tags.push(t("seat.away"));
+    else if (info.elsewhere) tags.push(t("seat.elsewhere"));
     return tags;
   }
 
@@ -504,8 +565,8 @@ export function tableScreen(root, where, { navigate }) {
     const current = view.current_player;
     board.dataset.version = String(st.version);
     board.dataset.match = String(st.match);
-    document.title = yourTurn ? t("turn.tab") : `${S.table.title} – ${t("app.name")}`;
-    markTurn(yourTurn, S.table.title);
+    document.title = yourTurn ? t("turn.tab") : `${tableTitle(S.table.title)} – ${t("app.name")}`;
+    markTurn(yourTurn, tableTitle(S.table.title));
 
     // Header: which hole, whose turn, the clock.
     const holeText = view.playoff ? t("table.playoff")
@@ -514,9 +575,10 @@ export function tableScreen(root, where, { navigate }) {
     const turnText = view.is_over ? t("match.over")
       : yourTurn ? t("turn.yours") : t("turn.of", { name: seatName(S.table, current, me) });
     const head = h("div.table-head", {},
-      h("h1.table-title", { text: S.table.title }),
+      h("h1.table-title", { text: tableTitle(S.table.title) }),
       h("span.hole-pill", { text: holeText }),
       h("span.turn-pill" + (yourTurn ? ".mine" : ""), { text: turnText }),
+      tableBadges(S.table),
       h("span.clock#clock", { "aria-live": "off" }),
       S.table.spectators ? h("span.watchers", { text: t("lobby.watching", { n: S.table.spectators }) }) : null);
 
@@ -592,7 +654,7 @@ export function tableScreen(root, where, { navigate }) {
           actions.push(h("button.action", { type: "button", onclick: () => act(action), text: action }));
         }
       }
-      if (yourTurn && S.role === "player") {
+      if (yourTurn && hintOffered()) {
         actions.push(h("button.action.ghost", { type: "button", "data-key": "act-hint",
           "aria-keyshortcuts": keyOf("hint").toUpperCase(), onclick: askHint },
         h("span.hint-icon", { "aria-hidden": "true", text: "?" }), t("act.hint"),
@@ -611,7 +673,7 @@ export function tableScreen(root, where, { navigate }) {
         fourColour: four, lastPos: lastPosFor(me), changed: changedCells(me) }),
       h("div.actions", {}, actions),
       hintEl(),
-      yourTurn ? h("p.keys-help", { text: keysHelp(cells, others) }) : null);
+      yourTurn ? h("p.keys-help", { text: keysHelp(cells, others, hintOffered()) }) : null);
     }
 
     let result = null;
@@ -623,7 +685,8 @@ export function tableScreen(root, where, { navigate }) {
         ended && !view.is_over
           ? h("div.result", {}, h("h2", { text: t("match.over") }),
             h("p.headline", { text: t("match.ended", { reason: S.endedReason || "" }) }))
-          : h("div.result-wrap", {}, celebrationEl(view, me), resultEl(view, S.table, me)),
+          : h("div.result-wrap", {}, celebrationEl(view, me), resultEl(view, S.table, me),
+            endReasonEl(view, me)),
         h("div.form-actions", {},
           finished && mine ? rematchEl({ table: S.table, mySeat: me, isHost,
             name: (s) => seatName(S.table, s, me),
@@ -642,6 +705,9 @@ export function tableScreen(root, where, { navigate }) {
         ? h("p.notice.spectator-note", { text: t("table.spectating") }) : null,
       finalBanner ? h("p.final-banner", { role: "status" }, h("span", { "aria-hidden": "true", text: "⚑ " }), finalBanner) : null,
       result,
+      hostToolsEl({ table: S.table, view, mySeat: me, isHost: S.host,
+        name: (s) => seatName(S.table, s, me), call: toolCall, open: S.toolsOpen,
+        onToggle: (open) => { S.toolsOpen = open; } }),
       h("div.felt", {}, opponents, h("div.middle", {}, center, lastLine), mySection));
     renderClock();
   }
@@ -677,6 +743,21 @@ export function tableScreen(root, where, { navigate }) {
     return p ? p.settings.setup_count : null;
   }
 
+  // A setting of this table's rules (its override, else the preset's), once presets are in.
+  function ruleOf(key) {
+    if (!S.table) return undefined;
+    if (S.table.rules && key in S.table.rules) return S.table.rules[key];
+    const p = presets && presets.find((x) => x.name === S.table.preset);
+    return p ? p.settings[key] : undefined;
+  }
+
+  // Why the match ended before its last hole: a total passed the points target.
+  function endReasonEl(view, me) {
+    const text = targetEndText(view, { target: ruleOf("target"), target_ends: ruleOf("target_ends") },
+      me, (s) => seatName(S.table, s, me));
+    return text ? h("p.end-reason", { text }) : null;
+  }
+
   function hintEl() {
     return coachEl(S.hint, S.state && S.state.view,
       { legal: S.state ? S.state.legal_actions : [], onPlay: act });
@@ -692,29 +773,46 @@ export function tableScreen(root, where, { navigate }) {
       return;
     }
     el.hidden = false;
-    const left = Math.max(0, c.remaining - (Date.now() - S.clockAt));
-    const secs = Math.ceil(left / 1000);
+    const elapsed = Date.now() - S.clockAt;
+    const left = Math.max(0, c.remaining - elapsed);
+    // A turn's clock: `remaining` is the turn's own time, `reserve` the seat's reserve, which
+    // runs down once the turn's time is spent (docs/protocol.md, the state's `clock`).
+    const reserve = c.kind === "turn" ? c.reserve || 0 : 0;
+    const total = Math.max(0, c.remaining + reserve - elapsed);
+    const secs = Math.ceil((c.kind === "turn" ? total : left) / 1000);
     const name = seatName(S.table, c.seat, S.seat);
     if (c.kind === "next_hole") {
-      el.textContent = "⏳ " + breakClockText(c, secs, (s) => seatName(S.table, s, S.seat));
+      el.dataset.icon = "wait";
+      el.textContent = breakClockText(c, secs, (s) => seatName(S.table, s, S.seat), S.seat);
       el.setAttribute("aria-label", t("break.label", { s: secs }));
       el.classList.remove("low");
       return;
     }
     if (c.kind === "absence") {
-      el.textContent = "⏳ " + t("timer.absence", { name, s: secs });
+      el.dataset.icon = "wait";
+      el.textContent = t(c.seat === S.seat ? "timer.absence.you" : "timer.absence", { name, s: secs });
     } else {
-      // The deadline includes the seat's reserve: the turn's own time runs out first.
-      const reserve = c.reserve || 0;
-      const turn = Math.ceil((left - reserve) / 1000);
+      const turn = Math.ceil(left / 1000);
+      el.dataset.icon = "turn";
       el.textContent = turn > 0
-        ? "⏱ " + t("timer.turn", { s: turn }) + (reserve ? " " + t("timer.reserve", { s: Math.ceil(reserve / 1000) }) : "")
-        : "⏱ " + t("timer.inReserve", { s: secs });
+        ? t("timer.turn", { s: turn }) + (reserve ? " " + t("timer.reserve", { s: Math.ceil(reserve / 1000) }) : "")
+        : t("timer.inReserve", { s: secs });
     }
-    el.setAttribute("aria-label", t("timer.turnLabel", { name, s: secs }));
+    el.setAttribute("aria-label", t(c.seat === S.seat ? "timer.turnLabel.you" : "timer.turnLabel", { name, s: secs }));
     el.classList.toggle("low", secs <= 10);
   }
   const clockTimer = setInterval(renderClock, 250);
+
+  // The log in the page's language after a switch: each line told again from its event.
+  function retell() {
+    S.log = (S.told || []).map((x) => {
+      const said = narrate(x.event, S.table, S.seat, x.view);
+      return said ? said.text : "";
+    });
+    logList.setAttribute("aria-label", t("log.title"));
+    chatList.setAttribute("aria-label", t("chat.title"));
+    live.textContent = "";
+  }
 
   function renderLog() {
     replace(logList, S.log.slice(0, LOG_SIZE).map((line) => h("li", { text: line })));
@@ -767,6 +865,7 @@ export function tableScreen(root, where, { navigate }) {
       clearInterval(renderBanner.timer);
       unfit();
       markTurn(false);
+      setRatedTable(false);
       document.removeEventListener("keydown", onKey);
       if (dialog.open) dialog.close();
       root.classList.remove("table-screen");
@@ -774,10 +873,11 @@ export function tableScreen(root, where, { navigate }) {
     refresh() {
       // The display setting changed: the server shows this seat's peeked cards after its
       // first draw, or not (golf.view.remembered), and sends the view again.
-      if (S.state && S.seat !== null) {
+      if (S.state && S.seat !== null && !(S.table && S.table.rated)) {
         socket.send({ type: "sync", show_peeks: pref("showPeeked", false) });
       }
       replace(side);
+      retell();
       renderBanner();
       render();
       renderLog();

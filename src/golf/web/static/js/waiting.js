@@ -1,10 +1,29 @@
 // The waiting room: seats, bots by difficulty, the invite link, host controls, start.
 
 import { h, replace } from "./dom.js";
-import { presetName, presetText, t } from "./i18n.js";
+import { presetName, presetText, t, tableTitle } from "./i18n.js";
 import { loadPresets, settingWords, valueText } from "./rulewords.js";
 import { seatName } from "./narrate.js";
 import { optionsEl } from "./tablebits.js";
+import "./strings/tablebits.js";
+import "./strings/profiles.js";
+
+/**
+ * The table's marks for all to see (lobby, waiting room, table): "Rated" and the table's
+ * memory mode (docs/protocol.md, the summary's `rated` and `memory`); null when neither.
+ */
+export function tableBadges(table) {
+  const marks = [];
+  if (table && table.rated) {
+    marks.push(h("span.tag.tag-rated", { title: t("rated.help.table"), "data-mark": "rated" },
+      h("span", { "aria-hidden": "true", text: "★ " }), t("rated.badge")));
+  }
+  if (table && table.memory) {
+    marks.push(h("span.tag.tag-memory", { title: t("table.memory.help"), "data-mark": "memory",
+      text: t("table.memory") }));
+  }
+  return marks.length ? h("span.table-marks", {}, marks.flatMap((m, i) => (i ? [" ", m] : [m]))) : null;
+}
 
 function seatBadges(seat, table, mySeat) {
   const out = [];
@@ -137,7 +156,8 @@ export function waitingEl(ctx) {
 
   const room = h("section.waiting.panel", { "aria-labelledby": "wait-title" },
     h("div.panel-head", {},
-      h("h1#wait-title", { text: table.title }),
+      h("h1#wait-title", { text: tableTitle(table.title) }),
+      tableBadges(table),
       h("span.muted", { text: `${presetName(table.preset)} · ${t("wait.title")}` })),
     h("p.help", { text: presetText(table.preset, "") }),
     h("div.wait-columns", {},
@@ -166,7 +186,9 @@ export function waitingEl(ctx) {
         rules,
         h("h2", { text: t("wait.options") }),
         optionsEl(table.options),
-        h("button.ghost.danger", { type: "button", text: t("wait.leave"), onclick: ctx.onLeave }))));
+        mySeat !== null && mySeat !== undefined
+          ? h("button.ghost.danger", { type: "button", text: t("wait.leave"), onclick: ctx.onLeave })
+          : null)));
   if (placed && revealPending) {
     revealPending = false;
     reveal(placed);

@@ -15,6 +15,12 @@ extendStrings({
   "care.send": "Send report",
   "care.reported": "Thank you: the report was sent.",
   "care.close": "Close",
+  "care.unblock": "Unblock {name}",
+  "care.unblocked": "{name} is no longer blocked.",
+  "care.profile": "Block or report",
+  "care.list": "Players you blocked",
+  "care.list.none": "You have blocked nobody.",
+  "care.list.since": "since {date}",
 }, {
   "care.open": "{name} blockieren oder melden",
   "care.title": "{name}",
@@ -28,4 +34,10 @@ extendStrings({
   "care.send": "Meldung senden",
   "care.reported": "Danke: Die Meldung wurde gesendet.",
   "care.close": "Schließen",
+  "care.unblock": "{name} nicht mehr blockieren",
+  "care.unblocked": "{name} ist nicht mehr blockiert.",
+  "care.profile": "Blockieren oder melden",
+  "care.list": "Von dir blockiert",
+  "care.list.none": "Du hast niemanden blockiert.",
+  "care.list.since": "seit {date}",
 });

@@ -24,7 +24,7 @@ extendStrings({
   "replay.downBadge": "down",
 }, {
   "sound.switch": "Töne",
-  "sound.help": "Kurze Töne, wenn du dran bist, beim Ziehen, beim Tauschen, am Ende eines Lochs und beim Sieg. Auf Handys zuerst aus.",
+  "sound.help": "Kurze Töne, wenn du dran bist, beim Ziehen, beim Tauschen, am Ende einer Runde und beim Sieg. Auf Handys zuerst aus.",
   "attention.switch": "Melden, wenn ich dran bin (während dieser Tab verdeckt ist)",
   "attention.help": "Eine Desktop-Benachrichtigung; der Browser fragt um Erlaubnis, wenn du sie einschaltest.",
   "attention.denied": "Der Browser erlaubt dieser Seite keine Benachrichtigungen.",
@@ -38,7 +38,7 @@ extendStrings({
   "replay.decimal": ",",
   "replay.allCards": "Alle Karten zeigen",
   "replay.allCardsHelp": "Die Partie ist vorbei: Die verdeckten Karten dürfen gezeigt werden.",
-  "replay.holeLink": "Link zum Ende von Loch {n}",
+  "replay.holeLink": "Link zum Ende von Runde {n}",
   "replay.downShown": "verdeckt: {card}",
   "replay.downBadge": "verdeckt",
 });

@@ -18,6 +18,9 @@ extendStrings({
   "invite.rules.none": "The game's own rules, unchanged.",
   "chat.spectators": "Spectators read the chat; only the players write in it.",
   "table.pileSize": "{n} card in the pile",
+  "table.memory": "Memory mode",
+  "table.memory.help": "The table's rule: the cards you looked at are hidden again after your first draw, for everyone.",
+  "rated.help.table": "A rated table: the match changes the players' ratings; the coach's hint is off.",
 }, {
   "prompt.reveal.click": "Decke {n} deiner Karten auf: Klicke sie an.",
   "prompt.peek.click": "Schau dir heimlich {n} deiner Karten an: Klicke sie an.",
@@ -32,4 +35,7 @@ extendStrings({
   "invite.rules.none": "Die Regeln des Spiels, unverändert.",
   "chat.spectators": "Zuschauer können den Chat lesen; schreiben können nur die Spieler.",
   "table.pileSize": "{n} Karte auf der Ablage",
+  "table.memory": "Gedächtnis-Modus",
+  "table.memory.help": "Regel des Tischs: Angeschaute Karten werden nach dem ersten Ziehen wieder verdeckt, für alle.",
+  "rated.help.table": "Ein gewerteter Tisch: Die Partie ändert die Wertungen der Spieler; den Tipp des Trainers gibt es hier nicht.",
 });

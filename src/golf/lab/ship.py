@@ -1,0 +1,86 @@
+"""Build the shipped effects table (:mod:`golf.lab.effects`), for
+``golf lab table --deals 100 --seed 1 --out src/golf/lab/effects.json`` (docs/lab.md).
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import json
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from ..backend import Backend, LocalPool, gather
+from ..rules import load_rules, preset_names
+from .effects import make_sentences
+from .options import Option, house_options, label
+from .play import pick_lab_engine, play_rows
+from .stats import FIGURES, as_json, effects, estimate
+
+
+def _rows_job(job: tuple[str, Option, int, int, int]) -> list[list[int]]:
+    """One preset (with one option) played: a job for any backend (module level)."""
+    preset, option, players, deals, seed = job
+    rules = load_rules(preset, option or None)
+    return [[int(x) for x in r] for r in play_rows(rules, players, ["expert"], deals, seed,
+                                                      "compiled")]
+
+
+def _figures(rows: Any, base_rows: Any) -> dict[str, Any]:
+    eff, est, best = effects(rows, base_rows), estimate(rows), estimate(base_rows)
+    return {f.key: {"ruleset": as_json(est[f.key]), "base": as_json(best[f.key]),
+                    "difference": as_json(eff[f.key]["difference"]),
+                    "ratio": as_json(eff[f.key]["ratio"])} for f in FIGURES}
+
+
+def build_table(deals: int, seed: int, command: str, presets: list[str] | None = None,
+                progress: Callable[[int, int], None] | None = None,
+                backend: Backend | None = None) -> dict[str, Any]:
+    """Measure every preset's house-rule values (at the preset's usual player count:
+    its smallest, at least 2), the playouts spread over ``backend``."""
+    from ..commands._common import default_players
+
+    out: dict[str, Any] = {
+        "generated": _dt.datetime.now(_dt.UTC).strftime("%Y-%m-%d"),
+        "command": command, "deals": deals, "seed": seed,
+        "how": "expert self-play in the compiled core, paired deals against the preset; "
+               "a clause appears only where its 95% interval excludes no change",
+        "presets": {},
+    }
+    jobs: list[tuple[str, Option, int, int, int]] = []
+    keys: list[str] = []
+    for preset in presets or preset_names():
+        base = load_rules(preset)
+        players = default_players(base)
+        if pick_lab_engine(base, players, ["expert"])[0] != "compiled":
+            continue
+        out["presets"][preset] = {"players": players, "settings": {}}
+        jobs.append((preset, {}, players, deals, seed))
+        keys.append("")
+        for key, options in house_options(preset).items():
+            for option in options:
+                rules = load_rules(preset, option)
+                if pick_lab_engine(rules, players, ["expert"])[0] == "compiled":
+                    jobs.append((preset, option, players, deals, seed))
+                    keys.append(key)
+    rows = gather(backend or LocalPool(1), _rows_job, jobs, progress)
+    base_rows: dict[str, Any] = {}
+    for job, key, r in zip(jobs, keys, rows, strict=True):
+        preset, option = job[0], job[1]
+        arr = np.array(r, dtype=np.int64)
+        if not option:
+            base_rows[preset] = arr
+            continue
+        figs = _figures(arr, base_rows[preset])
+        en, de = make_sentences(figs, deals)
+        out["presets"][preset]["settings"].setdefault(key, []).append(
+            {"option": option, "label": label(option), "en": en, "de": de,
+             "figures": {k: {"difference": v["difference"], "ratio": v["ratio"]}
+                         for k, v in figs.items()}})
+    return out
+
+
+def write_table(data: Mapping[str, Any], path: Path) -> None:
+    path.write_text(json.dumps(data, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")

@@ -1,0 +1,217 @@
+"""The rules lab (golf.lab, ``golf lab``): estimates against exact values, paired deals,
+the interval math, resumable sweeps, outputs, command-line errors, the shipped table."""
+
+from __future__ import annotations
+
+import itertools
+import json
+import math
+from html.parser import HTMLParser
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from golf import load_rules
+from golf.cli import main
+from golf.lab import effects_for, sentence
+from golf.lab.effects import make_sentences, table
+from golf.lab.play import COL, first_deal, play_rows
+from golf.lab.ship import build_table
+from golf.lab.stats import FIGURES, Z95, effects, estimate, jackknife
+from golf.lab.sweep import markdown, read_results, run_sweep, write_outputs
+from golf.scoring import score
+
+# A 2x1 grid, one hole, both cards turned up at the deal: the smallest game the rules allow.
+TINY = {"rows": 2, "cols": 1, "setup_count": 2, "holes": 1, "decks": 1}
+
+
+def _exact(rules_over: dict[str, object]) -> dict[str, float]:
+    """Brute force: random play never looks at a card's value, so each final grid holds
+    the cards of two distinct places of a uniformly shuffled deck: a uniform 2-subset of
+    the deck. Enumerate every pair of cards and score it with the engine's scorer."""
+    rules = load_rules("six-card", {**TINY, **rules_over})
+    deck = rules.deck(2)
+    scores, sets = [], 0
+    for a, b in itertools.combinations(deck, 2):
+        s = score([a, b], rules).total
+        scores.append(s)
+        plain = rules.points[a & 15] + rules.points[b & 15]
+        sets += plain != s
+    mean = sum(scores) / len(scores)
+    var = sum((s - mean) ** 2 for s in scores) / len(scores)
+    return {"mean_score": mean, "score_spread": math.sqrt(var), "pairs": sets / len(scores),
+            "first_edge": 0.0}
+
+
+@pytest.mark.parametrize("over", [{"match": []}, {"match": ["columns"]}])
+@pytest.mark.parametrize("engine,deals", [("compiled", 4000), ("python", 600)])
+def test_random_play_matches_the_exact_values(over: dict[str, object], engine: str,
+                                              deals: int) -> None:
+    rules = load_rules("six-card", {**TINY, **over})
+    rows = play_rows(rules, 2, ["random"], deals, seed=5, engine=engine)
+    est = estimate(rows)
+    for key, exact in _exact(over).items():
+        _, lo, hi = est[key]
+        assert lo <= exact <= hi, (key, exact, est[key])
+    assert est["holes_per_match"][0] == 1.0
+
+
+def test_same_deal_for_the_ruleset_and_its_base() -> None:
+    base = load_rules("six-card")
+    for change in ({"knock": True}, {"final_turns": False}, {"setup": "peek"}):
+        rules = load_rules("six-card", change)
+        for engine in ("compiled", "python"):
+            for seed in (1, 99):
+                assert first_deal(rules, 2, seed, engine) == first_deal(base, 2, seed, engine)
+    assert first_deal(base, 2, 1, "compiled") != first_deal(base, 2, 2, "compiled")
+
+
+def test_the_same_rules_have_no_effect_and_rows_are_reproducible() -> None:
+    rules = load_rules("six-card")
+    a = play_rows(rules, 2, ["expert"], 30, 3, "compiled")
+    b = play_rows(rules, 2, ["expert"], 30, 3, "compiled")
+    assert (a == b).all()
+    eff = effects(a, b)
+    assert all(eff[f.key]["difference"][0] in (0.0,) or math.isnan(eff[f.key]["difference"][0])
+               for f in FIGURES)
+    # the deals of a later block are those of the whole run
+    c = play_rows(rules, 2, ["expert"], 10, 3, "compiled", first_deal=20)
+    assert (c == a[20:]).all()
+
+
+def test_jackknife_of_a_mean_is_the_classical_interval() -> None:
+    rng = np.random.default_rng(1)
+    x = rng.normal(3.0, 2.0, size=150)
+    rows = np.stack([np.ones_like(x), x], axis=1)
+    est, lo, hi = jackknife(lambda t: t[1] / t[0], rows, groups=150)
+    se = x.std(ddof=1) / math.sqrt(len(x))
+    assert est == pytest.approx(x.mean())
+    assert hi - est == pytest.approx(Z95 * se, rel=1e-9)
+    assert est - lo == pytest.approx(Z95 * se, rel=1e-9)
+
+
+def test_paired_interval_is_narrower_than_unpaired_and_covers() -> None:
+    rng = np.random.default_rng(2)
+    luck = rng.normal(0, 5, size=400)
+    a = np.stack([np.ones(400), luck + 1.0], axis=1)
+    b = np.stack([np.ones(400), luck], axis=1)
+    both = np.hstack([a, b])
+    d, lo, hi = jackknife(lambda t: t[1] / t[0] - t[3] / t[2], both)
+    assert d == pytest.approx(1.0) and hi - lo < 1e-6  # the shared luck cancels
+    # coverage of the 95% interval over many samples of a known mean
+    hits = 0
+    for i in range(200):
+        x = np.random.default_rng(100 + i).exponential(1.0, size=60)
+        r = np.stack([np.ones(60), x], axis=1)
+        _, low, high = jackknife(lambda t: t[1] / t[0], r, groups=20)
+        hits += low <= 1.0 <= high
+    assert 175 <= hits <= 200
+
+
+def test_sweep_resumes_and_writes_well_formed_outputs(tmp_path: Path) -> None:
+    results = tmp_path / "r.jsonl"
+    first = run_sweep("six-card", [2], 12, 4, results, skill_deals=4)
+    lines = results.read_text().splitlines()
+    assert len(lines) == first["jobs"] and first["jobs_resumed"] == 0
+    # an interrupted run: keep half the lines and a torn one
+    results.write_text("\n".join(lines[: len(lines) // 2]) + '\n{"key": "torn', "utf-8")
+    again = run_sweep("six-card", [2], 12, 4, results, skill_deals=4)
+    assert again["jobs_resumed"] == len(lines) // 2
+    assert again["options"] == first["options"]
+    assert len(read_results(results)) == first["jobs"]
+    paths = write_outputs(again, tmp_path / "out")
+    data = json.loads(paths[0].read_text())
+    assert {o["option"] for o in data["options"]} >= {"knock=true", "final_turns=false"}
+    table_lines = [ln for ln in paths[1].read_text().splitlines() if ln.startswith("|")]
+    assert len({ln.count(" | ") for ln in table_lines[2:]}) == 1
+    assert len(table_lines) == 2 + len(data["options"])
+
+    class Check(HTMLParser):
+        def __init__(self) -> None:
+            super().__init__()
+            self.stack: list[str] = []
+            self.svgs = 0
+
+        def handle_starttag(self, tag: str, attrs: object) -> None:
+            if tag == "svg":
+                self.svgs += 1
+            if tag not in ("meta", "line", "circle", "br"):
+                self.stack.append(tag)
+
+        def handle_endtag(self, tag: str) -> None:
+            if tag in ("line", "circle"):
+                return
+            assert self.stack.pop() == tag
+
+    c = Check()
+    c.feed(paths[2].read_text())
+    assert c.stack == [] and c.svgs == len(FIGURES)
+    assert "<script" not in paths[2].read_text() and "http" not in paths[2].read_text(
+        ).replace('xmlns="http://www.w3.org/2000/svg"', "")
+    assert markdown(again).startswith("# Rules lab sweep: six-card")
+
+
+def test_cli_reports_and_errors(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["lab", "six-crd"]) == 2
+    assert "did you mean 'six-card'" in capsys.readouterr().err
+    assert main(["lab", "six-card", "--rule", "knok=true"]) == 2
+    assert "did you mean 'knock'" in capsys.readouterr().err
+    assert main(["lab", "six-card", "--rule", "knock=maybe"]) == 2
+    assert "knock" in capsys.readouterr().err
+    assert main(["lab", "sweep"]) == 2
+    assert "needs a VARIANT" in capsys.readouterr().err
+    assert main(["lab", "six-card", "--deals", "1"]) == 2
+    assert main(["lab", "six-card", "--rule", "knock=true", "--deals", "20",
+                 "--skill-deals", "4", "-q"]) == 0
+    out = capsys.readouterr().out
+    assert "engine: compiled" in out and "knocks per hole" in out
+    assert "search against expert: not measured" in out
+
+
+def test_sentences_say_what_changed() -> None:
+    same = {"estimate": 0.0, "low": 0.0, "high": 0.0}
+    figs = {f.key: {"ruleset": same, "base": same, "difference": same,
+                    "ratio": {"estimate": 1.0, "low": 1.0, "high": 1.0}} for f in FIGURES}
+    assert make_sentences(figs, 100)[0] == "No measurable effect in 100 deals of expert play"
+    figs["turns_per_match"] = {"ruleset": same, "base": same,
+                               "difference": {"estimate": 20, "low": 18, "high": 22},
+                               "ratio": {"estimate": 1.2, "low": 1.18, "high": 1.22}}
+    figs["first_edge"] = {"ruleset": {"estimate": 1.1}, "base": {"estimate": 0.4},
+                          "difference": {"estimate": 0.7, "low": 0.5, "high": 0.9},
+                          "ratio": same}
+    en, de = make_sentences(figs, 100)
+    assert en == "Matches take about 20 % longer; the first player's edge grows from 0.4 " \
+                 "to 1.1 points"
+    assert de.startswith("Partien sind etwa 20 % länger")
+
+
+def test_shipped_table_has_every_preset_and_is_rebuilt_by_its_command() -> None:
+    t = table()
+    assert t["command"].startswith("golf lab table") and t["generated"][:2] == "20"
+    for preset, p in t["presets"].items():
+        assert p["settings"], preset
+        for entries in p["settings"].values():
+            for e in entries:
+                assert e["en"] and e["de"] and e["label"]
+    knock = sentence("six-card", "knock", True, "en")
+    assert (knock and "knock" in knock.lower()) or "matches" in str(knock)
+    assert sentence("six-card", "knock", True, "de")
+    assert effects_for("six-card")["settings"]["knock"][0]["option"] == {"knock": True}
+    assert effects_for("no-such")["settings"] == {}
+    small = build_table(4, t["seed"], "x", presets=["six-card"])
+    shipped = t["presets"]["six-card"]["settings"]
+    rebuilt = small["presets"]["six-card"]["settings"]
+    assert {k: [e["option"] for e in v] for k, v in rebuilt.items()} == \
+        {k: [e["option"] for e in v] for k, v in shipped.items()}
+
+
+@pytest.mark.slow
+def test_compiled_and_engine_agree_on_random_play() -> None:
+    rules = load_rules("six-card", {"holes": 2, "knock": True})
+    a = estimate(play_rows(rules, 2, ["random"], 3000, 1, "compiled"))
+    b = estimate(play_rows(rules, 2, ["random"], 600, 1, "python"))
+    for key in ("turns_per_hole", "mean_score", "knocks", "final_turns", "pairs"):
+        (x, _, xh), (y, _, yh) = a[key], b[key]
+        assert abs(x - y) <= math.hypot(xh - x, yh - y) * 1.5, key
+    assert COL["knocks"] == 8
