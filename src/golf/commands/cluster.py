@@ -80,4 +80,8 @@ def run(args: argparse.Namespace) -> int:
     finally:
         print("stopping the cluster ...", flush=True)
         cluster.stop()
+        # Everything is stopped: a Ctrl-C still arriving (a person pressing it again) must
+        # not turn this clean exit into a KeyboardInterrupt on the way out.
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)
     return 0
