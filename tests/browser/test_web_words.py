@@ -36,9 +36,9 @@ WORDS_JS = """async (code) => {
                           { seat: 2, kind: 'human', name: 'Cy' }] };
   const name = (s) => narrate.seatName(table, s, 0);
   const bots = { seats: [{ seat: 0, kind: 'human', name: 'Ann' },
-    { seat: 1, kind: 'bot', bot: 'easy', name: 'Easy bot' },
-    { seat: 2, kind: 'bot', bot: 'easy', name: 'Easy bot 2' },
-    { seat: 3, kind: 'bot', bot: 'hard', name: 'Hard bot' },
+    { seat: 1, kind: 'bot', bot: 'easy', name: 'Easy bot', bot_number: 1 },
+    { seat: 2, kind: 'bot', bot: 'easy', name: 'Easy bot 2', bot_number: 2 },
+    { seat: 3, kind: 'bot', bot: 'hard', name: 'Hard bot', bot_number: 1 },
     { seat: 4, kind: 'bot', bot: 'hard', name: 'Hard bot 3', bot_number: 3 }] };
   const told = (facts, seat = 1) => narrate.narrate({ action: 'draw', seat, facts }, table, 0).text;
   const view = { is_over: true, holes: 9, totals: [12, 53, 30], winners: [0],

@@ -16,10 +16,9 @@ export function seatName(table, seat, mySeat) {
   if (seat === mySeat && mySeat !== null && mySeat !== undefined) return t("common.you");
   const info = table && table.seats && table.seats[seat];
   if (info && info.kind === "bot" && ["easy", "medium", "hard"].includes(info.bot)) {
-    // Bots of one level are told apart by the server's number (the seat's `bot_number`):
-    // "Easy bot", "Easy bot 2", in the page's language; counted here for an older server.
-    const same = table.seats.filter((s) => s && s.kind === "bot" && s.bot === info.bot);
-    const n = info.bot_number || same.indexOf(info) + 1;
+    // Bots of one level are told apart by the server's number (the seat's `bot_number`,
+    // golf.server.seating): "Easy bot", "Easy bot 2", in the page's language.
+    const n = info.bot_number || 1;
     return n > 1 ? `${t(`lobby.seat.${info.bot}`)} ${n}` : t(`lobby.seat.${info.bot}`);
   }
   return (info && info.name) || `#${seat + 1}`;
