@@ -9,16 +9,13 @@ Failures are forgotten after a quiet spell; a success forgets the account's fail
 never the address's (else an attacker with one account of their own could reset
 their address between guesses on others).
 
-An attempt is *reserved* before its password is verified: the check of the wait and
-the counting of the attempt as a failure are one step (:meth:`SignInLimiter.reserve`),
-and a success gives the attempt back. Else a burst of guesses sent at once would all
-pass the check before the first of them failed, and all be verified.
-
 :class:`SignInLimiter` is pure: it reads time from an injected clock and keeps its
 state in memory, bounded to :data:`MAX_KEYS` keys (the least recently failed go
 first). The server keeps the same counts in its database instead (golf.server.limits),
-shared by every process of a cluster, with the same policies and keys
-(:func:`limit_keys`).
+shared by every process of a cluster, with the same policies, keys (:func:`limit_keys`)
+and waits (:meth:`LimitPolicy.wait`); there an attempt is *reserved* before its password
+is verified (the check and the count are one step, a success gives it back), else a
+burst of guesses sent at once would all pass the check before the first failed.
 
 >>> now = [0.0]
 >>> limiter = SignInLimiter(lambda: now[0])
@@ -163,8 +160,7 @@ class SignInLimiter:
         for key in self._keys(username, address):
             count = self._live(key, now)
             if count is not None:
-                until = count.last + self._policy(key).delay(count.failures)
-                out = max(out, until - now)
+                out = max(out, self._policy(key).wait(count.failures, count.last, now))
         return out
 
     def failed(self, username: str, address: str) -> None:
@@ -176,36 +172,6 @@ class SignInLimiter:
             self._counts.move_to_end(key)
         while len(self._counts) > self.max_keys:
             self._counts.popitem(last=False)
-
-    def reserve(self, username: str, address: str) -> float:
-        """Check and count an attempt in one step: 0 when it may be verified now (it is
-        counted as a failure already; :meth:`given_back` undoes that if it succeeds),
-        else the seconds to wait (nothing counted).
-
-        Attempts at once: the five free ones and the one that starts the first
-        wait are let through, the rest wait.
-
-        >>> limiter = SignInLimiter(lambda: 0.0)
-        >>> [limiter.reserve("ann", f"192.0.2.{i}") for i in range(8)]
-        [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 1.0, 1.0]
-        >>> limiter.given_back("ann", "192.0.2.0"); limiter.failures("ann", "192.0.2.0")
-        (0, 0)
-        """
-        wait = self.wait(username, address)
-        if wait == 0:
-            self.failed(username, address)
-        return wait
-
-    def given_back(self, username: str, address: str, forget: bool = True) -> None:
-        """A reserved attempt succeeded: it no longer counts against the address, and
-        the username's failures are forgotten (``forget``) or only this one given back."""
-        now = self.clock()
-        for key in self._keys(username, address):
-            count = self._live(key, now)
-            if key[0] == "account" and forget:
-                self._counts.pop(key, None)
-            elif count is not None:
-                count.failures = max(0, count.failures - 1)
 
     def succeeded(self, username: str, address: str) -> None:
         """A sign-in succeeded: the username's failures are forgotten (the address's

@@ -75,6 +75,12 @@ def _clear(d: Mapping[str, Any]) -> bool:
     return lo is not None and hi is not None and (lo > 0 or hi < 0)
 
 
+#: A match that has not ended after this many regular holes is stopped and counted as
+#: capped: with a points target alone and scores near or below zero (house rules can
+#: make them so) a match may never end. (Here, not in golf.lab.play, because this module
+#: must load without numpy: the server reads the shipped table on the light install.)
+MAX_HOLES = 200
+
 RATES = {  # figure -> (English, German) name of what happens
     "knocks": ("knocks", "Klopfen"),
     "final_turns": ("final turns", "letzte Züge"),
@@ -83,7 +89,8 @@ RATES = {  # figure -> (English, German) name of what happens
     "reshuffles": ("reshuffles", "Neumischen"),
     "ties": ("shared wins", "geteilte Siege"),
     "playoffs": ("playoffs", "Stechen"),
-    "capped": ("matches unfinished after 200 holes", "nach 200 Runden unbeendete Partien"),
+    "capped": (f"matches unfinished after {MAX_HOLES} holes",
+               f"nach {MAX_HOLES} Runden unbeendete Partien"),
 }
 
 

@@ -35,6 +35,7 @@ from ..game import Game
 from ..results import match_seed
 from ..rules import Rules
 from ..table import Table, bot_seats
+from .effects import MAX_HOLES
 
 Ints = npt.NDArray[np.int64]
 
@@ -59,10 +60,6 @@ COLUMNS = (
     "capped",           # 1 if the match was stopped at MAX_HOLES regular holes
 )
 COL = {name: i for i, name in enumerate(COLUMNS)}
-#: A match that has not ended after this many regular holes is stopped and counted as
-#: capped: with a points target alone and scores near or below zero (house rules can
-#: make them so) a match may never end.
-MAX_HOLES = 200
 NCOL = len(COLUMNS)
 
 #: The lab's players: a name (as it shows in reports) -> (bot spec for the engine,

@@ -30,6 +30,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from .effects import MAX_HOLES
 from .play import COL
 
 Z95 = 1.959963984540054
@@ -142,8 +143,8 @@ FIGURES: tuple[Figure, ...] = (
     Figure("playoffs", _ratio("playoff_matches", "matches"), "share of matches",
            "matches needing a playoff hole", "Partien mit Stechen"),
     Figure("capped", _ratio("capped", "matches"), "share of matches",
-           "matches stopped unfinished after 200 holes",
-           "nach 200 Runden unbeendet abgebrochene Partien"),
+           f"matches stopped unfinished after {MAX_HOLES} holes",
+           f"nach {MAX_HOLES} Runden unbeendet abgebrochene Partien"),
 )
 FIGURE = {f.key: f for f in FIGURES}
 
