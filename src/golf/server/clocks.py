@@ -56,7 +56,7 @@ class Clocks:
         self.abandoned = [False] * players
         #: Seats a bot plays for the rest of the match, with the others' consent
         #: (golf.server.patience).
-        self.replaced: dict[int, bool] = {}
+        self.replaced: set[int] = set()
         self._turn: tuple[int, int] | None = None  # (hole, seat) whose turn runs
         self._turn_started = time.monotonic()
         self._changed = time.monotonic()
@@ -138,6 +138,12 @@ class Clocks:
         self.grace_left[seat] = 0.0
         self.absence_started[seat] = None
         self.abandoned[seat] = True
+
+    def replace_with_bot(self, seat: int) -> None:
+        """The others agreed that a bot plays ``seat`` for the rest of the match: its
+        person gave up the seat (an abandonment, counted as any other)."""
+        self.gave_up(seat)
+        self.replaced.add(seat)
 
     def track_turn(self, turn: tuple[int, int] | None, now: float | None = None) -> None:
         """Notice a new turn (another seat or another hole): settle the last one's clocks."""
@@ -244,7 +250,7 @@ class Clocks:
         # Stored before abandonment was kept: a seat with no grace left abandoned.
         self.abandoned = [bool(x) for x in snap.get(
             "abandoned", [g <= 0 for g in self.grace_left])]
-        self.replaced = {int(s): True for s in snap.get("replaced", ())}
+        self.replaced = {int(s) for s in snap.get("replaced", ())}
         saved = snap.get("turn")
         if saved is not None and turn is not None and tuple(saved) == turn:
             self._turn = turn

@@ -140,7 +140,7 @@ class Patience:
             if not seat.is_person or seat is host:
                 raise ProtocolError("bad_seats", f"seat {position} holds no other person; a "
                                     "bot takes the seat of another person only", field="seat")
-            if self.clocks.replaced.get(position):
+            if position in self.clocks.replaced:
                 raise ProtocolError("bad_seats", f"a bot plays seat {position} already",
                                     field="seat")
             self._proposal = (position, {host.position})
@@ -172,8 +172,7 @@ class Patience:
             return
         target = self._seats[info["seat"]]
         self._proposal = None
-        self.clocks.gave_up(target.position)
-        self.clocks.replaced[target.position] = True
+        self.clocks.replace_with_bot(target.position)
         target.hand_to_bot(True)
         # Nobody holds the new token: the replaced person's old one stops working.
         target.rec.token_hash = hash_token(new_token())
