@@ -142,6 +142,21 @@ def _permute(st: Ints, at: int, length: int, rng: Rng) -> None:
 
 
 @jit
+def play_action(st: Ints, cfg: Ints, a: int, seed: int, rng: Rng) -> bool:
+    """Play action ``a`` in the match of ``seed``; a reshuffle it causes draws from that
+    reshuffle's own generator (seeded by match, hole and reshuffle, as every deal is by
+    match and hole). True when it reshuffled the discard pile. Every batch loop plays
+    through here (this module's and golf.lab's), so they shuffle alike."""
+    length = needs_reshuffle(st, cfg, a)
+    if length:
+        _seed_chance(rng, seed, st[S_HOLE], st[S_RESHUFFLES] + 1)
+        _permute(st, cfg[C_O_RPERM], length, rng)
+        st[S_RPERM_FOR] = reshuffle_key(st)
+    step(st, cfg, a, rng)
+    return length > 0
+
+
+@jit
 def _deal_waiting(st: Ints, cfg: Ints, seed: int, rng: Rng) -> None:
     """Deal the hole waiting in phase DEAL with its own generator."""
     hole = st[S_HOLE]
@@ -171,7 +186,7 @@ def play_batch(cfg: Ints, seeds: Ints, policies: Ints, cap: int
     chance = np.zeros(1, dtype=np.uint64)
     decide = np.zeros(1, dtype=np.uint64)
     hole_turns = np.zeros(n, dtype=np.int64)
-    o_scores, o_rperm, o_tot = cfg[C_O_LAST_SCORES], cfg[C_O_RPERM], cfg[C_O_TOTALS]
+    o_scores, o_tot = cfg[C_O_LAST_SCORES], cfg[C_O_TOTALS]
     for m in range(m_count):
         seed = seeds[m]
         _seed_chance(decide, seed, 1 << 20, 1)  # the policies' own stream
@@ -188,13 +203,8 @@ def play_batch(cfg: Ints, seeds: Ints, policies: Ints, cap: int
             if st[S_PHASE] == TURN:
                 hole_turns[seat] += 1
             a = choose(st, cfg, policies[m, seat], decide, legal, scratch)
-            length = needs_reshuffle(st, cfg, a)
-            if length:
-                _seed_chance(chance, seed, st[S_HOLE], st[S_RESHUFFLES] + 1)
-                _permute(st, o_rperm, length, chance)
-                st[S_RPERM_FOR] = reshuffle_key(st)
             ended = st[S_HOLES_ENDED]
-            step(st, cfg, a, chance)
+            play_action(st, cfg, a, seed, chance)
             while True:
                 if st[S_HOLES_ENDED] != ended:
                     ended = st[S_HOLES_ENDED]

@@ -134,13 +134,12 @@ _LAB_BATCH: Callable[..., Ints] | None = None
 def _build() -> Callable[..., Ints]:
     from ..actions import K_KNOCK
     from ..fast._jit import jit
-    from ..fast.batch import _deal_waiting, _permute, _seed_chance
+    from ..fast.batch import _deal_waiting, _seed_chance, play_action
     from ..fast.layout import (
         C_CELLS,
         C_FINAL_TURNS,
         C_O_LAST_GRIDS,
         C_O_LAST_SCORES,
-        C_O_RPERM,
         C_PLAYERS,
         C_POINTS,
         C_WILD,
@@ -149,25 +148,19 @@ def _build() -> Callable[..., Ints]:
         KIND_SHIFT,
         NO_SCORE,
         S_CUR,
-        S_HOLE,
         S_HOLES_ENDED,
         S_LAST_KNOCKER,
         S_LAST_PLAYOFF,
         S_LAST_WENT_OUT,
         S_N_PLAYOFF,
         S_PHASE,
-        S_RESHUFFLES,
-        S_RPERM_FOR,
         S_WINNERS,
     )
     from ..fast.machine import (
         MAX_LEGAL,
-        needs_reshuffle,
         new_state,
         popcount,
-        reshuffle_key,
         start_match,
-        step,
     )
     from ..fast.policies import choose
     from ..phases import OVER, TURN
@@ -184,7 +177,6 @@ def _build() -> Callable[..., Ints]:
         chance = np.zeros(1, dtype=np.uint64)
         decide = np.zeros(1, dtype=np.uint64)
         o_last, o_scores = cfg[C_O_LAST_GRIDS], cfg[C_O_LAST_SCORES]
-        o_rperm = cfg[C_O_RPERM]
         for m in range(seeds.shape[0]):
             seed = seeds[m]
             row = out[m]
@@ -209,14 +201,9 @@ def _build() -> Callable[..., Ints]:
                 a = choose(st, cfg, policies[m, seat], decide, legal, scratch)
                 if a >> KIND_SHIFT == K_KNOCK:
                     knocks += 1
-                length = needs_reshuffle(st, cfg, a)
-                if length:
-                    shuffles += 1
-                    _seed_chance(chance, seed, st[S_HOLE], st[S_RESHUFFLES] + 1)
-                    _permute(st, o_rperm, length, chance)
-                    st[S_RPERM_FOR] = reshuffle_key(st)
                 ended = st[S_HOLES_ENDED]
-                step(st, cfg, a, chance)
+                if play_action(st, cfg, a, seed, chance):
+                    shuffles += 1
                 while True:
                     if st[S_HOLES_ENDED] != ended:
                         ended = st[S_HOLES_ENDED]
