@@ -215,3 +215,20 @@ def test_compiled_and_engine_agree_on_random_play() -> None:
         (x, _, xh), (y, _, yh) = a[key], b[key]
         assert abs(x - y) <= math.hypot(xh - x, yh - y) * 1.5, key
     assert COL["knocks"] == 8
+
+
+def test_report_columns_stay_apart_for_wide_figures() -> None:
+    """Sums over many holes are wider than per-hole figures; no column may run into the next."""
+    from golf.lab.run import format_report
+    wide = {"estimate": 2448.0234, "low": 2336.2567, "high": 2559.7812}
+    figs = {f.key: {"ruleset": wide, "base": wide, "difference": wide} for f in FIGURES}
+    report = {"variant": "six-card", "base": "six-card", "changed": {"holes": 200},
+              "players": 2, "deals": 10, "seed": 1, "engine": "engine", "engine_reason": "asked",
+              "figures": figs, "skill": {"deals": 0, "note": "not measured"},
+              "search": {"note": "not measured"}}
+    text = format_report(report)
+    cell = "2448.02 [2336.26, 2559.78]"
+    rows = [line for line in text.splitlines() if line.count("2448.02") == 3]
+    assert len(rows) == len(FIGURES)
+    for line in rows:
+        assert f"{cell}  " in line and f"]{'2448'}" not in line and "]+" not in line

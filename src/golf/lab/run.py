@@ -166,13 +166,16 @@ def format_report(r: Mapping[str, Any]) -> str:
         "95% intervals in brackets, effects paired by deal",
         "",
     ]
-    # The first column as wide as its longest label, so no figure runs into its numbers.
-    width = max(len(f.en.split(" (")[0]) for f in FIGURES) + 2
-    lines.append(f"{'figure':<{width}}{'ruleset':<26}{'base':<26}{'change':<26}".rstrip())
-    for f in FIGURES:
-        fig = r["figures"][f.key]
-        lines.append(f"{f.en.split(' (')[0]:<{width}}{fmt(fig['ruleset']):<26}"
-                     f"{fmt(fig['base']):<26}{fmt(fig['difference'], sign=True)}")
+    # Every column as wide as its widest entry (plus a gap), so no figure runs into the next:
+    # sums over many holes ("2448.02 [2336.26, 2559.78]") are wider than per-hole figures.
+    rows = [(f.en.split(" (")[0], fmt(r["figures"][f.key]["ruleset"]),
+             fmt(r["figures"][f.key]["base"]),
+             fmt(r["figures"][f.key]["difference"], sign=True)) for f in FIGURES]
+    head = ("figure", "ruleset", "base", "change")
+    widths = [max(len(row[i]) for row in [head, *rows]) + 2 for i in range(3)]
+    for row in [head, *rows]:
+        cells = zip(row[:3], widths, strict=True)
+        lines.append("".join(f"{cell:<{w}}" for cell, w in cells) + row[3])
     sk = r["skill"]
     lines += ["", f"skill share ({sk['deals']} deals, every seat rotation):"]
     if "note" in sk:
