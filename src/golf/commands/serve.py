@@ -38,8 +38,9 @@ def register(sub: Any) -> None:
                    "accepted, other sites' pages never)")
     p.add_argument("--gc", default="steady", choices=("python", "steady"),
                    help="garbage collection policy: steady (default) freezes what start-up "
-                   "made, collects young objects rarely and never runs a full collection, so "
-                   "the event loop never stops for long; python keeps Python's defaults")
+                   "made, collects the young objects once a second and freezes them, and runs "
+                   "a full collection only when memory grows more than the tables explain, "
+                   "so the event loop never stops for long; python keeps Python's defaults")
     p.add_argument("--bot-wait", type=float, default=None, metavar="SECONDS",
                    help="quick play: seconds a player waits for people before they may "
                    "fill their table with bots (default 20)")

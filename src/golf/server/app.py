@@ -30,7 +30,7 @@ from .guard import Guard
 from .hub import Hub
 from .lease import Leases, renew_forever
 from .lobby import error_response, refused_body, router
-from .metrics import Metrics, apply_gc_policy
+from .metrics import Metrics, apply_gc_policy, garbage_census
 from .notify import ask_handover, listen_forever
 from .openapi import install as describe_errors
 from .players import Players
@@ -170,7 +170,7 @@ def create_app(config: Config) -> FastAPI:
         shared = start_sharing(hub, leases, engine)
         if watch is not None:
             watch.start()
-        freezer = apply_gc_policy(config.gc)
+        freezer = apply_gc_policy(config.gc, tables=lambda: len(hub.rooms))
         try:
             yield
         finally:
@@ -228,6 +228,10 @@ def create_app(config: Config) -> FastAPI:
             if reset:
                 watch.reset()
             return out
+
+        @app.get("/api/debug/garbage", include_in_schema=False)
+        async def garbage() -> dict[str, Any]:
+            return garbage_census()
 
     @app.get(DOCS_URL, include_in_schema=False)
     async def api_docs() -> HTMLResponse:
