@@ -385,9 +385,10 @@ def test_rolling_restart_under_load_loses_nothing(cluster: Cluster) -> None:
             await asyncio.to_thread(cluster.restart, i)
             # Every table goes on through the restart: a table of the restarted process
             # comes home by a handover (its holder keeps a table it took for a second). A
-            # hole's end waits for both people's `ready`, and a `ready` sent to the process
-            # as it stopped is lost with it (hole breaks are not stored), so such a table
-            # moves on when the break's countdown ends: HOLE_BREAK, plus the handover.
+            # hole's end waits for both people's `ready`; the readies a process received are
+            # stored (migration 0007), but one sent to it as it stopped is lost with it, and
+            # this test's players send theirs once, so such a table moves on when the
+            # break's countdown ends: HOLE_BREAK, plus the handover.
             deadline = time.monotonic() + HOLE_BREAK + 10
             while True:
                 stuck = [t for t, ps in tables.players.items()
