@@ -280,7 +280,7 @@ def test_host_tools(server: ServerProcess) -> None:
         gone = httpx_delete(server, f"/api/tables/{tid}/seats/1", host)
         assert gone.status_code == 200, gone.text
         await bob_c.wait(lambda c: c.closes, what="Bob's socket closing")
-        assert bob_c.closes[0][0] == 4001
+        assert bob_c.closes[0] == (4001, "removed")
         await cy_c.wait(lambda c: c.welcome["seat"] == 1, what="Cy's new seat number")
         assert server.post("/api/my-tables", {"tokens": [bob["token"]]}).json()["tables"] == []
         again = await Client(server.ws_url, tid, bob["token"]).connect()
@@ -298,6 +298,23 @@ def test_host_tools(server: ServerProcess) -> None:
         late = server.post(f"/api/invites/{t['invite']}/join", {"name": "Dee"})
         assert late.json()["error"]["code"] == "already_started"
         await close_all([bob_c, cy_c, again])
+
+    asyncio.run(run())
+
+
+def test_leaving_before_the_start_closes_with_its_own_reason(server: ServerProcess) -> None:
+    """Leaving (4001 ``left``) and being removed by the host (4001 ``removed``) close with
+    different reasons, so a client words them apart without reading the English message."""
+    t, tokens = server.table_with_people("six-card", people=2,
+                                         seats=[{"kind": "human"}] * 2)
+    tid = t["table"]["id"]
+
+    async def run() -> None:
+        bob = await Client(server.ws_url, tid, tokens[1]).connect()
+        await bob.wait(lambda c: c.welcome is not None)
+        assert server.post(f"/api/tables/{tid}/leave", token=tokens[1]).status_code == 200
+        await bob.wait(lambda c: c.closes, what="Bob's socket closing")
+        assert bob.closes[0] == (4001, "left")
 
     asyncio.run(run())
 

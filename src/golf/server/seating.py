@@ -316,7 +316,7 @@ class Seating:
                 seat.rec.player_id = None
                 seat.rec.muted = []
                 await self._store.save_seat(self.id, seat.rec)
-                seat.close_all(4001, "removed", "you left this table")
+                seat.close_all(4001, "left", "you left this table")
             else:
                 if self.live is not None and self.rec.status == "playing":
                     self.clocks.gave_up(seat.position)

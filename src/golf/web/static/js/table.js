@@ -104,10 +104,10 @@ export function tableScreen(root, where, { navigate }) {
   // another browser, or the table seated a bot in it): say so plainly, and leave no button
   // of a player on the page (the board is drawn as a spectator's, without the chat box).
   function loseSeat(reason) {
-    const how = S.bye && S.bye.message ? S.bye.message : "";
+    // By the close reason alone (docs/protocol.md, "bye"), never by the message's English.
     const key = reason === "replaced" ? "banner.lost.replaced"
-      : reason === "opened_elsewhere" || /another browser/.test(how) ? "banner.lost.elsewhere"
-        : /host/.test(how) ? "banner.lost.removed" : "banner.removed";
+      : reason === "opened_elsewhere" ? "banner.lost.elsewhere"
+        : reason === "removed" ? "banner.lost.removed" : "banner.removed";
     S.gone = t(key);
     S.goneKey = key; // worded again after a switch of language
     S.lost = true;
@@ -224,7 +224,7 @@ export function tableScreen(root, where, { navigate }) {
       case "bye":
         S.bye = msg;
         // A lost seat is said by the banner (loseSeat), in the page's language.
-        if (!["reconnect", "removed", "replaced", "opened_elsewhere"].includes(msg.reason)) {
+        if (!["reconnect", "removed", "left", "replaced", "opened_elsewhere"].includes(msg.reason)) {
           showToast(sentence(msg.message || msg.reason));
         }
         break;
