@@ -824,6 +824,28 @@ def preset_names() -> list[str]:
     return list(_preset_list())
 
 
+#: Each shipped preset's name for people, in the server's language (English), as in the name
+#: the server gives a quick-play table. The browser shows it in the page's language
+#: (``js/i18n.js``, ``PRESET_NAMES``, whose English names are these).
+PRESET_TITLES: dict[str, str] = {
+    "six-card": "Six-card Golf",
+    "six-card-knock": "Six-card Golf with knocking",
+    "four-card": "Four-card Golf",
+    "four-card-wild": "Four-card Golf, wild jokers",
+    "nine-card": "Nine-card Golf",
+    "german": "German Golf",
+}
+
+
+def preset_title(name: str) -> str:
+    """A preset's name for people; a name without one (a rules file's) as it is.
+
+    >>> preset_title("six-card"), preset_title("my-rules")
+    ('Six-card Golf', 'my-rules')
+    """
+    return PRESET_TITLES.get(name, name)
+
+
 def _read_toml(text: str, where: str) -> dict[str, Any]:
     try:
         return tomllib.loads(text)

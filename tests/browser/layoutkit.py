@@ -5,6 +5,7 @@ token, and the geometry checks ("this element lies inside the viewport")."""
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -121,20 +122,26 @@ def assert_in_view(page: Page, selector: str, what: str) -> dict[str, float]:
 
 
 # The sweep's checks (issue 30), measured in one script run per screen: the page is never wider
-# than the window; no word is broken across lines; on a touch screen no visible control is
-# smaller than 44x44 CSS px; no face-up rank is drawn under 12 px; no text is clipped by a box
-# that hides its overflow. Each fault names the element so a failure says where to look.
+# than the window; no word is broken across lines (a line may end after a word's hyphen); on a
+# touch screen no visible control is smaller than 44x44 CSS px; no face-up rank of a card in
+# play is drawn under 12 px (a grid's cards too, which only their cells name to a screen
+# reader); no text is clipped by a box that hides its overflow. While a modal dialog is open,
+# only the dialog is looked at (the page beneath is inert and dimmed). Each fault names the
+# element so a failure says where to look.
 FAULTS_JS = r"""
 (touch) => {
   const faults = [];
   const W = document.documentElement.clientWidth;
   const sw = document.documentElement.scrollWidth;
   if (sw > W + 0.5) faults.push(`page ${sw} px wide in a ${W} px window`);
+  // A modal dialog is what the reader reads: the page beneath it is inert and dimmed.
+  const modal = document.querySelector("dialog:modal");
   // Seen: drawn, on the page (a skip link waits above it) and not a screen reader's text.
   const visible = (el) => { const r = el.getBoundingClientRect(); const s = getComputedStyle(el);
     // checkVisibility: not inside a closed menu (its content is kept but not drawn).
     return r.width > 1 && r.height > 1 && el.checkVisibility()
-      && s.visibility !== "hidden" && r.bottom > 0 && r.right > 0 && !el.closest(".sr-only"); };
+      && s.visibility !== "hidden" && r.bottom > 0 && r.right > 0 && !el.closest(".sr-only")
+      && (!modal || modal.contains(el)); };
   const where = (el) => el.tagName.toLowerCase() + (el.id ? "#" + el.id : "")
     + (el.type ? `[${el.type}]` : "") + (el.className && typeof el.className === "string"
     ? "." + el.className.trim().split(/\s+/).join(".") : "")
@@ -144,7 +151,8 @@ FAULTS_JS = r"""
   for (let n = walker.nextNode(); n; n = walker.nextNode()) {
     const el = n.parentElement;
     if (!el || !visible(el) || el.closest("[aria-hidden=true], script, style, svg")) continue;
-    const re = /\S{2,}/g; let m;
+    // A word may end a line after its hyphen or dash ("face-" / "down"), not inside a part.
+    const re = /[^\s\-\u2010\u2013\u2014\/]{2,}/g; let m;
     while ((m = re.exec(n.data))) {
       range.setStart(n, m.index); range.setEnd(n, m.index + m[0].length);
       const tops = new Set([...range.getClientRects()].filter((r) => r.width > 0)
@@ -173,13 +181,22 @@ FAULTS_JS = r"""
     }
   }
   // A rank's drawn size: its font size in the card's 60x84 drawing, scaled to the card's height.
-  for (const card of document.querySelectorAll("svg.card-svg.face:not([aria-hidden=true])")) {
-    const rank = card.querySelector(".corner-rank");
+  // Every card in play counts, also those hidden from screen readers because their cell names
+  // them (a grid's cards); only the decorative ones (the logo, the lobby's fan) carry no
+  // <title>. A face may hold a small card's big index beside the full drawing: the rank
+  // drawn (with a box) is the one measured.
+  for (const card of document.querySelectorAll("svg.card-svg.face")) {
     const r = card.getBoundingClientRect();
-    if (!rank || !r.height) continue;
-    const px = Number(rank.getAttribute("font-size")) * r.height / 84;
+    if (!card.querySelector(":scope > title") || !r.height || !visible(card)) continue;
+    const ranks = [...card.querySelectorAll(".corner-rank")]
+      .filter((x) => x.getBoundingClientRect().height > 0);
+    if (!ranks.length) continue;
+    const size = Math.min(...ranks.map((x) => Number(x.getAttribute("font-size"))));
+    const px = size * r.height / 84;
     if (px < 12) {
-      faults.push(`rank ${px.toFixed(1)} px on a ${Math.round(r.width)} px card`); break;
+      const where = card.closest("[aria-label]");
+      faults.push(`rank ${px.toFixed(1)} px on a ${Math.round(r.width)} px card`
+        + (where ? ` (${where.getAttribute("aria-label").slice(0, 40)})` : "")); break;
     }
   }
   return faults;
@@ -190,6 +207,50 @@ FAULTS_JS = r"""
 def layout_faults(page: Page, *, touch: bool) -> list[str]:
     """Every fault of the sweep on the page as it is now."""
     return list(page.evaluate(FAULTS_JS, touch))
+
+
+#: The sizes whose screenshots the sweep keeps (the smallest phone and the largest laptop).
+SHOT_SIZES = ("360x640", "1366x768")
+
+
+def sweep(page: Page, shots: Path, screen: str, touch: bool, *,
+          again: Callable[[Page], None] | None = None,
+          check: Callable[[Page], list[str]] | None = None,
+          sizes: dict[str, dict[str, int]] | None = None,
+          shoot: tuple[str, ...] = SHOT_SIZES, show: str | None = None) -> list[str]:
+    """Every viewport and language for the screen as it is: the faults found, by case.
+
+    The screen is reached once; the sweep resizes the page and switches its language with
+    the client's own switch (cheaper than a page per case). ``again`` restores what a switch
+    of language closes (a menu re-rendered with the header); ``check`` adds faults of this
+    screen's own; ``show`` is scrolled into view before each screenshot. Screenshots are
+    ``sweep-{screen}-{size}-{lang}.png`` for the sizes in ``shoot``. The page is left in
+    English at the last size."""
+    faults: list[str] = []
+    for lang in ("en", "de"):
+        page.select_option("#lang", lang)
+        if again:
+            again(page)
+        for name, size in (sizes or VIEWPORTS).items():
+            page.set_viewport_size({"width": size["width"], "height": size["height"]})
+            page.wait_for_timeout(60)
+            found = layout_faults(page, touch=touch and is_phone(size))
+            if check:
+                found += check(page)
+            faults += [f"{screen} {name} {lang}: {f}" for f in found]
+            if name in shoot:
+                if show:
+                    page.locator(show).first.evaluate(
+                        "el => { el.scrollIntoView({block: 'start'}); window.scrollBy(0,"
+                        " -document.getElementById('topbar').offsetHeight - 8); }")
+                    page.wait_for_timeout(30)
+                page.screenshot(path=str(shots / f"sweep-{screen}-{name}-{lang}.png"))
+                if show:
+                    page.evaluate("window.scrollTo(0, 0)")
+    page.select_option("#lang", "en")
+    if again:
+        again(page)
+    return faults
 
 
 def contact_sheet(folder: Path, out: Path, pattern: str = "sweep-*.png",

@@ -9,10 +9,8 @@ from __future__ import annotations
 import re
 import secrets
 
-from playwright.sync_api import Browser, Page, expect
-from webplay import Player, Server, create_table, open_player
-
-PASSWORD = "apple river 1234"
+from playwright.sync_api import Browser, expect
+from webplay import PASSWORD, Player, Server, claim, create_table, open_menu, open_player
 
 
 def site(server: Server) -> str:
@@ -24,31 +22,6 @@ def expected_refusal(p: Player, status: int) -> None:
     note = f"status of {status}"
     assert any(note in e for e in p.errors), p.errors
     p.errors[:] = [e for e in p.errors if note not in e]
-
-
-def open_menu(page: Page) -> None:
-    summary = page.locator("#acct-summary")
-    expect(summary).to_be_visible()
-    if page.locator("#account-menu[open]").count() == 0:
-        summary.click()
-    expect(page.locator("#acct-panel")).to_be_visible()
-
-
-def claim(p: Player, username: str) -> list[str]:
-    """Save the guest profile as ``username``; the codes shown, after "I have saved them"."""
-    page = p.page
-    open_menu(page)
-    page.fill("#acct-claim-username", username)
-    page.fill("#acct-claim-password", PASSWORD)
-    page.locator("#acct-claim button[type=submit]").click()
-    codes = page.locator("#acct-codes .code-list code")
-    expect(codes).to_have_count(10)
-    expect(page.locator("#acct-codes-copy")).to_be_focused()
-    texts = [c.inner_text() for c in codes.all()]
-    page.locator("#acct-codes-done").click()
-    expect(page.locator("#acct-codes")).to_have_count(0)
-    expect(page.locator(".acct-who")).to_contain_text(username)
-    return texts
 
 
 def test_claim_then_sign_in_elsewhere_finds_the_unfinished_table(browser: Browser,
@@ -64,7 +37,8 @@ def test_claim_then_sign_in_elsewhere_finds_the_unfinished_table(browser: Browse
     ann.page.locator("#acct-claim button[type=submit]").click()
     err = ann.page.locator("#acct-claim-password-error")
     expect(err).to_be_visible()
-    expect(err).to_contain_text("10 characters")
+    # The server's message as a sentence: its first letter a capital.
+    expect(err).to_have_text(re.compile(r"^A password needs at least 10 characters"))
     expect(ann.page.locator("#acct-claim-password")).to_have_attribute("aria-invalid", "true")
     expected_refusal(ann, 422)
     codes = claim(ann, username)

@@ -9,7 +9,7 @@ import re
 from typing import Any
 
 from playwright.sync_api import Browser, Page, expect
-from webplay import Server, open_player
+from webplay import Server, open_details, open_player
 
 
 def shown_words(page: Page) -> dict[str, dict[str, Any]]:
@@ -65,7 +65,8 @@ def test_the_lobby_words_every_setting_from_the_served_schema(
     assert ranks == [letters.get(r, r) for r in settings["points"]["ranks"]
                      if r in six["settings"]["points"]], ranks
     page.select_option("#lang", "en")
-    page.locator("details.rules summary").click()
+    # The switch of language redraws the form and keeps the house rules open.
+    expect(page.locator("details.rules")).to_have_attribute("open", "")
     expect(page.locator('label[for="rule-holes"]')).to_have_text(
         settings["holes"]["words"]["en"]["name"])
     assert_worded_from_schema(page, settings, "en", six)
@@ -73,7 +74,7 @@ def test_the_lobby_words_every_setting_from_the_served_schema(
 
     # The waiting room names the changed settings in the same words.
     page.fill("#name", jana.name)
-    page.locator("details.rules summary").click()
+    open_details(page, "details.rules")
     page.select_option("#rule-setup", "peek")
     page.fill("#rule-holes", "1")
     page.locator("#rule-holes").dispatch_event("change")
@@ -119,7 +120,7 @@ def test_each_house_rule_says_what_it_does_as_the_lab_measured(
     source = page.locator("details.rules .lab-source")
     expect(source).to_contain_text(effects_for("six-card")["generated"])
     page.select_option("#lang", "de")
-    page.locator("details.rules summary").click()
+    open_details(page, "details.rules")
     assert shown("knock") == measured("six-card", "knock", "de")
     assert shown("knock")[0].startswith("Partien")
     page.select_option("#preset", "german")

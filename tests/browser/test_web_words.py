@@ -20,6 +20,7 @@ from webplay import (
     open_player,
 )
 
+from golf.rules import preset_names, preset_title
 from golf.server.profiles import rating_svg
 
 # One call into the page's own modules per language: the sentences a template that takes a
@@ -120,8 +121,27 @@ def test_sentences_that_name_the_reader_and_german_words(browser: Browser,
     assert en["articles"] == ["the"] * 6
     # Default table names in the page's language; a typed name stays.
     assert de["ownTitle"] == "Tisch von Ann" and en["ownTitle"] == "Ann's table"
-    assert en["quickTitle"] == "Quick play: Six-card Golf"
-    assert de["quickTitle"] == "Schnellspiel: Sechs-Karten-Golf"
+    # A quick-play table's name (from before: "Quick play: six-card").
+    assert en["quickTitle"] == "Quick play · Six-card Golf"
+    assert de["quickTitle"] == "Schnellspiel · Sechs-Karten-Golf"
+    # The name the server gives now names the game as people do, shown in the page's language
+    # for every preset (the server's English names are the page's).
+    titles = {name: f"Quick play · {preset_title(name)}" for name in preset_names()}
+    shown = page.evaluate("""async (titles) => {
+      const i18n = await import('/static/js/i18n.js');
+      const out = {};
+      for (const code of ['en', 'de']) {
+        i18n.setLang(code);
+        out[code] = Object.fromEntries(Object.entries(titles).map(([k, v]) =>
+          [k, [i18n.tableTitle(v), i18n.presetName(k)]]));
+      }
+      return out;
+    }""", titles)
+    for name in preset_names():
+        assert preset_title(name) != name, name
+        assert shown["en"][name][0] == titles[name], shown["en"][name]
+        german, game = shown["de"][name]
+        assert german == f"Schnellspiel · {game}" and game != preset_title(name), german
     assert de["typedTitle"] == "Friday night"
     assert en["sentence"] == "A password needs at least 10 characters"
     assert en["browser"] == "Chrome on Linux" and de["browser"] == "Chrome auf Linux"

@@ -131,6 +131,14 @@ def open_player(browser: Browser, name: str, url: str, *, locale: str = "en-US",
     return player
 
 
+def open_details(page: Page, selector: str) -> None:
+    """Open a <details> (the lobby keeps its sections open across a redraw)."""
+    box = page.locator(selector)
+    if box.get_attribute("open") is None:
+        box.locator("summary").click()
+    expect(box).to_have_attribute("open", "")
+
+
 def create_table(p: Player, *, seats: list[str], preset: str = "six-card",
                  rules: dict[str, int] | None = None, turn_timer: int | None = None,
                  absence: str | None = None, grace: int | None = None) -> str:
@@ -144,7 +152,7 @@ def create_table(p: Player, *, seats: list[str], preset: str = "six-card",
         page.locator("form.create button", has_text=re.compile("Add a seat|Platz hinzu")).click()
     for i, kind in enumerate(seats):
         page.locator(".seat-list select").nth(i).select_option(kind)
-    page.locator("details.options summary").click()
+    open_details(page, "details.options")
     page.fill("#opt-bot_delay", "0")
     page.locator("#opt-bot_delay").dispatch_event("change")
     if absence is not None:
@@ -156,7 +164,7 @@ def create_table(p: Player, *, seats: list[str], preset: str = "six-card",
         page.fill("#opt-turn_timer", str(turn_timer))
         page.locator("#opt-turn_timer").dispatch_event("change")
     if rules:
-        page.locator("details.rules summary").click()
+        open_details(page, "details.rules")
         for key, value in rules.items():
             page.fill(f"#rule-{key}", str(value))
             page.locator(f"#rule-{key}").dispatch_event("change")
@@ -230,6 +238,36 @@ def play_until_hole_end(players: list[Player], max_moves: int = 400) -> int:
         if not acted:
             players[0].page.wait_for_timeout(50)
     raise AssertionError(f"the hole did not end within {max_moves} moves")
+
+
+# --- the account menu ---------------------------------------------------------------------
+
+PASSWORD = "apple river 1234"
+
+
+def open_menu(page: Page) -> None:
+    summary = page.locator("#acct-summary")
+    expect(summary).to_be_visible()
+    if page.locator("#account-menu[open]").count() == 0:
+        summary.click()
+    expect(page.locator("#acct-panel")).to_be_visible()
+
+
+def claim(p: Player, username: str) -> list[str]:
+    """Save the guest profile as ``username``; the codes shown, after "I have saved them"."""
+    page = p.page
+    open_menu(page)
+    page.fill("#acct-claim-username", username)
+    page.fill("#acct-claim-password", PASSWORD)
+    page.locator("#acct-claim button[type=submit]").click()
+    codes = page.locator("#acct-codes .code-list code")
+    expect(codes).to_have_count(10)
+    expect(page.locator("#acct-codes-copy")).to_be_focused()
+    texts = [c.inner_text() for c in codes.all()]
+    page.locator("#acct-codes-done").click()
+    expect(page.locator("#acct-codes")).to_have_count(0)
+    expect(page.locator(".acct-who")).to_contain_text(username)
+    return texts
 
 
 # --- what a page may not hold ----------------------------------------------------------------

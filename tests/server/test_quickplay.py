@@ -216,6 +216,8 @@ def test_two_people_of_similar_rating_are_matched_and_seated(url: str) -> None:
             assert all(s["kind"] == "human" for s in seats)
             room = await qp.hub.room(s1.table)
             assert room.status == "playing" and room.rec.rated
+            # The table is named after the game as people call it, not its preset's key.
+            assert room.rec.title == "Quick play · Six-card Golf"
             # The ticket tells only where: its token is nowhere in the state.
             assert t1.token not in repr(s1)
 

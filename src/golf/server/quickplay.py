@@ -42,7 +42,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from ..errors import GolfError
 from ..ratings import Anchors, Rating, Variant, band_for
-from ..rules import load_rules, preset_names
+from ..rules import load_rules, preset_names, preset_title
 from . import bridge, db
 from .hub import Hub
 from .lobby import NewTable, SeatIn, create_table
@@ -406,7 +406,7 @@ class QuickPlay:
             [SeatIn(kind="bot", bot=b) for b in claim.bots]
         # Rated, unless a bot had to be borrowed from another band (no anchor here).
         body = NewTable(name=names[0], preset=claim.preset, seats=seats, public=False,
-                        title=f"Quick play: {load_rules(claim.preset).name}",
+                        title=f"Quick play · {preset_title(load_rules(claim.preset).name)}",
                         rated=claim.rated_bots)
         made, _ = await create_table(self.hub, body, host.token_hash, host.player_id)
         # The live table, its lease taken (several processes on PostgreSQL: a new table is

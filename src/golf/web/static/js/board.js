@@ -133,6 +133,15 @@ export function heldEl(view, name, mine, fourColour, fresh = false) {
     h("div.pile.held-card" + (fresh ? ".fresh" : ""), { role: "img", "aria-label": label }, art));
 }
 
+/** The hand's place while it is empty: the same size as a card in hand, never seen (golf.css),
+ * so that the own grid keeps its place and size when a card is drawn. */
+export function handSlotEl() {
+  const art = cardBack();
+  art.setAttribute("aria-hidden", "true");
+  return h("div.pile-wrap.hand-slot", { "aria-hidden": "true" },
+    h("span.pile-name", { text: t("table.held") }), h("div.pile", {}, art));
+}
+
 /** The discard pile's cards, newest first (for its dialog). */
 export function historyEl(view, fourColour) {
   const pile = [...(view.discard || [])].reverse();

@@ -42,7 +42,10 @@ export function suitColour(card, fourColour) {
   return fourColour ? SUITS[suit].four : SUITS[suit].two;
 }
 
-/** The face of a card the viewer may see. */
+/** The face of a card the viewer may see. Beside the full drawing (its corner and its pips or
+ * court figure) it holds the card's big index, a rank and suit filling the card, which a small
+ * card shows instead (golf.css, "small cards"; js/layout.js marks the board's small cards):
+ * a rank drawn in the corner of a 30-px card would be 7 px high, too small to read. */
 export function cardFace(card, { fourColour = false, label = null, decorative = false } = {}) {
   const { rank, suit } = parseCard(card);
   const colour = suitColour(card, fourColour);
@@ -54,32 +57,43 @@ export function cardFace(card, { fourColour = false, label = null, decorative = 
       focusable: "false" });
   if (!decorative) root.append(svg("title", {}, name));
   root.append(svg("rect", { x: 1, y: 1, width: 58, height: 82, rx: 6, class: "card-paper" }));
+  const full = svg("g", { class: "face-full" });
+  const index = svg("g", { class: "face-index" });
+  root.append(full, index);
   if (rank === "JK") {
-    root.append(svg("text", { x: 30, y: 50, "text-anchor": "middle", class: "pip-big",
+    full.append(svg("text", { x: 30, y: 50, "text-anchor": "middle", class: "pip-big",
       fill: colour, "font-size": 34 }, "\u2605"));
-    root.append(svg("text", { x: 6, y: 17, class: "corner-rank", fill: colour,
+    full.append(svg("text", { x: 6, y: 17, class: "corner-rank", fill: colour,
       "font-size": 11 }, "JOKER"));
-    root.append(svg("text", { x: 54, y: 78, "text-anchor": "end", class: "corner-rank",
+    full.append(svg("text", { x: 54, y: 78, "text-anchor": "end", class: "corner-rank",
       fill: colour, "font-size": 11 }, "JOKER"));
+    index.append(svg("text", { x: 30, y: 58, "text-anchor": "middle", class: "corner-rank",
+      fill: colour, "font-size": 50 }, "\u2605"));
     return root;
   }
   const symbol = SUITS[suit].symbol;
   const wide = rank.length > 1;
-  root.append(svg("text", { x: wide ? 4 : 6, y: 21, class: "corner-rank", fill: colour,
+  full.append(svg("text", { x: wide ? 4 : 6, y: 21, class: "corner-rank", fill: colour,
     "font-size": wide ? 18 : 20, "letter-spacing": wide ? -1.5 : 0 }, rankLetter(rank)));
-  root.append(svg("text", { x: 6.5, y: 36, class: "corner-suit", fill: colour,
+  full.append(svg("text", { x: 6.5, y: 36, class: "corner-suit", fill: colour,
     "font-size": 14 }, symbol));
   if ("JQK".includes(rank)) {
-    root.append(svg("rect", { x: 20, y: 16, width: 34, height: 62, rx: 5, class: "court-frame",
+    full.append(svg("rect", { x: 20, y: 16, width: 34, height: 62, rx: 5, class: "court-frame",
       stroke: colour }));
-    root.append(svg("text", { x: 37, y: 55, "text-anchor": "middle", class: "court-letter",
+    full.append(svg("text", { x: 37, y: 55, "text-anchor": "middle", class: "court-letter",
       fill: colour, "font-size": 28 }, rankLetter(rank)));
-    root.append(svg("text", { x: 37, y: 71, "text-anchor": "middle", fill: colour,
+    full.append(svg("text", { x: 37, y: 71, "text-anchor": "middle", fill: colour,
       "font-size": 13 }, symbol));
   } else {
-    root.append(svg("text", { x: 36, y: 66, "text-anchor": "middle", class: "pip-big",
+    full.append(svg("text", { x: 36, y: 66, "text-anchor": "middle", class: "pip-big",
       fill: colour, "font-size": 36 }, symbol));
   }
+  // The index: the rank across the card's upper half, the suit under it.
+  index.append(svg("text", { x: 30, y: 44, "text-anchor": "middle", class: "corner-rank",
+    fill: colour, "font-size": wide ? 44 : 48, "letter-spacing": wide ? -5 : 0 },
+  rankLetter(rank)));
+  index.append(svg("text", { x: 30, y: 76, "text-anchor": "middle", class: "corner-suit",
+    fill: colour, "font-size": 30 }, symbol));
   return root;
 }
 

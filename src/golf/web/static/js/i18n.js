@@ -696,7 +696,7 @@ const NARRATION = {
     "timer.turnLabel.you": "Time left for you: {s} seconds",
     "timer.absence.you": "You are away: {s} s",
     "card.the.m": "the", "card.the.f": "the", "card.the.n": "the",
-    "title.quick": "Quick play: {preset}",
+    "title.quick": "Quick play · {preset}",
   },
   de: {
     "ev.peek.youUnseen": "Du hast dir Platz {n} angeschaut.",
@@ -723,7 +723,7 @@ const NARRATION = {
     // The accusative article of a card: der Bube, König, Joker; die Dame and the numbers
     // (die 7); das Ass.
     "card.the.m": "den", "card.the.f": "die", "card.the.n": "das",
-    "title.quick": "Schnellspiel: {preset}",
+    "title.quick": "Schnellspiel · {preset}",
   },
 };
 Object.assign(EN, NARRATION.en);
@@ -819,15 +819,32 @@ export function cardArticle(card) {
 
 /**
  * A table's name in the page's language: the names the server gives by default ("Ann's
- * table", "Quick play: six-card") are worded here; a name someone typed stays as it is.
+ * table", "Quick play · Six-card Golf", which names the game as golf.rules.PRESET_TITLES
+ * does; before, "Quick play: six-card") are worded here; a name someone typed stays as it is.
  */
 export function tableTitle(title) {
   const text = String(title || "");
   const own = text.match(/^(.+)'s table$/);
   if (own) return t("lobby.defaultTitle", { name: own[1] });
-  const quick = text.match(/^Quick play: ([\w-]+)$/);
-  if (quick) return t("title.quick", { preset: presetName(quick[1]) });
+  const quick = text.match(/^Quick play · (.+)$/);
+  const preset = quick && Object.keys(PRESET_NAMES.en).find((k) => PRESET_NAMES.en[k] === quick[1]);
+  if (preset) return t("title.quick", { preset: presetName(preset) });
+  const older = text.match(/^Quick play: ([\w-]+)$/);
+  if (older) return t("title.quick", { preset: presetName(older[1]) });
   return text;
+}
+
+/**
+ * A player's name in the page's language: the names the server gives bots of a level a table
+ * seats ("Easy bot", "Easy bot 2": golf.server.bridge.bot_label and its numbering) are worded
+ * here ("Leichter Bot 2"), as at the table; any other name stays as it is.
+ */
+export function playerName(name) {
+  const text = String(name ?? "");
+  const bot = text.match(/^(Easy|Medium|Hard) bot(?: (\d+))?$/);
+  if (!bot) return text;
+  const level = t(`lobby.seat.${bot[1].toLowerCase()}`);
+  return bot[2] ? `${level} ${bot[2]}` : level;
 }
 
 /** A message shown as a sentence: its first letter a capital ("a password needs …" → "A …"). */

@@ -8,12 +8,17 @@
 
 // Card widths in CSS pixels: [smallest, largest]. One number s in [0, 1] moves all three
 // between their bounds together; the largest s that fits wins.
+// The smallest opponent's card is 17 px wide: its big index (cards.js) is then 12 px high,
+// the smallest rank the sweep of issue 30 accepts.
 const RANGE = {
   my: [32, 96],
-  opp: [14, 46],
+  opp: [17, 46],
   oppWatching: [20, 72],
   pile: [36, 84],
 };
+// Cards narrower than this show their big index instead of the full face (golf.css, "small
+// cards"): the corner's rank of a full face would be drawn under 12 px.
+const SMALL = 42;
 const GAP = 0.12; // the grid's gap, as a fraction of the card width (golf.css .grid)
 const MARGIN = 6; // room left under the last thing that must be seen, in px
 const STEPS = 8; // bisection steps: 1/256 of the range is below a pixel
@@ -42,6 +47,9 @@ function set(board, my, opp, pile) {
   board.style.setProperty("--my-card-w", `${my.toFixed(1)}px`);
   board.style.setProperty("--opp-card-w", `${opp.toFixed(1)}px`);
   board.style.setProperty("--pile-card-w", `${pile.toFixed(1)}px`);
+  board.classList.toggle("small-my", my < SMALL);
+  board.classList.toggle("small-opp", opp < SMALL);
+  board.classList.toggle("small-pile", pile < SMALL);
 }
 
 // How far the lowest must-see element reaches below the window's bottom edge (positive:
@@ -87,9 +95,20 @@ function caps(board) {
   return { my, opp };
 }
 
-/** Choose the card sizes for this board so that what must be seen is in view. */
+/** Choose the card sizes for this board so that what must be seen is in view. The sizes
+ * are chosen for the longest prompt and a row of buttons (golf.css, ".fitting"), so that the
+ * cards keep their size and place when a drawn card brings that prompt and its button. */
 export function fitTable(board) {
   if (!board || !board.querySelector(".felt")) return;
+  board.classList.add("fitting");
+  try {
+    fit(board);
+  } finally {
+    board.classList.remove("fitting");
+  }
+}
+
+function fit(board) {
   const watching = !board.querySelector(".my-area");
   const oppRange = watching ? RANGE.oppWatching : RANGE.opp;
   // Start from the largest sizes so that the width caps are measured on the real layout.
@@ -106,6 +125,9 @@ export function fitTable(board) {
   };
   const elements = mustSee(board);
   apply(1);
+  // Once the match is over nothing is left to do on the table: the result stands above it,
+  // and the cards keep their size (the page scrolls) rather than shrink to fit under it.
+  if (board.querySelector(".result-panel")) return;
   if (overflow(elements) <= 0) return;
   let lo = 0;
   let hi = 1;

@@ -22,6 +22,15 @@ async function myId() {
   }
 }
 
+// The terminal command in the sentence about the other bots: kept on one line (a line break
+// inside "--bots" or "fast-expert" would change what is typed).
+const COMMAND = "\u0000";
+
+function withCommand(text, command) {
+  const [before, after = ""] = text.replace(`golf play --bots ${COMMAND}`, COMMAND).split(COMMAND);
+  return [before, h("code.cmd", { text: command }), after];
+}
+
 export function leaderboardScreen(root, where, { navigate }) {
   const state = { presets: [], bands: [], preset: where.preset || "six-card",
     band: where.band || "2", page: where.page || 1, data: null, error: null, me: null };
@@ -32,8 +41,8 @@ export function leaderboardScreen(root, where, { navigate }) {
     navigate(path);
   }
 
-  function link(path, text) {
-    return h("a", { href: path, text, onclick: (e) => { e.preventDefault(); navigate(path); } });
+  function link(path, text, cls = "") {
+    return h("a" + cls, { href: path, text, onclick: (e) => { e.preventDefault(); navigate(path); } });
   }
 
   function picker() {
@@ -56,7 +65,8 @@ export function leaderboardScreen(root, where, { navigate }) {
     return h("table.stats.board", {},
       h("caption.sr-only", { text: variantText(d.variant) }),
       h("thead", {}, h("tr", {}, [t("board.rank"), t("board.player"), t("board.rating"),
-        t("board.matches"), t("board.completion")].map((x) => h("th", { scope: "col", text: x })))),
+        t("board.matches"), t("board.completion")].map((x, i) => h(i === 1 ? "th.words" : "th",
+        { scope: "col", text: x })))),
       h("tbody", {}, d.rows.map((r) => h(r.player === state.me ? "tr.me" : "tr",
         r.player === state.me ? { "aria-current": "true" } : {},
         h("td", { text: formatNumber(r.rank) }),
@@ -99,9 +109,9 @@ export function leaderboardScreen(root, where, { navigate }) {
       seatable.length ? h("ul.bot-anchors", {}, seatable.map((b) => h("li", {},
         h("span", { text: t(`lobby.seat.${b.bot}`) }), " ",
         h("strong", { text: formatNumber(b.rating) })))) : null,
-      others.length ? h("p.help.bot-others", { text: t("board.botsOther", {
+      others.length ? h("p.help.bot-others", {}, withCommand(t("board.botsOther", {
         names: joinNames(others.map((b) => `${b.name} (${formatNumber(b.rating)})`)),
-        example: others[0].bot }) }) : null);
+        example: COMMAND }), `golf play --bots ${others[0].bot}`)) : null);
   }
 
   function render() {
@@ -109,7 +119,8 @@ export function leaderboardScreen(root, where, { navigate }) {
     const d = state.data;
     replace(root, h("section.panel.leaderboard", { "aria-labelledby": "board-title" },
       h("h1#board-title", { text: t("board.title") }),
-      state.me ? h("p", {}, link(`/players/${encodeURIComponent(state.me)}`, t("nav.profile"))) : null,
+      state.me ? h("div.profile-links", {}, link(`/players/${encodeURIComponent(state.me)}`,
+        t("nav.profile"), ".button.small.ghost")) : null,
       state.presets.length ? picker() : null,
       h("p.help", { text: t("board.rule", { n: d ? d.min_matches : 10 }) }),
       state.error ? h("p.field-error", { role: "alert", text: state.error }) : null,

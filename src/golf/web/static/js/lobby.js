@@ -20,6 +20,9 @@ export function lobbyScreen(root, _where, { navigate }) {
     seats: ["human", "medium"], errors: {}, checkSeq: 0, busy: false,
     options: { bot_delay: 0.8, absence: "bot", grace: 60, turn_timer: null, reserve: 30 },
     title: "", public: false, rated: false,
+    // Which of the form's sections are open: a switch of language or of game redraws the
+    // form and keeps them as they were.
+    open: { options: false, rules: false },
   };
   const nameInput = h("input#name", { type: "text", maxlength: 20, autocomplete: "nickname",
     value: savedName(), "aria-describedby": "name-help name-error",
@@ -327,7 +330,8 @@ export function lobbyScreen(root, _where, { navigate }) {
         t("rated.choice")),
       h("p.help", { id: "rated-help", text: t("rated.help") }),
       errorSlot("rated"),
-      h("details.options", {},
+      h("details.options", { open: state.open.options,
+        ontoggle: (e) => { state.open.options = e.target.open; } },
         h("summary", { text: t("lobby.options") }),
         optionField("bot_delay", numberOption("bot_delay", { step: 0.1, min: 0, max: 5 })),
         optionField("absence", h("select#opt-absence", {
@@ -338,7 +342,8 @@ export function lobbyScreen(root, _where, { navigate }) {
         optionField("grace", numberOption("grace", { min: 1, max: 600 })),
         optionField("turn_timer", numberOption("turn_timer", { min: 1, max: 600, nullable: true })),
         optionField("reserve", numberOption("reserve", { min: 0, max: 600 }))),
-      h("details.rules", {},
+      h("details.rules", { open: state.open.rules,
+        ontoggle: (e) => { state.open.rules = e.target.open; } },
         h("summary", {}, t("lobby.rules"), " ", changedBadge),
         h("p.help", { text: t("lobby.rules.help") }),
         errorSlot("rules-all"),

@@ -3,7 +3,7 @@
 // replays and the head-to-head table (GET /api/players/{id}).
 
 import { h, replace } from "./dom.js";
-import { lang, presetName, t } from "./i18n.js";
+import { lang, playerName, presetName, t } from "./i18n.js";
 import { ApiError, get } from "./api.js";
 import "./strings/profiles.js";
 import { myBlocks, profileCareEl } from "./care.js";
@@ -52,36 +52,41 @@ export function profileScreen(root, where, { navigate }) {
   let me = null;
   let blocked = false;
 
-  function link(path, text) {
-    return h("a", { href: path, text, onclick: (e) => { e.preventDefault(); navigate(path); } });
+  function link(path, text, cls = "") {
+    return h("a" + cls, { href: path, text, onclick: (e) => { e.preventDefault(); navigate(path); } });
   }
 
-  function cell(text, tag = "td") {
-    return h(tag, { text });
+  // A table of figures that a narrow screen reflows (golf.css, table.stats.reflow): each
+  // figure carries its header's words, and the roles keep it a table for screen readers
+  // whatever its display.
+  function statsTable(caption, heads, rows) {
+    return h("table.stats.reflow", { role: "table" },
+      h("caption.sr-only", { text: caption }),
+      h("thead", { role: "rowgroup" }, h("tr", { role: "row" }, heads.map((x, i) => h(i ? "th" : "th.words",
+        { scope: "col", role: "columnheader", text: x })))),
+      h("tbody", { role: "rowgroup" }, rows.map(([head, ...cells]) => h("tr", { role: "row" },
+        h("th", { scope: "row", role: "rowheader" }, head),
+        cells.map((c, i) => h("td", { role: "cell", "data-label": heads[i + 1] }, c))))));
   }
 
   function variantsTable() {
-    return h("table.stats", {},
-      h("caption.sr-only", { text: t("profile.variants") }),
-      h("thead", {}, h("tr", {},
-        [t("profile.variant"), t("profile.games"), t("profile.wins"), t("profile.winRate"),
-          t("profile.avgHole"), t("profile.bestHole"), t("profile.rating")]
-          .map((x) => h("th", { scope: "col", text: x })))),
-      h("tbody", {}, data.variants.map((v) => h("tr", {},
-        h("th", { scope: "row", text: variantText(v.variant) }),
-        cell(formatNumber(v.games)), cell(formatNumber(v.wins)), cell(formatPercent(v.win_rate)),
-        cell(formatNumber(v.average_hole, 1)), cell(formatNumber(v.best_hole)),
-        h("td", {}, v.rating ? formatNumber(v.rating.rating) : t("profile.none.value"),
+    return statsTable(t("profile.variants"),
+      [t("profile.variant"), t("profile.games"), t("profile.wins"), t("profile.winRate"),
+        t("profile.avgHole"), t("profile.bestHole"), t("profile.rating")],
+      data.variants.map((v) => [variantText(v.variant),
+        formatNumber(v.games), formatNumber(v.wins), formatPercent(v.win_rate),
+        formatNumber(v.average_hole, 1), formatNumber(v.best_hole),
+        [v.rating ? formatNumber(v.rating.rating) : t("profile.none.value"),
           v.rating && v.rating.provisional
             ? h("abbr.provisional", { title: t("profile.provisionalMark"),
-              "aria-label": t("profile.provisional"), text: "?" }) : null)))));
+              "aria-label": t("profile.provisional"), text: "?" }) : null]]));
   }
 
   function recentList() {
     if (!data.recent.length) return h("p.muted", { text: t("profile.recent.none") });
     return h("ul.recent-list", {}, data.recent.map((m) => {
       const names = new Intl.ListFormat(lang(), { type: "conjunction" })
-        .format(m.opponents.map((o) => o.name));
+        .format(m.opponents.map((o) => playerName(o.name)));
       return h("li", {},
         h("span", { text: variantText(m.variant) }), " · ",
         h("span", { text: m.place ? t("profile.place", { place: m.place, players: m.players })
@@ -90,22 +95,20 @@ export function profileScreen(root, where, { navigate }) {
         " · ", h("span", { text: t("profile.against", { names }) }),
         m.rated && m.rating_delta !== null
           ? h("span.delta", { text: ` · ${t("profile.rating")} ${signed(m.rating_delta)}` }) : null,
-        " · ", link(m.replay, t("profile.replay")));
+        " ", link(m.replay, t("profile.replay"), ".button.small.ghost"));
     }));
   }
 
   function h2hTable() {
     if (!data.head_to_head.length) return h("p.muted", { text: t("profile.h2h.none") });
-    return h("table.stats", {},
-      h("caption.sr-only", { text: t("profile.h2h") }),
-      h("thead", {}, h("tr", {}, [t("profile.opponent"), t("profile.matches"), t("profile.wins"),
-        t("profile.losses"), t("profile.ties")].map((x) => h("th", { scope: "col", text: x })))),
-      h("tbody", {}, data.head_to_head.map((r) => h("tr", {},
-        h("th", { scope: "row" }, r.opponent.player
-          ? link(`/players/${encodeURIComponent(r.opponent.player)}`, r.opponent.name)
-          : r.opponent.name),
-        cell(formatNumber(r.matches)), cell(formatNumber(r.wins)), cell(formatNumber(r.losses)),
-        cell(formatNumber(r.ties))))));
+    return statsTable(t("profile.h2h"),
+      [t("profile.opponent"), t("profile.matches"), t("profile.wins"), t("profile.losses"),
+        t("profile.ties")],
+      data.head_to_head.map((r) => [r.opponent.player
+        ? link(`/players/${encodeURIComponent(r.opponent.player)}`, playerName(r.opponent.name))
+        : playerName(r.opponent.name),
+      formatNumber(r.matches), formatNumber(r.wins), formatNumber(r.losses),
+      formatNumber(r.ties)]));
   }
 
   function render() {
@@ -123,14 +126,15 @@ export function profileScreen(root, where, { navigate }) {
       h("section.panel", { "aria-labelledby": "profile-title" },
         h("h1#profile-title", { text: t("profile.title", { name: data.name }) }),
         h("p", { text: summary }),
-        link("/leaderboards", t("nav.leaderboards"))),
+        h("div.profile-links", {}, link("/leaderboards", t("nav.leaderboards"), ".button.small.ghost"))),
       h("section.panel", { "aria-labelledby": "variants-title" },
         h("h2#variants-title", { text: t("profile.variants") }),
         h("div.table-scroll", {}, variantsTable())),
       h("section.panel", { "aria-labelledby": "graph-title" },
         h("h2#graph-title", { text: t("profile.graph") }),
-        // The server draws the graph with an accessible title and description.
-        graphImg()),
+        // The server draws the graph with an accessible title and description; without a
+        // rated match it would be an empty frame with a line of tiny text (on a phone).
+        data.rated_matches ? graphImg() : h("p.muted", { text: t("profile.noRated") })),
       h("section.panel", { "aria-labelledby": "recent-title" },
         h("h2#recent-title", { text: t("profile.recent") }), recentList()),
       h("section.panel", { "aria-labelledby": "h2h-title" },

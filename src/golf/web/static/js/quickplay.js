@@ -37,9 +37,15 @@ function message(err) {
 export function mountQuickPlay(el, { navigate }) {
   stylesheet();
   const state = { presets: [], preset: "six-card", players: 2, ticket: null, token: null,
-    last: null, timer: null, csrf: null, busy: false, gone: false };
+    last: null, timer: null, csrf: null, busy: false, gone: false, said: null };
   const status = h("p.qp-status", { role: "status", "aria-live": "polite" });
   const error = h("p.field-error", { role: "alert", hidden: true });
+
+  // The status line's words by key, so that a switch of language words it again.
+  function say(key) {
+    state.said = key;
+    status.textContent = key ? t(key) : "";
+  }
 
   function showError(text) {
     error.textContent = text || "";
@@ -118,6 +124,7 @@ export function mountQuickPlay(el, { navigate }) {
   function render() {
     const mode = state.last && state.last.status === "waiting" ? "waiting" : "choose";
     live.mode = mode;
+    if (state.said) status.textContent = t(state.said);
     replace(el, h("section.panel.qp", { "aria-labelledby": "qp-title" },
       h("h2#qp-title", { text: t("qp.title") }),
       h("p.help", { text: t("qp.intro") }),
@@ -141,7 +148,7 @@ export function mountQuickPlay(el, { navigate }) {
       stopPolling();
       rememberSeat(s.table, state.token, s.seat);
       state.ticket = null;
-      status.textContent = t("qp.found");
+      say("qp.found");
       navigate(`/t/${s.table}`);
       return;
     }
@@ -180,7 +187,7 @@ export function mountQuickPlay(el, { navigate }) {
         { preset: state.preset, players: state.players }, state.csrf);
       state.ticket = out.state.ticket;
       state.token = out.token;
-      status.textContent = t("qp.waiting");
+      say("qp.waiting");
       state.busy = false;
       arrived(out.state);
       const leaveButton = document.getElementById("qp-leave");
@@ -207,7 +214,7 @@ export function mountQuickPlay(el, { navigate }) {
     state.ticket = null;
     state.last = null;
     render();
-    status.textContent = t("qp.left");
+    say("qp.left");
     const go = document.getElementById("qp-go");
     if (go) go.focus();
     if (ticket) await request("DELETE", `/api/quickplay/${ticket}`, undefined, state.csrf).catch(() => null);

@@ -24,6 +24,7 @@ export function showRatingChange(frame, seat, names = {}) {
     document.body.append(note);
   }
   const lines = [];
+  let profile = null;
   if (!frame.rated) {
     lines.push(h("p", { text: t("note.casual", { reason: frame.reason || "" }) }));
   } else {
@@ -37,17 +38,17 @@ export function showRatingChange(frame, seat, names = {}) {
         lines.push(h("p.passed", { text: t("note.passed", {
           bots: new Intl.ListFormat(lang(), { type: "conjunction" }).format(s.passed.map(botName)) }) }));
       }
-      if (mine) {
-        lines.push(h("a", { href: `/players/${encodeURIComponent(s.player)}`,
-          text: t("note.profile") }));
-      }
+      if (mine) profile = `/players/${encodeURIComponent(s.player)}`;
     }
   }
+  // The profile's link and the close button side by side and well apart (golf.css).
   replace(note,
     h("h2#rating-note-title", { text: t("note.title") }),
     lines,
-    h("button.small.ghost", { type: "button", text: t("note.close"),
-      onclick: () => { note.remove(); note = null; } }));
+    h("div.note-actions", {},
+      profile ? h("a.button.small.ghost", { href: profile, text: t("note.profile") }) : null,
+      h("button.small.ghost", { type: "button", text: t("note.close"),
+        onclick: () => { note.remove(); note = null; } })));
 }
 
 /** Remove the note (leaving the table). */

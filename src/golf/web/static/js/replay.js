@@ -5,7 +5,7 @@
 
 import "./strings/layout.js";
 import { h, replace } from "./dom.js";
-import { cardName, t } from "./i18n.js";
+import { cardName, playerName, t } from "./i18n.js";
 import { get, pref } from "./api.js";
 import { gridEl, historyEl } from "./board.js";
 import { cardBack, cardFace, cardSpace } from "./cards.js";
@@ -49,7 +49,7 @@ export function replayScreen(root, where, { navigate }) {
   replace(root, box);
 
   function tableLike() {
-    return { seats: (S.meta.names || []).map((name, seat) => ({ seat, name })) };
+    return { seats: (S.meta.names || []).map((name, seat) => ({ seat, name: playerName(name) })) };
   }
 
   function step(version) {

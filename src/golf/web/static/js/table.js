@@ -6,7 +6,7 @@ import { h, replace, prefersReducedMotion } from "./dom.js";
 import { sentence, t, tableTitle } from "./i18n.js";
 import { api, forgetSeat, get, pref, rememberSeat, tokenFor } from "./api.js";
 import { PROTOCOL, TableSocket } from "./socket.js";
-import { discardEl, gridEl, heldEl, historyEl, stockEl, targetsOf } from "./board.js";
+import { discardEl, gridEl, handSlotEl, heldEl, historyEl, stockEl, targetsOf } from "./board.js";
 import { holeEndEl, resultEl, scorecardEl } from "./holeend.js";
 import { showRatingChange } from "./ratingnote.js";
 import { holeEnd, matchEnded, narrate, parseAction, seatName } from "./narrate.js";
@@ -633,10 +633,12 @@ export function tableScreen(root, where, { navigate }) {
       stockEl(view, others, act),
       discardEl(view, others, act, { fourColour: four, onHistory: showHistory,
         changed: discardChanged }),
-      view.held_by === me && mine ? heldEl(view, "", true, four, heldFresh) : null);
+      !mine ? null : view.held_by === me ? heldEl(view, "", true, four, heldFresh) : handSlotEl());
 
+    // Before the first move its line is kept empty, so that the first move moves no card.
     const lastLine = S.log.length && S.lastEvent ? h("p.last-move", {},
-      h("span.last-tag-inline", { "aria-hidden": "true", text: "●" }), " ", S.log[0]) : null;
+      h("span.last-tag-inline", { "aria-hidden": "true", text: "●" }), " ", S.log[0])
+      : h("p.last-move.none", { "aria-hidden": "true" });
 
     let mySection = null;
     if (mine) {
@@ -668,10 +670,20 @@ export function tableScreen(root, where, { navigate }) {
         h("strong.seat-name", { text: (S.table.seats[me] || {}).name || name }),
         seatTags(me).map(tagEl),
         h("span.total", { text: t("seat.total", { n: view.totals[me] }) })),
-      h("p.prompt", { id: "prompt", text: promptText(view, st, others, cells) }),
+      // Under the prompt, the longest one, there only while the card sizes are chosen
+      // (js/layout.js): the cards are sized for it and keep their size when a draw brings it.
+      h("div.prompt-box", {},
+        h("p.prompt", { id: "prompt", text: promptText(view, st, others, cells) }),
+        h("p.prompt.prompt-room", { "aria-hidden": "true", text: t(pointerKey("prompt.hold")) })),
       gridEl(view, me, { label: t("table.yourGrid"), targets: cells, onAct: act,
         fourColour: four, lastPos: lastPosFor(me), changed: changedCells(me) }),
-      h("div.actions", {}, actions),
+      // Likewise the buttons of a turn before its draw, its most (draw, take, knock where the
+      // rules have it, the hint where it is offered).
+      h("div.actions-box", {}, h("div.actions", {}, actions),
+        h("div.actions.actions-room", { "aria-hidden": "true" }, ["draw", "take",
+          ruleOf("knock") ? "knock" : null, hintOffered() ? "hint" : null].filter(Boolean)
+          .map((kind) => h("span.button.action", {}, t(`act.${kind}`),
+            h("kbd", { text: keyOf(kind).toUpperCase() }))))),
       hintEl(),
       yourTurn ? h("p.keys-help", { text: keysHelp(cells, others, hintOffered()) }) : null);
     }
