@@ -20,10 +20,14 @@ def test_block_and_report_an_opponent_with_their_chat_line(browser: Browser,
     join_by_invite(bob)
     ann.page.locator("#start").click()
     expect(bob.page.locator(".board-area")).to_be_visible()
+    # Bob's socket is open (no connection banner) before he writes: a line sent while the
+    # page still connects is not sent at all.
+    expect(bob.page.locator(".conn-banner")).to_be_hidden()
     bob.page.fill("#chat-input", "you play like a potato")
     bob.page.locator("#chat-input").press("Enter")
     page = ann.page
-    expect(page.locator("ol.chat-list li", has_text="potato")).to_be_visible()
+    expect(bob.page.locator("ol.chat-list li", has_text="potato")).to_be_visible(timeout=15000)
+    expect(page.locator("ol.chat-list li", has_text="potato")).to_be_visible(timeout=15000)
     opener = page.get_by_role("button", name="Block or report Bob")
     opener.click()
     dialog = page.locator("#care-dialog")

@@ -95,19 +95,31 @@ function caps(board) {
   return { my, opp };
 }
 
-/** Choose the card sizes for this board so that what must be seen is in view. The sizes
- * are chosen for the longest prompt and a row of buttons (golf.css, ".fitting"), so that the
- * cards keep their size and place when a drawn card brings that prompt and its button. */
+/** Choose the card sizes for this board so that what must be seen is in view: in the
+ * moment shown and, for a seated player, in the two tallest moments of a turn (before the
+ * draw; with a card in hand: golf.css, ".room"), so that the cards keep their size and
+ * place when a draw comes. The sizes that fit all of them win. */
 export function fitTable(board) {
   if (!board || !board.querySelector(".felt")) return;
-  board.classList.add("fitting");
-  try {
-    fit(board);
-  } finally {
-    board.classList.remove("fitting");
+  const moments = board.querySelector(".my-area .room") ? [null, "fit-draw", "fit-hold"] : [null];
+  let s = 1;
+  let apply = null;
+  for (const moment of moments) {
+    board.classList.add("fitting");
+    if (moment) board.classList.add(moment);
+    try {
+      const fitted = fit(board);
+      s = Math.min(s, fitted.s);
+      apply = fitted.apply;
+    } finally {
+      board.classList.remove("fitting");
+      if (moment) board.classList.remove(moment);
+    }
   }
+  if (apply) apply(s);
 }
 
+/** The largest scale (0 to 1) at which what must be seen is in view, and how to apply one. */
 function fit(board) {
   const watching = !board.querySelector(".my-area");
   const oppRange = watching ? RANGE.oppWatching : RANGE.opp;
@@ -127,8 +139,7 @@ function fit(board) {
   apply(1);
   // Once the match is over nothing is left to do on the table: the result stands above it,
   // and the cards keep their size (the page scrolls) rather than shrink to fit under it.
-  if (board.querySelector(".result-panel")) return;
-  if (overflow(elements) <= 0) return;
+  if (board.querySelector(".result-panel") || overflow(elements) <= 0) return { s: 1, apply };
   let lo = 0;
   let hi = 1;
   for (let i = 0; i < STEPS; i++) {
@@ -137,7 +148,7 @@ function fit(board) {
     if (overflow(elements) <= 0) lo = mid;
     else hi = mid;
   }
-  apply(lo);
+  return { s: lo, apply };
 }
 
 /** The height of the sticky top bar, for what is pinned under it (the connection banner). */

@@ -670,20 +670,23 @@ export function tableScreen(root, where, { navigate }) {
         h("strong.seat-name", { text: (S.table.seats[me] || {}).name || name }),
         seatTags(me).map(tagEl),
         h("span.total", { text: t("seat.total", { n: view.totals[me] }) })),
-      // Under the prompt, the longest one, there only while the card sizes are chosen
-      // (js/layout.js): the cards are sized for it and keep their size when a draw brings it.
+      // With the prompt, the prompts of a turn's two tallest moments: before its draw and
+      // with a card in hand (the longest prompt). They are shown only while js/layout.js
+      // chooses the card sizes, one moment at a time, so the cards take a size that fits
+      // both and keep it (and their place) when a draw brings the other.
       h("div.prompt-box", {},
         h("p.prompt", { id: "prompt", text: promptText(view, st, others, cells) }),
-        h("p.prompt.prompt-room", { "aria-hidden": "true", text: t(pointerKey("prompt.hold")) })),
+        h("p.prompt.room.room-draw", { "aria-hidden": "true",
+          text: t(ruleOf("knock") ? "prompt.turnKnock" : "prompt.turn") }),
+        h("p.prompt.room.room-hold", { "aria-hidden": "true", text: t(pointerKey("prompt.hold")) })),
       gridEl(view, me, { label: t("table.yourGrid"), targets: cells, onAct: act,
         fourColour: four, lastPos: lastPosFor(me), changed: changedCells(me) }),
-      // Likewise the buttons of a turn before its draw, its most (draw, take, knock where the
-      // rules have it, the hint where it is offered).
+      // Likewise the buttons of those two moments: draw, take, knock where the rules have
+      // it and the hint where it is offered; discard and the hint.
       h("div.actions-box", {}, h("div.actions", {}, actions),
-        h("div.actions.actions-room", { "aria-hidden": "true" }, ["draw", "take",
-          ruleOf("knock") ? "knock" : null, hintOffered() ? "hint" : null].filter(Boolean)
-          .map((kind) => h("span.button.action", {}, t(`act.${kind}`),
-            h("kbd", { text: keyOf(kind).toUpperCase() }))))),
+        h("div.actions.room.room-draw", { "aria-hidden": "true" },
+          roomButtons(["draw", "take", ruleOf("knock") ? "knock" : null])),
+        h("div.actions.room.room-hold", { "aria-hidden": "true" }, roomButtons(["discard"]))),
       hintEl(),
       yourTurn ? h("p.keys-help", { text: keysHelp(cells, others, hintOffered()) }) : null);
     }
@@ -722,6 +725,18 @@ export function tableScreen(root, where, { navigate }) {
         onToggle: (open) => { S.toolsOpen = open; } }),
       h("div.felt", {}, opponents, h("div.middle", {}, center, lastLine), mySection));
     renderClock();
+  }
+
+  // Stand-ins for the buttons of a moment of the turn (see the prompt box above), the hint
+  // included where it is offered: only their size counts.
+  function roomButtons(kinds) {
+    const shown = kinds.filter(Boolean).map((kind) => h("span.button.action", {},
+      t(`act.${kind}`), h("kbd", { text: keyOf(kind).toUpperCase() })));
+    if (hintOffered()) {
+      shown.push(h("span.button.action", {}, h("span.hint-icon", { text: "?" }), t("act.hint"),
+        h("kbd", { text: keyOf("hint").toUpperCase() })));
+    }
+    return shown;
   }
 
   function promptText(view, st, others, cells) {
