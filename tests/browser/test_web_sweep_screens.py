@@ -243,6 +243,9 @@ def test_the_lobby_quick_play_invite_waiting_room_and_a_table_of_people(
     expect(page.locator(".qp-status")).to_have_text("Suche Mitspieler …")
     page.select_option("#lang", "en")
     expect(page.locator(".qp-status")).to_have_text("Looking for players…")
+    # ... for screen readers: the waiting view says it on the screen once, not twice.
+    expect(page.locator(".qp-waiting .qp-looking")).to_have_text("Looking for players…")
+    expect(page.locator(".qp-status")).to_have_class(re.compile(r"\bsr-only\b"))
     page.locator("#qp-leave").click()
     expect(page.locator("#qp-go")).to_be_visible()
 

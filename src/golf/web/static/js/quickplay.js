@@ -125,6 +125,9 @@ export function mountQuickPlay(el, { navigate }) {
     const mode = state.last && state.last.status === "waiting" ? "waiting" : "choose";
     live.mode = mode;
     if (state.said) status.textContent = t(state.said);
+    // While waiting, the view says "Looking for players" itself: the status line is then
+    // for screen readers only, not the same words a second time on the screen.
+    status.classList.toggle("sr-only", mode === "waiting" && state.said === "qp.waiting");
     replace(el, h("section.panel.qp", { "aria-labelledby": "qp-title" },
       h("h2#qp-title", { text: t("qp.title") }),
       h("p.help", { text: t("qp.intro") }),
