@@ -101,22 +101,42 @@ function caps(board) {
  * place when a draw comes. The sizes that fit all of them win. */
 export function fitTable(board) {
   if (!board || !board.querySelector(".felt")) return;
-  const moments = board.querySelector(".my-area .room") ? [null, "fit-draw", "fit-hold"] : [null];
-  let s = 1;
-  let apply = null;
-  for (const moment of moments) {
-    board.classList.add("fitting");
-    if (moment) board.classList.add(moment);
-    try {
-      const fitted = fit(board);
-      s = Math.min(s, fitted.s);
-      apply = fitted.apply;
-    } finally {
-      board.classList.remove("fitting");
-      if (moment) board.classList.remove(moment);
+  const now = fitMoment(board, null);
+  let s = now.s;
+  if (board.querySelector(".my-area .room")) {
+    // The turn's two moments cost a fit each; they change only with the window, the words
+    // (the language), the grids and a banner, so their scale is kept for those.
+    const key = roomKey(board);
+    let rooms = roomFits.get(board);
+    if (!rooms || rooms.key !== key) {
+      rooms = { key, s: Math.min(fitMoment(board, "fit-draw").s, fitMoment(board, "fit-hold").s) };
+      roomFits.set(board, rooms);
     }
+    s = Math.min(s, rooms.s);
   }
-  if (apply) apply(s);
+  now.apply(s);
+}
+
+// board -> { key, s }: the scale that fits both moments of a turn, and what it was fitted for.
+const roomFits = new WeakMap();
+
+function roomKey(board) {
+  const rooms = [...board.querySelectorAll(".my-area .room")].map((el) => el.textContent);
+  return [window.innerWidth, window.innerHeight, ...rooms,
+    board.querySelectorAll(".cell").length, board.querySelectorAll(".final-banner").length]
+    .join("|");
+}
+
+/** fit() with one moment's stand-ins shown (null: the moment itself). */
+function fitMoment(board, moment) {
+  board.classList.add("fitting");
+  if (moment) board.classList.add(moment);
+  try {
+    return fit(board);
+  } finally {
+    board.classList.remove("fitting");
+    if (moment) board.classList.remove(moment);
+  }
 }
 
 /** The largest scale (0 to 1) at which what must be seen is in view, and how to apply one. */
