@@ -26,6 +26,7 @@ from .cards import CARD_TEXT
 from .errors import GolfError
 from .events import hole_result_dict
 from .phases import FROM_DISCARD, FROM_STOCK, OVER, PHASES
+from .scoring import passed_target
 
 if TYPE_CHECKING:
     from .rules import Rules
@@ -169,6 +170,7 @@ def view(game: Viewable, player: int | None, codes: bool = False) -> ViewDict:
         "legal_actions": legal,
         "is_over": over,
         "winners": st.winners[:],
+        "passed_target": passed_target(r, st.totals),
     }
 
 
