@@ -70,7 +70,7 @@ from .phases import FLIP, FROM_DISCARD, FROM_STOCK, HOLD, OVER, PHASES, SETUP, T
 from .position import position as _position
 from .position import state_from_position
 from .rules import Rules, load_rules, rules_from_dict
-from .scoring import Score, Scorer, passed_target, scorer
+from .scoring import Score, Scorer, scorer
 from .state import HoleResult, HoleState, MatchState, check_state, mask_of
 from .view import view as _view
 
@@ -490,7 +490,11 @@ class Game:
         r = st.rules
         if r.holes and len(st.hole_scores) >= r.holes:
             return True
-        return bool(passed_target(r, st.totals))
+        if r.target:
+            if r.target_ends == "reach":
+                return max(st.totals) >= r.target
+            return max(st.totals) > r.target
+        return False
 
     def _finish_or_playoff(self, tied: tuple[int, ...]) -> None:
         st = self.state

@@ -363,20 +363,3 @@ def score(
                 f"{r.name} is played without jokers; set jokers_per_deck to use JK"
             )
     return scorer(r).score(cards)
-
-
-def passed_target(rules: Rules, totals: Sequence[int]) -> list[int]:
-    """The seats whose match total passed the points target, as the rules count it
-    (``target_ends``: reaching it, or going over it); ``[]`` without a target. Any such seat
-    ends the match after the hole (:class:`golf.Game`).
-
-    >>> r = load_rules("nine-card")
-    >>> r.target, r.target_ends, passed_target(r, [50, 51, 12])
-    (50, 'exceed', [1])
-    >>> passed_target(load_rules("six-card"), [200, 10])
-    []
-    """
-    if not rules.target:
-        return []
-    reach = rules.target_ends == "reach"
-    return [s for s, t in enumerate(totals) if (t >= rules.target if reach else t > rules.target)]

@@ -62,7 +62,6 @@ class ViewDict(TypedDict):
     legal_actions: list[str]
     is_over: bool
     winners: list[int]
-    passed_target: list[int]
 
 
 class RecordDict(TypedDict):

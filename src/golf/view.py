@@ -26,7 +26,6 @@ from .cards import CARD_TEXT
 from .errors import GolfError
 from .events import hole_result_dict
 from .phases import FROM_DISCARD, FROM_STOCK, OVER, PHASES
-from .scoring import passed_target
 
 if TYPE_CHECKING:
     from .rules import Rules
@@ -170,7 +169,6 @@ def view(game: Viewable, player: int | None, codes: bool = False) -> ViewDict:
         "legal_actions": legal,
         "is_over": over,
         "winners": st.winners[:],
-        "passed_target": passed_target(r, st.totals),
     }
 
 

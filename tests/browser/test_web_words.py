@@ -20,8 +20,7 @@ from webplay import (
     open_player,
 )
 
-from golf.rules import load_rules, preset_names, preset_title
-from golf.scoring import passed_target
+from golf.rules import preset_names, preset_title
 from golf.server.profiles import rating_svg
 
 # One call into the page's own modules per language: the sentences a template that takes a
@@ -43,9 +42,8 @@ WORDS_JS = """async (code) => {
     { seat: 3, kind: 'bot', bot: 'hard', name: 'Hard bot', bot_number: 1 },
     { seat: 4, kind: 'bot', bot: 'hard', name: 'Hard bot 3', bot_number: 3 }] };
   const told = (facts, seat = 1) => narrate.narrate({ action: 'draw', seat, facts }, table, 0).text;
-  // passed_target as the engine gives it for these totals (asserted in Python below).
   const view = { is_over: true, holes: 9, totals: [12, 53, 30], winners: [0],
-                 passed_target: [1], hole_scores: [[1, 2, 3], [4, 5, 6], [7, 46, 21]] };
+                 hole_scores: [[1, 2, 3], [4, 5, 6], [7, 46, 21]] };
   return {
     bots: [1, 2, 3, 4].map((s) => narrate.seatName(bots, s, 0)),
     deal: told([{ type: 'hole_start', hole: 2, dealer: 0 }]),
@@ -59,7 +57,7 @@ WORDS_JS = """async (code) => {
     share: holeend.resultEl({ ...view, totals: [12, 12, 30], winners: [0, 1] }, table, 0)
       .querySelector('.headline').textContent,
     early: finish.targetEndText(view, { target: 50, target_ends: 'exceed' }, 0, name),
-    notEarly: finish.targetEndText({ ...view, totals: [12, 40, 30], passed_target: [] },
+    notEarly: finish.targetEndText({ ...view, totals: [12, 40, 30] },
       { target: 50, target_ends: 'exceed' }, 0, name),
     articles: ['JC', 'QH', 'AS', '7D', 'KS', 'JK'].map((c) => i18n.cardArticle(c)),
     ownTitle: i18n.tableTitle("Ann's table"),
@@ -118,9 +116,6 @@ def test_sentences_that_name_the_reader_and_german_words(browser: Browser,
                            "target of 50. Over the target: Bob (53).")
     assert de["early"].startswith("Die Partie endete nach Runde 3 von 9")
     assert en["notEarly"] is None
-    nine = load_rules("nine-card")  # the fixture's passed_target is the engine's
-    assert (nine.target, nine.target_ends) == (50, "exceed")
-    assert passed_target(nine, [12, 53, 30]) == [1] and passed_target(nine, [12, 40, 30]) == []
     # German articles follow the card: der Bube, die Dame, das Ass, die 7, der König, Joker.
     assert de["articles"] == ["den", "die", "das", "die", "den", "den"]
     assert en["articles"] == ["the"] * 6

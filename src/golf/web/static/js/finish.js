@@ -50,21 +50,23 @@ export function celebrationEl(view, mySeat) {
 
 /**
  * Why a match ended before its last hole (or, without a number of holes, why it ended at
- * all): a total passed the points target. Who passed it is the engine's `passed_target`
- * (the view); `rules` holds the table's `target` and `target_ends`, for the words only.
- * Null when the points target did not end the match.
+ * all): a total passed the points target. `rules` holds the table's `target` and
+ * `target_ends`; null when the points target did not end the match.
  */
 export function targetEndText(view, rules, mySeat, name) {
-  const over = view.is_over ? view.passed_target || [] : [];
+  const target = rules && rules.target;
+  if (!view.is_over || !target) return null;
+  const reach = rules.target_ends === "reach";
+  const over = view.totals.map((total, seat) => ({ seat, total }))
+    .filter((x) => (reach ? x.total >= target : x.total > target));
   const played = (view.hole_scores || []).length;
   if (!over.length || (view.holes && played >= view.holes)) return null;
-  const target = rules.target;
   const passed = t(`match.passed.${rules.target_ends === "reach" ? "reach" : "exceed"}`);
   const head = view.holes
     ? t("match.endedAfter", { n: played, holes: view.holes, target, passed })
     : t("match.endedAt", { n: played, target, passed });
-  const who = joinNames(over.map((seat) => (seat === mySeat
-    ? t("match.over.you", { points: view.totals[seat] })
-    : t("match.over.seat", { name: name(seat), points: view.totals[seat] }))));
+  const who = joinNames(over.map((x) => (x.seat === mySeat
+    ? t("match.over.you", { points: x.total })
+    : t("match.over.seat", { name: name(x.seat), points: x.total }))));
   return `${head} ${t("match.over.by", { who })}`;
 }
