@@ -96,6 +96,13 @@ def test_unknown_text_lists_the_actions(text: str) -> None:
     assert "reveal N, peek N, draw, take, swap N, discard, flip N, pass, knock" in str(e.value)
 
 
+@pytest.mark.parametrize("text", ["swap ٣", "s٣", "reveal ३", "flip 𝟛", "swap ²", "peek ①"])
+def test_positions_are_ascii_digits_only(text: str) -> None:
+    # str.isdigit() and the regular expression's \d take these; int() reads "٣" as 3.
+    with pytest.raises(golf.NotationError, match="is not an action"):
+        Action.parse(text)
+
+
 def test_non_text_is_rejected() -> None:
     with pytest.raises(golf.NotationError, match="is text like"):
         Action.parse(3)  # type: ignore[arg-type]

@@ -54,7 +54,8 @@ class _ChatServer(BaseHTTPRequestHandler):
         for group in line.removeprefix("Your legal moves: ").split(" | "):
             kind, *ps = group.split()
             moves += [f"{kind} {p}" for p in ps] if ps else [kind]
-        move = self.rng.choice(moves) if step == "move" else "juggle"
+        move = {"move": self.rng.choice(moves), "digits": "²", "arabic": "٣"}.get(step,
+                                                                                "juggle")
         reply = {"choices": [{"message": {"role": "assistant",
                                           "content": f"Let me think.\nAnswer: {move}"}}]}
         data = json.dumps(reply).encode()
@@ -121,6 +122,15 @@ def test_wrong_answers_from_the_model_are_counted(chat_server: str) -> None:
                     load_rules("six-card", {"holes": 1}), players=2, deals=1, seed=1,
                     text=TextOptions(retries=2))
     assert summarise(res)["invalid_answers"] == 2 and summarise(res)["forfeits"] == 0
+
+
+def test_answers_in_other_digits_are_counted_as_wrong(chat_server: str) -> None:
+    # "²" made int() raise a bare ValueError that ended the arena; "٣" was read as 3.
+    _ChatServer.script = ["digits", "arabic", "digits"]  # then good moves
+    res = run_arena(f"openai:{chat_server}:m", ["greedy"],
+                    load_rules("six-card", {"holes": 1}), players=2, deals=1, seed=1,
+                    text=TextOptions(retries=3))
+    assert summarise(res)["invalid_answers"] == 3 and summarise(res)["forfeits"] == 0
 
 
 def test_duplicate_deals_rotate_the_agent_through_every_seat() -> None:

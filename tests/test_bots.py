@@ -201,6 +201,9 @@ def test_registry_names_and_specs() -> None:
     ("expert:memory=2", "memory must be between 0 and 1"),
     ("expert:noise=-1", "noise must be 0 or more"),
     ("expert:memory=lots", "must be a number"),
+    ("expert:memory=٠.٥", "must be a number"),  # Arabic-Indic 0.5: float() reads it
+    ("expert:patience=٣", "must be a whole number"),  # int() reads it as 3
+    ("expert:patience=²", "must be a whole number"),
     ("expert:speed=3", "has no option 'speed'"),
     ("greedy:memory=1", "has no option 'memory'"),
     ("grandmaster", "unknown bot 'grandmaster'"),

@@ -207,6 +207,13 @@ def test_demo_errors(capsys: pytest.CaptureFixture[str]) -> None:
     fails_cleanly(["demo", "--seed", "-4"], capsys, "seed must be a non-negative integer")
 
 
+def test_lab_players_are_ascii_digits(capsys: pytest.CaptureFixture[str]) -> None:
+    # int() read "٣" as 3 (and the lab ran); "²" was a clean refusal already.
+    for players in ("٣", "2,٤", "²"):
+        fails_cleanly(["lab", "six-card", "--players", players, "--deals", "2",
+                       "--skill-deals", "0"], capsys, "--players must be a number")
+
+
 # --- the command itself ----------------------------------------------------------------
 
 

@@ -179,6 +179,38 @@ def test_any_answer_is_a_legal_move_or_an_answer_error(prefix: str, k: int, junk
     assert parse_answer(f"{prefix}\nAnswer: {a}", legal, 9) == a
 
 
+@pytest.mark.parametrize("text", ["²", "①", "³", "٣", "३", "𝟛", "Answer: ²", "[reveal ٣]",
+                                  "s²", "swap ٣", "Answer: `٣`."])
+def test_an_answer_in_other_digits_is_an_answer_error(text: str) -> None:
+    # str.isdigit() is true for each; int() refused "²" (a bare ValueError) and read "٣"
+    # as 3. Only ASCII digits name a position.
+    legal = golf.Game("six-card", players=2, seed=1).legal_actions()  # reveal 1 to 6
+    with pytest.raises(AnswerError):
+        parse_answer(text, legal, 6)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text() | st.text(st.characters(categories=("Nd", "No", "Nl", "Zs", "P")),
+                           max_size=6))
+def test_any_text_is_a_legal_move_or_an_answer_error(text: str) -> None:
+    legal = golf.Game("six-card", players=2, seed=1).legal_actions()
+    try:
+        got = parse_answer(text, legal, 6)
+    except AnswerError:
+        return
+    assert got in legal
+
+
+def test_a_match_counts_an_answer_in_other_digits_as_invalid() -> None:
+    m = TextMatch(golf.Game("six-card", players=2, seed=1), bots={1: "greedy"},
+                  options=TextOptions(retries=3))
+    for text in ("²", "٣"):
+        r = m.answer(text)
+        assert not r.accepted and r.action is None and m.game.history == []
+    assert m.invalid == [2, 0]
+    assert m.answer("3").accepted
+
+
 # --- retries, fallbacks and the record -------------------------------------------------
 
 def test_retries_then_forfeit() -> None:

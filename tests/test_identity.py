@@ -289,6 +289,17 @@ def test_refused_usernames_say_why(name: str, code: str, message: str) -> None:
     assert isinstance(e.value, IdentityError)
 
 
+@pytest.mark.parametrize("hidden", ["\u202e", "\u2066", "\u200f", "\u200e", "\u061c",
+                                    "\u200d", "\u200b", "\ufeff", "\u3164"])
+def test_a_username_with_a_bidirectional_or_invisible_character_is_refused(
+        hidden: str) -> None:
+    # A username is ASCII: no right-to-left override can turn "ann.exe" around.
+    for name in (f"ann{hidden}k", f"{hidden}annk", f"annk{hidden}"):
+        with pytest.raises(UsernameRejected) as e:
+            check_username(name)
+        assert e.value.code == "bad_characters"
+
+
 def test_usernames_are_unique_regardless_of_case() -> None:
     assert username_key(check_username("Ann.Smith")) == username_key(check_username("aNN.sMITH"))
     assert lookup_key("  ANN.smith ") == username_key("Ann.Smith")

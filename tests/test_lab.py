@@ -3,6 +3,7 @@ the interval math, resumable sweeps, outputs, command-line errors, the shipped t
 
 from __future__ import annotations
 
+import io
 import itertools
 import json
 import math
@@ -222,6 +223,8 @@ def test_report_columns_stay_apart_for_wide_figures() -> None:
     from golf.lab.run import format_report
     wide = {"estimate": 2448.0234, "low": 2336.2567, "high": 2559.7812}
     figs = {f.key: {"ruleset": wide, "base": wide, "difference": wide} for f in FIGURES}
+    none = {"estimate": 0.0, "low": 0.0, "high": 0.01}
+    figs["capped"] = {"ruleset": none, "base": none, "difference": none}  # none stopped
     report = {"variant": "six-card", "base": "six-card", "changed": {"holes": 200},
               "players": 2, "deals": 10, "seed": 1, "engine": "engine", "engine_reason": "asked",
               "figures": figs, "skill": {"deals": 0, "note": "not measured"},
@@ -229,6 +232,203 @@ def test_report_columns_stay_apart_for_wide_figures() -> None:
     text = format_report(report)
     cell = "2448.02 [2336.26, 2559.78]"
     rows = [line for line in text.splitlines() if line.count("2448.02") == 3]
-    assert len(rows) == len(FIGURES)
+    assert len(rows) == len(FIGURES) - 1
     for line in rows:
         assert f"{cell}  " in line and f"]{'2448'}" not in line and "]+" not in line
+
+
+# --- rated play a group can trust: the report says what it measured, and only that ------------
+
+def _share_rows(events: int, n: int) -> np.ndarray:
+    """``n`` one-hole, two-player matches with ``events`` of them tied (the rest untied)."""
+    rows = np.zeros((n, len(COL)), dtype=np.int64)
+    rows[:, COL["matches"]] = 1
+    rows[:, COL["holes"]] = 1
+    rows[:, COL["player_holes"]] = 2
+    rows[:, COL["turns"]] = 10
+    rows[:events, COL["tied"]] = 1
+    return rows
+
+
+def test_rates_have_intervals_inside_zero_and_one_even_without_events() -> None:
+    from golf.lab.stats import wilson
+
+    none = estimate(_share_rows(0, 300))
+    est, lo, hi = none["ties"]
+    # no tie in 300 matches is not "certainly never": Wilson's upper bound 3.84/303.84
+    assert est == 0.0 and lo == 0.0 and hi == pytest.approx(Z95 ** 2 / (300 + Z95 ** 2))
+    few = estimate(_share_rows(3, 300))
+    est, lo, hi = few["ties"]
+    assert 0.0 < lo < est < hi < 1.0 and (lo, hi) == pytest.approx(wilson(3, 300)[1:])
+    every = estimate(_share_rows(300, 300))
+    assert every["ties"][2] == 1.0 and every["ties"][1] < 1.0
+    # a share of holes: the deals are the independent units, so no narrower than a
+    # Wilson interval with one trial a deal, and never outside 0-1
+    for rows in (_share_rows(0, 300), _share_rows(3, 300), _share_rows(300, 300)):
+        for f in FIGURES:
+            if f.share:
+                _, lo, hi = estimate(rows)[f.key]
+                assert 0.0 <= lo <= hi <= 1.0, (f.key, lo, hi)
+    # a change of a rate: paired, inside -1..1, and not a certain zero without events
+    d, lo, hi = effects(_share_rows(0, 300), _share_rows(0, 300))["ties"]["difference"]
+    assert d == 0.0 and lo < 0.0 < hi and hi == pytest.approx(Z95 ** 2 / (300 + Z95 ** 2))
+    d, lo, hi = effects(_share_rows(300, 300), _share_rows(0, 300))["ties"]["difference"]
+    assert d == 1.0 and lo > 0.0 and hi <= 1.0
+    d, lo, hi = effects(_share_rows(0, 300), _share_rows(300, 300))["ties"]["difference"]
+    assert d == -1.0 and lo >= -1.0 and hi < 0.0
+
+
+def test_the_paired_difference_of_rates_keeps_the_pairing() -> None:
+    # the same 30 tied deals under both rulesets, plus 10 more under the ruleset: the
+    # pairing makes the change far surer than two independent samples would
+    a, b = _share_rows(40, 400), _share_rows(30, 400)
+    d, lo, hi = effects(a, b)["ties"]["difference"]
+    assert d == pytest.approx(0.025) and 0.0 < lo < d < hi
+    shuffled = b[np.random.default_rng(3).permutation(400)]
+    _, lo2, hi2 = effects(a, shuffled)["ties"]["difference"]
+    assert hi - lo < (hi2 - lo2) / 2
+
+
+def test_capped_matches_are_said_to_never_end_not_to_be_longer() -> None:
+    same = {"estimate": 0.0, "low": 0.0, "high": 0.0}
+    figs = {f.key: {"ruleset": same, "base": same, "difference": same,
+                    "ratio": {"estimate": 1.0, "low": 1.0, "high": 1.0}} for f in FIGURES}
+    figs["turns_per_match"] = {
+        "ruleset": {"estimate": 10000.0, "low": 9900.0, "high": 10100.0},
+        "base": {"estimate": 2200.0, "low": 2100.0, "high": 2300.0},
+        "difference": {"estimate": 7800, "low": 7700, "high": 7900},
+        "ratio": {"estimate": 4.65, "low": 4.5, "high": 4.8}}
+    figs["capped"] = {"ruleset": {"estimate": 1.0, "low": 0.96, "high": 1.0},
+                      "base": {"estimate": 0.0, "low": 0.0, "high": 0.04},
+                      "difference": {"estimate": 1.0, "low": 0.95, "high": 1.0},
+                      "ratio": {"estimate": None, "low": None, "high": None}}
+    en, de = make_sentences(figs, 100)
+    assert "longer" not in en and "länger" not in de
+    assert en.startswith("Matches may never end: 100 % stopped at the 200-hole cap"), en
+    assert en.count("200") == 1  # said once, not again as a rate
+    # a sweep's table says it too, instead of a percentage longer
+    from golf.lab.sweep import _cell
+    row = {"capped": {"ruleset": 0.13, "base": 0.0}, "figures": figs}
+    assert _cell(row, "turns_per_match") == "may never end (13 % capped)"
+    assert _cell({**row, "capped": {"ruleset": 0.0, "base": 0.0}},
+                 "turns_per_match").startswith("+365.0%")
+    # the shipped table says it too (regenerated with its command)
+    shipped = sentence("german", "points.2", -2, "en")
+    assert shipped and "may never end" in shipped and "longer" not in shipped, shipped
+
+
+def test_a_capped_ruleset_gets_no_length_figure(capsys: pytest.CaptureFixture[str],
+                                                tmp_path: Path) -> None:
+    out_json = tmp_path / "r.json"
+    assert main(["lab", "german", "--rule", "points.2=-2", "--deals", "4",
+                 "--skill-deals", "0", "-q", "--json", str(out_json)]) == 0
+    out = capsys.readouterr().out
+    assert "matches may never end: 100 % stopped at the 200-hole cap" in out, out
+    assert "199." not in out and "200.00" not in out, out
+    lines = {ln.split("  ")[0]: ln for ln in out.splitlines()}
+    assert "may never end (100 % capped)" in lines["holes per match"], out
+    report = json.loads(out_json.read_text())
+    assert report["figures"]["holes_per_match"]["ruleset"]["estimate"] is None
+    assert report["figures"]["capped"]["ruleset"]["estimate"] == 1.0
+
+
+def test_the_report_opens_with_the_plain_sentence_and_leaves_out_what_cannot_change(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    out_json = tmp_path / "r.json"
+    assert main(["lab", "six-card", "--rule", "knock=true", "--deals", "30",
+                 "--skill-deals", "0", "-q", "--json", str(out_json)]) == 0
+    out = capsys.readouterr().out
+    report = json.loads(out_json.read_text())
+    en, _ = make_sentences(report["figures"], 30)
+    assert report["sentence"]["en"] == en
+    top, rest = out.split("\nfigure ")
+    assert en in top, out
+    table_rows = rest.split("\nleft out")[0]
+    # six-card has no jokers, no playoffs and a hole count: those rows cannot change
+    assert "knocks per hole" in table_rows
+    for gone in ("wild cards", "playoff", "matches stopped", "holes per match"):
+        assert gone not in table_rows, (gone, out)
+    assert set(report["left_out"]) >= {"wild_cards", "playoffs", "capped", "holes_per_match"}
+    assert main(["lab", "six-card", "--rule", "final_turns=false", "--deals", "10",
+                 "--skill-deals", "0", "-q"]) == 0
+    assert "knocks per hole" not in capsys.readouterr().out.split("\nleft out")[0]
+
+
+@pytest.mark.parametrize("text", [
+    "knock=true", "final_turns=false", "setup=peek", "holes=18", "points.2=2",
+    "points.JK=-2", 'match=["columns","blocks"]', "match=[]", "decks={1=1,4=2}",
+    "tie_break=playoff", 'name="my golf"',
+])
+def test_the_header_writes_settings_as_rule_options_that_round_trip(text: str) -> None:
+    from golf.commands.lab import _rules
+    from golf.lab.options import rule_text
+    from golf.lab.run import changed_settings
+    from golf.rules import parse_rule_option
+
+    key, value = parse_rule_option(text)
+    if key == "name":
+        assert rule_text(key, value) == text
+        return
+    rules = _rules("six-card", [text])
+    changed = json.loads(json.dumps(changed_settings(rules, load_rules("six-card"))))
+    shown = [rule_text(k, v) for k, v in changed.items()]
+    assert _rules("six-card", shown) == rules, shown
+    assert not any("True" in s or "False" in s or "'" in s for s in shown), shown
+
+
+def test_the_header_shows_toml_values(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["lab", "six-card", "--rule", "knock=true", "--vs", "six-card",
+                 "--rule", "decks={1=1,3=2}", "--deals", "4", "--skill-deals", "0",
+                 "-q"]) == 0
+    head = capsys.readouterr().out.splitlines()[0]
+    assert "changed: decks={1=1,3=2}, knock=true" in head, head
+
+
+class _Tty(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def test_a_single_run_shows_progress_on_a_terminal_only(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    tty = _Tty()
+    monkeypatch.setattr("sys.stderr", tty)
+    assert main(["lab", "six-card", "--rule", "knock=true", "--deals", "40",
+                 "--skill-deals", "4"]) == 0
+    err = tty.getvalue()
+    assert "\r[" in err and "deals" in err and f"{2 * 40 + 4 * 4}/{2 * 40 + 4 * 4}" in err, err
+    plain = io.StringIO()
+    monkeypatch.setattr("sys.stderr", plain)
+    assert main(["lab", "six-card", "--rule", "knock=true", "--deals", "40",
+                 "--skill-deals", "4"]) == 0
+    assert "[#" not in plain.getvalue() and "\r" not in plain.getvalue()
+    capsys.readouterr()
+
+
+def test_an_unwritable_json_path_is_refused_before_the_run(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+        tmp_path: Path) -> None:
+    import golf.lab.run
+
+    def never(*args: object, **kwargs: object) -> None:
+        raise AssertionError("the lab ran before checking --json")
+
+    monkeypatch.setattr(golf.lab.run, "lab", never)
+    missing = tmp_path / "no-such-folder" / "out.json"
+    assert main(["lab", "six-card", "--deals", "4", "--json", str(missing)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("golf: error: --json") and "no-such-folder" in err, err
+    assert main(["lab", "six-card", "--deals", "4", "--json", str(tmp_path)]) == 2
+    assert "is a folder" in capsys.readouterr().err
+    assert main(["lab", "table", "--deals", "4", "--out", str(missing)]) == 2
+    assert "no-such-folder" in capsys.readouterr().err
+
+
+def test_a_sweep_prefix_with_a_dot_keeps_its_whole_name(tmp_path: Path) -> None:
+    report = {"variant": "six-card", "players": [2], "deals": 2, "skill_deals": 0,
+              "seed": 1, "jobs": 0, "jobs_resumed": 0, "sorted_by": "x", "base": [],
+              "options": []}
+    paths = write_outputs(report, tmp_path / "six-card.v2")
+    assert [p.name for p in paths] == ["six-card.v2.json", "six-card.v2.md",
+                                       "six-card.v2.html"]
+    assert all(p.exists() for p in paths)

@@ -153,10 +153,29 @@ def test_the_server_plays_every_level_and_hints_without_the_optional_extras(
 
 
 def test_a_command_that_needs_an_extra_says_which(tmp_path: Path) -> None:
-    for command in (["lab", "six-card", "--deals", "20"], ["lab", "table"],
+    for command in (["lab", "table"], ["lab", "six-card", "--engine", "compiled"],
                     ["simulate", "--bots", "search,easy", "--games", "1"]):
         run = subprocess.run([sys.executable, "-m", "golf", *command], cwd=tmp_path,
                              env=light_env(tmp_path), capture_output=True, text=True,
                              timeout=120)
         assert run.returncode != 0 and "Traceback" not in run.stderr, run.stderr[-2000:]
         assert "golf-cards[fast]" in run.stderr, run.stderr[-2000:]
+
+
+def test_the_lab_plays_at_python_tables_without_the_optional_extras(tmp_path: Path) -> None:
+    """``golf lab`` needs neither numpy nor numba with the engine's own tables: slower,
+    and it says so (and how to get the compiled core). ``auto`` falls back to them."""
+    for engine in ("python", "auto"):
+        run = subprocess.run([sys.executable, "-m", "golf", "lab", "six-card", "--rule",
+                              "knock=true", "--deals", "3", "--skill-deals", "2",
+                              "--engine", engine, "--json", "r.json"],
+                             cwd=tmp_path, env=light_env(tmp_path), capture_output=True,
+                             text=True, timeout=300)
+        assert "hiding the optional extras" in run.stderr, run.stderr[-2000:]
+        assert run.returncode == 0, (engine, run.stdout[-2000:], run.stderr[-2000:])
+        assert "Traceback" not in run.stderr
+        assert "engine: python" in run.stdout and "knocks per hole" in run.stdout
+        assert "expert beats greedy by" in run.stdout, run.stdout
+        assert "golf-cards[fast]" in run.stdout + run.stderr, (run.stdout, run.stderr)
+        assert "slower" in run.stdout + run.stderr
+        assert (tmp_path / "r.json").exists()

@@ -181,6 +181,15 @@ def test_an_unreachable_address_is_a_clear_error(capsys: pytest.CaptureFixture[s
     assert "cannot reach the Ray cluster" in err and "Traceback" not in err
 
 
+@pytest.mark.parametrize("port", ["²", "٣", "٦٣٧٩"])
+def test_a_port_in_other_digits_is_not_read_as_a_number(port: str) -> None:
+    # "²" made int() raise a bare ValueError; "٣" was read as port 3 (nobody there:
+    # "cannot reach"). Neither is a port: the address goes to Ray as written.
+    from golf.backend import _check_reachable
+
+    assert _check_reachable(f"127.0.0.1:{port}", timeout=1) is None
+
+
 def test_a_lab_sweep_on_the_cluster_equals_a_local_one(cluster: str, tmp_path: Path) -> None:
     """golf lab sweep --ray: every option's figures as a local pool finds them (issue 31)."""
     args = ["lab", "sweep", "six-card", "--players", "2", "--deals", "4", "--skill-deals", "0",

@@ -36,6 +36,22 @@ def rows(hint: str) -> list[tuple[str, float | None, str]]:
     return out
 
 
+def advised(hint: str) -> str | None:
+    """The move a hint's first line advises, as notation: the line names it once, as
+    notation before a dash or in words (``swap into position 2 for the 8``)."""
+    line = hint.splitlines()[0]
+    for pattern, move in ((r"^Hint: (\S+(?: \d+)?) - ", None),
+                          (r"^Hint: draw from the stock\b", "draw"),
+                          (r"^Hint: take the\b", "take"), (r"^Hint: discard the\b", "discard"),
+                          (r"^Hint: knock\b", "knock"),
+                          (r"^Hint: (swap) into position (\d+)", None),
+                          (r"^Hint: (flip) position (\d+)", None)):
+        m = re.search(pattern, line)
+        if m:
+            return move or " ".join(m.groups())
+    return None
+
+
 def test_the_hint_of_the_issue_picks_its_own_lowest_row() -> None:
     # printf 'r1\nr2\nd\nhint\n' | golf play --seed 5 --rule holes=1 advised "discard"
     # while listing discard 19.2 above swap 4 16.2.
@@ -49,8 +65,7 @@ def test_the_hint_of_the_issue_picks_its_own_lowest_row() -> None:
     g.apply("draw")
     hint = session.hint(0)
     listed = rows(hint)
-    advised = re.search(r"Hint: (\S+(?: \d+)?) - ", hint)
-    assert advised and listed and listed[0][0] == advised.group(1)
+    assert listed and listed[0][0] == advised(hint), hint
     values = [v for _, v, _ in listed if v is not None]
     assert values == sorted(values)
 
@@ -156,3 +171,35 @@ def test_in_memory_mode_the_coach_uses_the_players_own_peeks() -> None:
                  session.coach().explain(session.shown(0, codes=True), g.legal_actions())}
     assert forgetful["swap 1"] == forgetful["swap 3"]
     assert by_action["swap 1"] != by_action["swap 3"], f"the peeked {peeked} must count"
+
+
+def _first_decision(seed: int) -> Session:
+    """Three players of six-card (the expert coaches), the person's first turn."""
+    g = Game("six-card", players=3, seed=seed, rules={"holes": 1})
+    session = session_for(g)
+    for a in ("reveal 1", "reveal 2"):
+        g.apply(a)
+    greedy = make_bot("greedy", g.rules, 1)
+    while g.current_player != 0:
+        g.apply(greedy.choose(g.view(g.current_player, codes=True), g.legal_actions()))
+    return session
+
+
+def test_the_hint_says_the_move_once_in_words() -> None:
+    """Bug: "Hint: draw - draw: expected gain 3.0" (the move, then the reason naming it
+    again). The hint names the move once, in words."""
+    session = _first_decision(3)
+    first = session.hint(0).splitlines()[0]
+    assert first == "Hint: draw from the stock: expected gain 3.0", first
+    for seed in range(1, 8):
+        session = _first_decision(seed)
+        g = session.game
+        for _ in range(2):  # the turn, then the card held
+            first = session.hint(0).splitlines()[0]
+            assert first.startswith("Hint: "), first
+            kind = first.split()[1]
+            assert not re.search(rf"^Hint: {kind}\b.* - {kind}\b", first), first
+            assert first.count(kind) == 1 or kind == "swap", first
+            g.apply(session.coach().choose(g.view(0, codes=True), g.legal_actions()))
+            if g.current_player != 0:
+                break

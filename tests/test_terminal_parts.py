@@ -207,6 +207,48 @@ def test_commands_and_bad_words() -> None:
     assert read("n", flip.legal_actions()) == Action.parse("pass")
 
 
+#: Digits that are not ASCII: ``str.isdigit()`` is true for all of them, ``int()``
+#: refuses the first three and reads the others (Arabic-Indic, Devanagari, bold maths).
+OTHER_DIGITS = ["²", "①", "³", "٣", "३", "𝟛", "٣٣", "1²"]
+
+
+@pytest.mark.parametrize("text", [*OTHER_DIGITS, "r٣", "reveal ٣", "swap ²", "r ٣"])
+def test_only_ascii_digits_are_positions(text: str) -> None:
+    legal = Game("six-card", players=2, seed=1).legal_actions()  # reveal 1 to 6
+    with pytest.raises(EntryError):
+        read(text, legal, 6)
+    assert read("3", legal, 6) == Action.parse("reveal 3")
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(max_size=12) | st.text(st.characters(categories=("Nd", "No", "Nl", "Zs")),
+                                      max_size=4))
+def test_any_typed_line_is_an_action_a_command_or_an_entry_error(text: str) -> None:
+    legal = Game("six-card", players=2, seed=1).legal_actions()
+    other_digits = any(c.isdigit() and not c.isascii() for c in text)
+    try:
+        got = read(text, legal, 6)
+    except EntryError:
+        return
+    assert isinstance(got, Command | Action)
+    assert not other_digits, f"{text!r} was read as {got!r}"
+
+
+def test_replay_commands_take_ascii_digits_only() -> None:
+    g = random_game("six-card", 5, 10_000, players=3)
+    saved = Saved(g.record(), [SeatSpec("Ann"), SeatSpec("Bob"), SeatSpec("Cy")])
+    commands = ["h ²", "h ①", "h ٣", "s ²", "s ٣", "s 2", "q"]
+    out = io.StringIO()
+    console = Console(io.StringIO("\n".join(commands) + "\n"), out, PLAIN, width=200)
+    console.input_is_terminal = True  # step through it, as a person would
+    assert replay(saved, console) == 0
+    text = out.getvalue()
+    assert text.count("h needs a hole number") == 3
+    assert "'²' is not a player" in text and "'٣' is not a player" in text
+    assert text.count("Seen through the eyes of") == 1  # "s 2" only: Bob
+    assert "Seen through the eyes of Bob" in text
+
+
 # --- sentences --------------------------------------------------------------------------------
 
 @settings(max_examples=40, deadline=None)
@@ -254,6 +296,18 @@ def test_the_rules_summary_follows_the_settings(preset: str) -> None:
     assert ("a joker matches any card" in text) == r.jokers_wild
 
 
+@pytest.mark.parametrize("preset", preset_names())
+def test_the_rules_summary_has_no_references_meant_for_developers(preset: str) -> None:
+    """Bug: the German variant's summary read "German six-card Golf (text 004): ..." (a
+    source text by its number in the project's notes, meaningless at the table)."""
+    from golf.terminal.summary import header
+
+    r = load_rules(preset)
+    for text in (header(r), rules_summary(r, max(2, r.players[0]))):
+        assert not re.search(r"\(texts? \d{3}|\bDecisions?\b", text), text
+    assert header(load_rules("german")).startswith("german: German six-card Golf: peek at two")
+
+
 def test_the_rules_summary_reflects_overrides() -> None:
     r = load_rules("nine-card", {"match": ["columns", "blocks"], "flip_instead_of_draw": True,
                                  "points": {"2": 2}})
@@ -281,6 +335,25 @@ def test_who_plays_by_default_and_on_request() -> None:
     seats = seat_table(["Ann"], ["expert", "greedy", "expert"], game_seed=7)
     assert [s.name for s in seats] == ["Ann", "Expert 1", "Greedy", "Expert 2"]
     assert len({s.seed for s in seats[1:]}) == 3
+
+
+def test_the_help_says_who_sits_down(capsys: pytest.CaptureFixture[str]) -> None:
+    """Bug: the help said the default was "the people plus two bots", but --bots easy
+    seats one bot. The help says what each case does, and the cases do that."""
+    with pytest.raises(SystemExit):
+        main(["play", "--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    assert "the people plus two bots" not in text
+    assert "Without --players: with --bots, one bot per name in --bots (--bots easy: you " \
+        "against one bot)" in text, text
+    assert "with --players, a single name fills every bot seat" in text, text
+    assert "without --bots, one person plays two bots and two or more people play each " \
+        "other" in text, text
+    assert wanted("--bots", "easy") == (["You"], ["easy"])
+    assert wanted("--bots", "easy,hard") == (["You"], ["easy", "hard"])
+    assert wanted("--players", "4", "--bots", "easy") == (["You"], ["easy"] * 3)
+    assert wanted() == (["You"], ["expert", "expert"])
+    assert wanted("--humans", "Ann,Bob") == (["Ann", "Bob"], [])
 
 
 @pytest.mark.parametrize(("argv", "message"), [

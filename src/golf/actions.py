@@ -31,7 +31,9 @@ KIND_SHIFT = 4
 CELL_MASK = MAX_POSITION - 1
 ALIASES = {"d": "draw", "t": "take", "x": "discard", "k": "knock", "s": "swap", "f": "flip",
            "r": "reveal", "p": "peek"}
-_SYNTAX = re.compile(r"^\s*([a-z]+)\s*(\d+)?\s*$")
+#: A word and an optional position in ASCII digits (``\d`` would take "٣", which int()
+#: reads as 3: only 0-9 are positions, golf.digits).
+_SYNTAX = re.compile(r"^\s*([a-z]+)\s*([0-9]+)?\s*$")
 
 
 class Action(int):

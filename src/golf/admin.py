@@ -24,6 +24,7 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar
 
+from .digits import whole
 from .errors import GolfError
 
 if TYPE_CHECKING:
@@ -140,9 +141,10 @@ def run_action(url: str, action: str, target: str | None, show_all: bool = False
 
 
 def _number(text: str) -> int:
-    if not text.isdigit():
+    number = whole(text)
+    if number is None:
         raise GolfError(f"a report number is a whole number such as 7, not {text!r}")
-    return int(text)
+    return number
 
 
 async def _on_database(url: str, call: Callable[[AsyncEngine], Awaitable[T]]) -> T:

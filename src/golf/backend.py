@@ -27,6 +27,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any, TypeVar
 
+from .digits import is_digits
 from .errors import GolfError
 
 __all__ = ["Backend", "LocalPool", "RayBackend", "chunk_size", "gather", "make_backend"]
@@ -212,7 +213,7 @@ def _result(ray: Any, ref: Any, retries: int) -> list[tuple[int, Any]]:
 def _check_reachable(address: str, timeout: float = 5.0) -> None:
     """Fail fast on a ``host:port`` nobody answers at (Ray itself retries for minutes)."""
     host, sep, port = address.removeprefix("ray://").rpartition(":")
-    if not sep or not port.isdigit():
+    if not sep or not is_digits(port):
         return  # "auto" and the like: Ray finds the cluster itself
     try:
         socket.create_connection((host, int(port)), timeout=timeout).close()

@@ -29,6 +29,7 @@ from types import MappingProxyType
 from typing import Any, Literal, TypeVar, cast, get_args
 
 from .cards import JOKER, RANK_NAMES, build_deck, rank_name
+from .digits import whole
 from .errors import RulesError
 
 _T = TypeVar("_T")
@@ -285,12 +286,14 @@ def _decks(key: str, v: Any) -> tuple[tuple[int, int], ...]:
         )
     steps = []
     for a, b in v.items():
-        try:
-            start = int(a)
-        except (TypeError, ValueError):
+        # A player count as an integer, or as a key written in ASCII digits ("4": TOML
+        # and JSON keys are text); "٤" is no key.
+        start = a if isinstance(a, int) and not isinstance(a, bool) else (
+            whole(a) if isinstance(a, str) else None)
+        if start is None:
             raise RulesError(f"setting 'decks' has key {a!r}; keys are player counts",
                              code="decks_bad_key",
-                             params={"key": "decks", "got": repr(a)}) from None
+                             params={"key": "decks", "got": repr(a)})
         steps.append((_int("decks", start, *_PLAYER_RANGE), _int("decks", b, *_DECK_RANGE)))
     steps.sort()
     return tuple(steps)
@@ -875,13 +878,15 @@ def _raw_preset(name: str, seen: tuple[str, ...] = ()) -> dict[str, Any]:
                          code="extends_loop", params={"chain": [*seen, name]})
     hit = _PRESET_SETTINGS.get(name)
     if hit is None:
-        res = resources.files("golf") / "presets" / f"{name}.toml"
-        if not res.is_file():
+        # Only a shipped name reaches the file system: a name is never a path, not even
+        # one relative to the presets' folder ("../x" from an ``extends``).
+        if name not in _preset_list():
             raise RulesError(
                 f"unknown variant {name!r}; presets are: {', '.join(preset_names())} "
                 "(or give the path of a .toml rules file)",
                 code="unknown_preset", params={"got": repr(name), "allowed": preset_names()},
             )
+        res = resources.files("golf") / "presets" / f"{name}.toml"
         raw = _read_toml(res.read_text(encoding="utf-8"), f"preset {name!r}")
         hit = _PRESET_SETTINGS[name] = _resolve(raw, (*seen, name))
     return cast(dict[str, Any], _copy(hit))
@@ -969,6 +974,36 @@ def load_rules(
             if len(_RESOLVED) > RULES_CACHE_SIZE:
                 _RESOLVED.popitem(last=False)
     return rules
+
+
+def preset_rules(name: object, overrides: Mapping[str, Any] | None = None) -> Rules:
+    """Rules of a shipped preset, by its name only, with ``overrides`` on top.
+
+    For rules that come from someone else (a request to the server): unlike
+    :func:`load_rules`, a name is never read as a file, and an unknown name is refused
+    with one message whatever its text (it is neither echoed nor looked up anywhere), so
+    the refusal tells nothing about the machine.
+
+    >>> preset_rules("german").name
+    'german'
+    >>> try:
+    ...     preset_rules("/etc/passwd")
+    ... except RulesError as e:
+    ...     print(e.code, str(e) == str(unknown_preset()))
+    unknown_preset True
+    >>> preset_rules("six-card", {"holes": 1}) is load_rules("six-card", {"holes": 1})
+    True
+    """
+    if not isinstance(name, str) or name not in _preset_list():
+        raise unknown_preset()
+    return load_rules(name, overrides)
+
+
+def unknown_preset() -> RulesError:
+    """The one refusal of a preset name that is not shipped (see :func:`preset_rules`)."""
+    names = preset_names()
+    return RulesError(f"unknown preset; the presets are: {', '.join(names)}",
+                      code="unknown_preset", params={"allowed": names})
 
 
 #: How many (preset, overrides) combinations keep their built Rules (least recently

@@ -142,6 +142,72 @@ def test_two_people_and_a_bot_play_a_hole_to_the_scorecard(
         p.context.close()
 
 
+# "Dana" in Hebrew letters: a name written right to left (escapes: this file shows none).
+RTL_NAME = "\u05d3\u05e0\u05d4"
+
+# Where, left to right on the screen, the name's first letter and the last digit 5 (the one
+# after the name) are drawn inside an element: measured by the browser's own layout.
+WHERE_JS = """(el) => {
+  const at = (ch) => {
+    const walk = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+    const nodes = [];
+    for (let n = walk.nextNode(); n; n = walk.nextNode()) nodes.push(n);
+    for (const n of nodes.reverse()) {
+      const i = n.data.lastIndexOf(ch);
+      if (i < 0) continue;
+      const r = document.createRange();
+      r.setStart(n, i);
+      r.setEnd(n, i + 1);
+      return r.getBoundingClientRect().left;
+    }
+    return null;
+  };
+  return { name: at('\\u05d3'), digit: at('5') };
+}"""
+
+# The final screen's sentence about who passed the target, for a seat with that name, put
+# on the page in a paragraph of its own (#probe).
+SENTENCE_JS = """async (name) => {
+  const finish = await import('/static/js/finish.js');
+  const narrate = await import('/static/js/narrate.js');
+  const i18n = await import('/static/js/i18n.js');
+  const table = { seats: [{ seat: 0, kind: 'human', name: 'Ann' },
+                          { seat: 1, kind: 'human', name }] };
+  const text = finish.targetEndText({ is_over: true, holes: 9, totals: [12, 53],
+    winners: [0], hole_scores: [[1, 2], [3, 4], [8, 47]] },
+    { target: 50, target_ends: 'exceed' }, 0, (s) => narrate.seatName(table, s, 0));
+  const p = document.createElement('p');
+  p.id = 'probe';
+  p.textContent = text;
+  document.body.append(p);
+  return { text, ltr: i18n.isolate('Ann (53)'), joined: i18n.joinNames(['Ann', 'Bob']) };
+}"""
+
+
+def test_a_right_to_left_name_cannot_reorder_the_text_around_it(
+        browser: Browser, server: Server) -> None:
+    """A name in Hebrew letters followed by a number ("Dana: 5 cards left", "Dana (53)")
+    once carried the number to its left (the Unicode bidirectional algorithm joins digits
+    to the right-to-left run before them); names and chat lines are laid out on their own
+    (<bdi>, FIRST STRONG ISOLATE ... POP DIRECTIONAL ISOLATE), left-to-right names unchanged."""
+    p = open_player(browser, RTL_NAME, server.url + "/")
+    expect(p.page.locator("#preset")).to_be_visible()
+    said = p.page.evaluate(SENTENCE_JS, RTL_NAME)
+    assert said["text"].endswith(f"Over the target: \u2068{RTL_NAME}\u2069 (53)."), said
+    where = p.page.locator("#probe").evaluate(WHERE_JS)
+    assert where["name"] < where["digit"], where
+    assert said["ltr"] == "Ann (53)" and said["joined"] == "Ann and Bob", said
+    p.page.evaluate("document.getElementById('probe').remove()")
+    create_table(p, seats=["human", "easy"])
+    p.page.fill("#chat-input", "5 cards left")
+    p.page.locator(".chat-form button[type=submit]").click()
+    line = p.page.locator(".chat-list li", has_text="cards left")
+    expect(line).to_have_text(f"{RTL_NAME}: 5 cards left")
+    where = line.evaluate(WHERE_JS)
+    assert where["name"] < where["digit"], where
+    assert not p.errors, p.errors
+
+
 def test_the_secrecy_check_finds_a_hidden_card_in_any_of_its_forms() -> None:
     """The DOM check itself: a face-down card named in any way the page writes cards fails."""
     g = Game("six-card", players=2, seed=7)

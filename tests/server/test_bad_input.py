@@ -179,7 +179,7 @@ def test_lobby_refusals_use_the_engines_messages(server: ServerProcess) -> None:
     assert err["message"] == str(info.value) and err["field"] == "hole"
     err = refused({**base, "preset": "seven-card"}, "bad_rules", 422)
     with pytest.raises(GolfError) as info:
-        golf.load_rules("seven-card")
+        golf.rules.preset_rules("seven-card")
     assert err["message"] == str(info.value)
     refused({**base, "name": ""}, "bad_name", 422)
     refused({**base, "name": "x" * 21}, "bad_name", 422)

@@ -7,11 +7,15 @@ import asyncio
 import os
 import subprocess
 import sys
+from pathlib import Path
 from typing import Any
 
 import pytest
 from harness import Client, ServerProcess
 from test_accounts import Browser
+
+from golf.admin import run_action
+from golf.errors import GolfError
 
 
 def browser(server: ServerProcess) -> Browser:
@@ -63,8 +67,8 @@ def test_block_a_seat_and_list_and_lift_it(server: ServerProcess) -> None:
     assert [(b["id"], b["name"]) for b in blocks] == [(bob_id, "Bob")]  # as he played
     # The blocked player is not told.
     assert bob.http.get("/api/blocks").json()["blocks"] == []
-    # A bot's seat, one's own seat, a seat that is not there: clear refusals.
-    for seat, code in ((2, "no_player"), (0, "bad_message"), (9, "no_player")):
+    # A bot's seat, one's own seat, a seat that is not there, a seat no table has.
+    for seat, code in ((2, "no_player"), (0, "is_you"), (5, "no_player"), (9, "bad_message")):
         r = ann.post(f"/api/tables/{table}/seats/{seat}/block")
         assert r.json()["error"]["code"] == code, (seat, r.text)
     # Another site's page cannot block for Ann.
@@ -174,6 +178,14 @@ def test_admin_refuses_clearly(server: ServerProcess) -> None:
     assert out.returncode == 0
     for action in ("reports", "suspend", "restore", "reset-password", "rebuild-ratings"):
         assert action in out.stdout
+
+
+@pytest.mark.parametrize("number", ["²", "①", "٣", "7 ", "-1"])
+def test_a_report_number_is_ascii_digits(number: str, tmp_path: Path) -> None:
+    # "²" made int() raise a bare ValueError; "٣" closed report 3.
+    url = f"sqlite+aiosqlite:///{tmp_path / 'golf.db'}"
+    with pytest.raises(GolfError, match="a report number is a whole number"):
+        run_action(url, "close-report", number)
 
 
 def test_admin_rebuilds_ratings(server: ServerProcess) -> None:

@@ -8,6 +8,7 @@ import json
 import re
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
@@ -131,6 +132,43 @@ def test_other_sites_cannot_write_or_open_sockets(guarded: ServerProcess) -> Non
 
     asyncio.run(sockets())
     no_crash_logged(guarded)
+
+
+@pytest.mark.parametrize("declared", [b"\xb2", b"\xb9", b"1\xb3", b"-1", b" 9", b"abc", b"12"])
+def test_a_content_length_of_other_digits_is_not_trusted(declared: bytes) -> None:
+    """Headers are read as latin-1: the byte 0xB2 is "²", a digit to str.isdigit() that
+    int() refuses. The guard judges such a declared length as no length (the body's real
+    size decides) instead of failing with a bare ValueError. (uvicorn's parser refuses
+    such a header before the application; the guard does not rely on that.)"""
+    from golf.server.guard import Guard
+    from golf.server.protocol import MAX_BODY
+
+    async def call(body: bytes) -> tuple[list[bytes], list[dict[str, Any]]]:
+        seen: list[bytes] = []
+        sent: list[dict[str, Any]] = []
+
+        async def app(scope: Any, receive: Any, send: Any) -> None:
+            seen.append((await receive())["body"])
+            await send({"type": "http.response.start", "status": 204, "headers": []})
+            await send({"type": "http.response.body", "body": b""})
+
+        async def receive() -> dict[str, Any]:
+            return {"type": "http.request", "body": body, "more_body": False}
+
+        async def send(message: Any) -> None:
+            sent.append(dict(message))
+
+        scope = {"type": "http", "method": "POST", "path": "/api/tables",
+                 "headers": [(b"content-length", declared),
+                             (b"content-type", b"application/json")]}
+        await Guard(app)(scope, receive, send)
+        return seen, sent
+
+    seen, sent = asyncio.run(call(b'{"name": "Ann"}'))
+    assert seen == [b'{"name": "Ann"}'] and sent[0]["status"] == 204
+    seen, sent = asyncio.run(call(b"[" * (MAX_BODY + 1)))
+    assert seen == [] and sent[0]["status"] == 413
+    assert json.loads(sent[1]["body"])["error"]["code"] == "too_large"
 
 
 def test_allow_origin_must_be_an_origin(tmp_path: Path) -> None:

@@ -387,8 +387,11 @@ def test_leaderboard_pages_and_the_viewers_position(server: ServerProcess) -> No
     few = next(m for m in made if m[3] == 9)
     body = server.get(f"/api/leaderboards/german/5+?me={few[0]}").json()
     assert body["me"]["rank"] is None and body["me"]["needed"] == 1
-    bad = server.get(f"/api/leaderboards/german/5+?page={page + 1}")
-    assert bad.status_code == 400 and bad.json()["error"]["field"] == "page"
+    past = server.get(f"/api/leaderboards/german/5+?page={page + 1}").json()
+    assert past["rows"] == [] and past["pages"] == page and past["page"] == page + 1
+    for bad_page in ("0", "-1", str(2**63), "x"):
+        bad = server.get(f"/api/leaderboards/german/5+?page={bad_page}")
+        assert bad.status_code == 400 and bad.json()["error"]["field"] == "page", bad_page
     assert server.get("/api/leaderboards/german/9").json()["error"]["code"] == "bad_variant"
     assert server.get("/api/leaderboards/nope/2").status_code == 404
     bots = server.get("/api/leaderboards/six-card/2").json()["bots"]

@@ -130,6 +130,10 @@ def _convert(name: str, key: str, text: str, default: Any) -> Any:
             if text.lower() in ("0", "false", "no", "off"):
                 return False
             raise ValueError
+        if isinstance(default, int | float) and not text.isascii():
+            # int() and float() read other scripts' digits ("٣" is 3): numbers are
+            # written in ASCII here, as everywhere people type them (golf.digits).
+            raise ValueError
         if isinstance(default, int):
             return int(text)
         if isinstance(default, float):

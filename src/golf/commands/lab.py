@@ -5,10 +5,12 @@ from __future__ import annotations
 import argparse
 import difflib
 import json
+import os
 import sys
 from pathlib import Path
-from typing import Any
+from typing import Any, TextIO
 
+from ..digits import is_digits
 from ..errors import GolfError, RulesError
 from ..rules import Rules, load_rules, parse_rule_option, preset_names, setting_schema
 from ._backend import add_backend_options, backend_from_args
@@ -28,7 +30,9 @@ golf lab table [--out FILE]
 
 Every figure has a 95% interval; effects are paired by deal. The bots are the compiled
 expert (self-play) wherever the compiled core plays the rules, else the Python expert at
-tables; the header says which engine ran and why.
+tables; the header says which engine ran and why. Without the 'fast' extra (numpy and
+numba) golf lab VARIANT and golf lab sweep play at the engine's tables, many times
+slower; pip install 'golf-cards[fast]' adds the compiled core (golf lab table needs it).
 
 examples:
   golf lab six-card --rule knock=true
@@ -70,7 +74,8 @@ def register(sub: Any) -> None:
                    "table: the file (default src/golf/lab/effects.json)")
     p.add_argument("--results", metavar="FILE", default=None,
                    help="sweep: the results file a rerun continues (default PREFIX.jsonl)")
-    p.add_argument("--quiet", "-q", action="store_true", help="no progress on stderr")
+    p.add_argument("--quiet", "-q", action="store_true",
+                   help="no progress on stderr (a bar where stderr is a terminal)")
     add_backend_options(p, "sweep: worker processes (default 1)")
     p.set_defaults(func=run)
 
@@ -101,18 +106,54 @@ def _rules(variant: str, texts: list[str]) -> Rules:
 def _players(text: str | None, default: list[int]) -> list[int]:
     if text is None:
         return default
-    try:
-        out = [int(x) for x in text.split(",") if x.strip()]
-    except ValueError:
-        raise GolfError(f"--players must be a number or numbers with commas, got {text!r}"
-                        ) from None
+    parts = [x.strip() for x in text.split(",") if x.strip()]
+    if not all(is_digits(x) for x in parts):  # ASCII digits: int() reads "٣" as 3
+        raise GolfError(f"--players must be a number or numbers with commas, got {text!r}")
+    out = [int(x) for x in parts]
     if not out:
         raise GolfError("--players is empty")
     return out
 
 
-def _say(quiet: bool) -> Any:
-    return None if quiet else (lambda msg: print(msg, file=sys.stderr, flush=True))
+class _Stderr:
+    """What a long run tells on stderr: a line for each stage and, where stderr is a
+    terminal, a progress bar (``golf.simulate.Progress``) below them. Nothing with
+    ``--quiet``; no bar where stderr is a file or a pipe."""
+
+    def __init__(self, quiet: bool, label: str = "deals",
+                 stream: TextIO | None = None) -> None:
+        from ..simulate import Progress
+
+        self.stream = stream or sys.stderr
+        self.quiet = quiet
+        self.tty = bool(getattr(self.stream, "isatty", lambda: False)())
+        self.bar = Progress(self.stream, label) if self.tty and not quiet else None
+
+    def say(self, msg: str) -> None:
+        if self.quiet:
+            return
+        # on a terminal the bar's line is cleared first; the bar comes back below
+        self.stream.write(("\r\033[K" if self.bar else "") + msg + "\n")
+        self.stream.flush()
+
+    def tick(self, done: int, total: int) -> None:
+        if self.bar is not None and total:
+            self.bar(done, total)
+
+
+def check_output(path: Path, option: str) -> None:
+    """Refuse at once an output file that cannot be written (a missing folder, a
+    folder's name), before a run of minutes ends in a traceback."""
+    if path.is_dir():
+        raise GolfError(f"{option} {str(path)!r} is a folder; give a file name, e.g. "
+                        f"{path / 'lab.json'}")
+    folder = path.parent
+    if not folder.is_dir():
+        raise GolfError(f"{option} {str(path)!r}: the folder {str(folder)!r} does not "
+                        "exist; create it first or choose another path")
+    if not os.access(folder, os.W_OK):
+        raise GolfError(f"{option} {str(path)!r}: the folder {str(folder)!r} is not "
+                        "writable")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -125,36 +166,39 @@ def run(args: argparse.Namespace) -> int:
     if args.variant is not None:
         raise GolfError(f"unexpected argument {args.variant!r}: give one VARIANT (or "
                         "'sweep VARIANT', 'table')")
-    try:
-        from ..lab.run import format_report, lab
-    except ImportError as e:
-        raise _missing(e) from None
+    from ..lab.run import format_report, lab  # no numpy: the engine's tables need none
 
     rules = _rules(args.what, args.rule)
     base = _rules(args.vs or args.what, [])
     players = _players(args.players, [default_players(rules)])
     if len(players) != 1:
         raise GolfError("golf lab VARIANT takes one --players count (sweep takes several)")
-    report = lab(rules, base, players[0], args.deals or 2000, args.seed, args.engine,
-                 args.skill_deals, args.search_deals, _say(args.quiet))
+    out = Path(args.json) if args.json else None
+    if out is not None:
+        check_output(out, "--json")
+    err = _Stderr(args.quiet)
+    try:
+        report = lab(rules, base, players[0], args.deals or 2000, args.seed, args.engine,
+                     args.skill_deals, args.search_deals, err.say, err.tick)
+    except ImportError as e:  # --engine compiled without numpy and numba
+        raise _missing(e) from None
     print(format_report(report))
-    if args.json:
-        Path(args.json).write_text(json.dumps(report, indent=1) + "\n", encoding="utf-8")
+    if out is not None:
+        out.write_text(json.dumps(report, indent=1) + "\n", encoding="utf-8")
     return 0
 
 
 def _missing(e: ImportError) -> GolfError:
-    """The lab's measurements run on numpy and the compiled core (the ``fast`` extra),
-    which a light install (``make run``: the ``web`` extra) does not have."""
-    return GolfError(f"golf lab needs the 'fast' extra (numpy and numba; {e.name or e} is "
-                     "missing): pip install 'golf-cards[fast]'")
+    """The compiled core (the ``fast`` extra: numpy and numba), which a light install
+    (``make run``: the ``web`` extra) does not have: the table and ``--engine compiled``
+    need it; ``golf lab VARIANT`` and sweeps play without it at the engine's tables."""
+    return GolfError(f"this needs the compiled core, the 'fast' extra (numpy and numba; "
+                     f"{e.name or e} is missing): pip install 'golf-cards[fast]' adds it "
+                     "(golf lab VARIANT --engine python plays without it, slower)")
 
 
 def _sweep(args: argparse.Namespace) -> int:
-    try:
-        from ..lab.sweep import run_sweep, write_outputs
-    except ImportError as e:
-        raise _missing(e) from None
+    from ..lab.sweep import run_sweep, write_outputs
     from ..simulate import Progress
 
     if args.variant is None:
@@ -166,12 +210,15 @@ def _sweep(args: argparse.Namespace) -> int:
     players = _players(args.players, [p for p in (2, 4)
                                       if rules.players[0] <= p <= rules.players[1]]
                        or [default_players(rules)])
-    prefix = Path(args.out or f"lab-sweep-{Path(args.variant).stem}")
+    prefix = Path(args.out or f"lab-sweep-{_stem(args.variant)}")
     results = Path(args.results or f"{prefix}.jsonl")
     backend = backend_from_args(args, default_workers=1)
-    report = run_sweep(args.variant, players, args.deals or 2000, args.seed, results,
-                       args.engine, args.skill_deals, backend,
-                       None if args.quiet else Progress(sys.stderr, "jobs"))
+    try:
+        report = run_sweep(args.variant, players, args.deals or 2000, args.seed, results,
+                           args.engine, args.skill_deals, backend,
+                           None if args.quiet else Progress(sys.stderr, "jobs"))
+    except ImportError as e:  # pragma: no cover - the engine is picked by what is installed
+        raise _missing(e) from None
     report["backend"] = backend.describe()
     paths = write_outputs(report, prefix)
     print(f"sweep of {args.variant}: {len(report['options'])} rows ({report['jobs']} jobs, "
@@ -180,22 +227,34 @@ def _sweep(args: argparse.Namespace) -> int:
     return 0
 
 
+def _stem(variant: str) -> str:
+    """A variant's name for a file name: a preset as it is, a rules file without its
+    folder and its ``.toml`` (``my.rules.toml`` -> ``my.rules``, every other dot kept)."""
+    name = Path(variant).name
+    return name[: -len(".toml")] if name.endswith(".toml") else name
+
+
 def _table(args: argparse.Namespace) -> int:
-    try:
-        from ..lab.ship import build_table, write_table
-    except ImportError as e:
-        raise _missing(e) from None
+    from ..lab.play import compiled_available
+    from ..lab.ship import build_table, write_table
+
+    if not compiled_available():  # the table is measured in the compiled core only
+        raise _missing(ImportError("numpy or numba", name="numpy or numba"))
 
     if args.variant is not None:
         raise GolfError("golf lab table takes no VARIANT: it measures every preset")
     deals = args.deals or 400
     out = Path(args.out or "src/golf/lab/effects.json")
+    check_output(out, "--out")
     command = f"golf lab table --deals {deals} --seed {args.seed} --out {out}"
     from ..simulate import Progress
 
-    data = build_table(deals, args.seed, command,
-                       progress=None if args.quiet else Progress(sys.stderr, "rulesets"),
-                       backend=backend_from_args(args, default_workers=1))
+    try:
+        data = build_table(deals, args.seed, command,
+                           progress=None if args.quiet else Progress(sys.stderr, "rulesets"),
+                           backend=backend_from_args(args, default_workers=1))
+    except ImportError as e:
+        raise _missing(e) from None
     write_table(data, out)
     print(f"wrote {out}")
     return 0

@@ -29,8 +29,9 @@ def register(sub: Any) -> None:
     p = sub.add_parser(
         "play", help="play Golf at the terminal against bots or friends",
         description="Play a match at the terminal. By default you play six-card Golf against "
-        "two expert bots. People listed with --humans share the terminal (hot-seat); bots "
-        "fill the other seats. Type 'help' during the game for the moves and commands.",
+        "two expert bots. People listed with --humans share the terminal (hot-seat); "
+        "--bots names the bots who sit with them and --players fixes the table's size. "
+        "Type 'help' during the game for the moves and commands.",
         epilog="examples: golf play | golf play --variant german --bots greedy | "
         "golf play --humans Ann,Bob --bots expert --save match.json | "
         "golf play --bots 'cmd:bash examples/bots/first_legal.sh' | "
@@ -38,12 +39,16 @@ def register(sub: Any) -> None:
     )
     add_rule_options(p)
     p.add_argument("--players", "-p", type=int, default=None, metavar="N",
-                   help="number of players; bots fill the seats the people leave "
-                   "(default: the people plus two bots)")
+                   help="number of players, people and bots together; bots fill the seats "
+                   "the people leave. Without --players: with --bots, one bot per name in "
+                   "--bots (--bots easy: you against one bot); without --bots, one person "
+                   "plays two bots and two or more people play each other, with bots "
+                   "added where the variant needs more players")
     p.add_argument("--bots", "-b", default=None, metavar="LIST",
                    help=f"bots by name or difficulty, comma-separated, e.g. easy,hard, "
-                   f"expert,greedy or expert:memory=0.6 (default {PREFERRED_BOT}; one name "
-                   "fills every bot seat); 'cmd:COMMAND' plays a program of your own over "
+                   f"expert,greedy or expert:memory=0.6 (default {PREFERRED_BOT}): each "
+                   "name is one bot seat; with --players, a single name fills every bot "
+                   "seat; 'cmd:COMMAND' plays a program of your own over "
                    "the line protocol of docs/bot-protocol.md, e.g. 'cmd:python mybot.py' or "
                    "'cmd[timeout=2,fallback=greedy]:node mybot.js' (a program that fails "
                    "ends the match with a message unless a fallback bot takes over)")

@@ -81,6 +81,46 @@ def _clear(d: Mapping[str, Any]) -> bool:
 #: must load without numpy: the server reads the shipped table on the light install.)
 MAX_HOLES = 200
 
+#: The figures of a match's length: unknown where matches were stopped at the cap.
+LENGTHS = ("holes_per_match", "turns_per_match")
+
+
+def capped_share(figs: Mapping[str, Mapping[str, Any]], side: str = "ruleset") -> float:
+    """The share of matches stopped at the cap under ``side`` (``ruleset`` or ``base``)
+    of a lab's figures (0 where none was, or where it was not measured)."""
+    est = figs.get("capped", {}).get(side, {}).get("estimate")
+    return float(est) if isinstance(est, int | float) and est > 0 else 0.0
+
+
+def percent(share: float) -> str:
+    """A share in whole per cent (``<1`` for a share above zero that rounds to 0)."""
+    pct = round(100 * share)
+    return "<1" if pct == 0 and share > 0 else str(pct)
+
+
+def never_ends(share: float, lang: str = "en") -> str:
+    """What a share of matches stopped at the cap means, instead of a length:
+    ``matches may never end: 13 % stopped at the 200-hole cap``."""
+    if lang == "de":
+        return (f"Partien enden womöglich nie: {percent(share)} % wurden nach "
+                f"{MAX_HOLES} Runden abgebrochen")
+    return f"matches may never end: {percent(share)} % stopped at the {MAX_HOLES}-hole cap"
+
+
+def _length_clauses(figs: Mapping[str, Mapping[str, Any]]) -> tuple[str, str] | None:
+    """The clause about the match's length where matches were stopped at the cap
+    (None where none was): a stopped match has no length to compare."""
+    mine, theirs = capped_share(figs, "ruleset"), capped_share(figs, "base")
+    if mine > 0:
+        return never_ends(mine), never_ends(mine, "de")
+    if theirs > 0:
+        return (f"matches end (without this rule {percent(theirs)} % stopped at the "
+                f"{MAX_HOLES}-hole cap)",
+                f"Partien enden (ohne diese Regel wurden {percent(theirs)} % nach "
+                f"{MAX_HOLES} Runden abgebrochen)")
+    return None
+
+
 RATES = {  # figure -> (English, German) name of what happens
     "knocks": ("knocks", "Klopfen"),
     "final_turns": ("final turns", "letzte Züge"),
@@ -100,7 +140,11 @@ def make_sentences(figs: Mapping[str, Mapping[str, Any]], deals: int) -> tuple[s
     de: list[str] = []
     length = figs["turns_per_match"]
     r = length["ratio"]
-    if _clear(length["difference"]) and r["estimate"] is not None \
+    capped = _length_clauses(figs)
+    if capped is not None:  # not "longer": a match stopped at the cap has no length
+        en.append(capped[0])
+        de.append(capped[1])
+    elif _clear(length["difference"]) and r["estimate"] is not None \
             and abs(r["estimate"] - 1) >= 0.02:
         pct = round(abs(r["estimate"] - 1) * 100)
         longer = r["estimate"] > 1
@@ -122,6 +166,8 @@ def make_sentences(figs: Mapping[str, Mapping[str, Any]], deals: int) -> tuple[s
                    f"{b:.1f} auf {n:.1f} Punkte").replace(".", ","))
     best, best_key = 0.0, ""
     for key in RATES:
+        if key == "capped" and capped is not None:
+            continue  # said already, in place of the length
         diff = figs[key]["difference"]
         if _clear(diff) and abs(diff["estimate"]) > best:
             best, best_key = abs(diff["estimate"]), key

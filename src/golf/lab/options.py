@@ -13,10 +13,18 @@
 
 from __future__ import annotations
 
+import json
+from collections.abc import Mapping
 from typing import Any
 
 from ..errors import RulesError
-from ..rules import load_rules, preset_names, raw_settings, setting_schema
+from ..rules import (
+    load_rules,
+    parse_rule_option,
+    preset_names,
+    raw_settings,
+    setting_schema,
+)
 
 #: Settings that define the variant's shape, not a house rule to sweep.
 STRUCTURAL = ("name", "description", "sources", "players", "rows", "cols", "decks",
@@ -34,6 +42,48 @@ def label(option: Option) -> str:
             return "[" + ",".join(str(x) for x in v) + "]"
         return str(v)
     return ", ".join(f"{k}={text(v)}" for k, v in option.items())
+
+
+def toml_value(v: Any) -> str:
+    """``v`` written as TOML, the language of ``--rule KEY=VALUE`` values and rules
+    files: ``true``, ``18``, ``"peek"``, ``["columns","blocks"]``, ``{1=1,4=2}``.
+
+    >>> toml_value({"1": 1, "4": 2}), toml_value(["rows"]), toml_value(False)
+    ('{1=1,4=2}', '["rows"]', 'false')
+    """
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, int | float):
+        return str(v)
+    if isinstance(v, str):
+        return json.dumps(v, ensure_ascii=False)  # a TOML basic string
+    if isinstance(v, Mapping):
+        return "{" + ",".join(f"{_toml_key(str(k))}={toml_value(x)}"
+                              for k, x in v.items()) + "}"
+    if isinstance(v, list | tuple):
+        return "[" + ",".join(toml_value(x) for x in v) + "]"
+    raise TypeError(f"no TOML for {v!r}")
+
+
+def _toml_key(k: str) -> str:
+    return k if k and all(c.isascii() and (c.isalnum() or c in "-_") for c in k) \
+        else json.dumps(k, ensure_ascii=False)
+
+
+def rule_text(key: str, value: Any) -> str:
+    """``KEY=VALUE`` as ``--rule`` reads it (:func:`golf.rules.parse_rule_option`), so
+    that it reads back as the same value: ``knock=true``, ``setup=peek`` (a word needs no
+    quotes there), ``decks={1=1,4=2}``, ``match=["columns","blocks"]``.
+
+    >>> rule_text("knock", True), rule_text("setup", "peek"), rule_text("points.2", 2)
+    ('knock=true', 'setup=peek', 'points.2=2')
+    """
+    text = f"{key}={toml_value(value)}"
+    if isinstance(value, str) and value and not any(c.isspace() for c in value):
+        bare = f"{key}={value}"
+        if parse_rule_option(bare) == (key, value):
+            return bare
+    return text
 
 
 def playable(variant: str, option: Option) -> str | None:

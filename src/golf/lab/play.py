@@ -7,9 +7,11 @@ Two engines play them (:func:`pick_lab_engine`):
   :func:`golf.fast.batch.play_batch` does (a generator seeded by match seed, hole and
   reshuffle alone) and counts, besides scores and turns, the events the lab reports:
   knocks, final turns, matched sets, wild cards, reshuffles, ties and playoffs.
-* ``python``: :func:`engine_rows`, :class:`golf.Game` with registry bots at a
+* ``python``: :func:`engine_row`, :class:`golf.Game` with registry bots at a
   :class:`golf.table.Table`, the counts read from the engine's events and hole results.
-  The reference, and the fallback where the compiled core refuses the rules.
+  The reference, and the fallback where the compiled core refuses the rules or is not
+  installed: it needs no numpy (its rows are lists), so a light install measures too,
+  many times slower.
 
 Paired deals: match ``d`` of a run is dealt from seed ``match_seed(seed, d)`` only, so a
 ruleset and its base see the same cards in every hole of deal ``d`` (as long as both
@@ -24,10 +26,9 @@ holes only count in ``playoff_holes``).
 from __future__ import annotations
 
 import dataclasses
+import importlib.util
 from collections.abc import Callable, Sequence
-
-import numpy as np
-import numpy.typing as npt
+from typing import TYPE_CHECKING, Any
 
 from ..cards import JOKER, RANK_MASK
 from ..events import FINAL_TURNS, KNOCKED, RESHUFFLED, Event
@@ -37,7 +38,17 @@ from ..rules import Rules
 from ..table import Table, bot_seats
 from .effects import MAX_HOLES
 
-Ints = npt.NDArray[np.int64]
+if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
+
+    Ints = npt.NDArray[np.int64]
+
+#: Rows of counts, one a deal: a numpy array from the compiled core, a list of lists from
+#: the engine's tables (which need no numpy: the light install plays them too).
+Rows = Any
+#: How to get the compiled core where it is missing.
+FAST_EXTRA = "pip install 'golf-cards[fast]'"
 
 #: What one row of counts holds, per match (one deal), in this order.
 COLUMNS = (
@@ -86,7 +97,7 @@ def pick_lab_engine(rules: Rules, players: int, who: Sequence[str],
     if engine not in ("auto", "python", "compiled"):
         raise GolfError(f"unknown engine {engine!r}; engines are: auto, python, compiled")
     if engine == "python":
-        return "python", "asked for"
+        return "python", "asked for" + ("" if compiled_available() else _slower())
     why = None
     missing = [w for w in who if PLAYERS[w][1] is None]
     if missing:
@@ -94,8 +105,8 @@ def pick_lab_engine(rules: Rules, players: int, who: Sequence[str],
     else:
         try:
             from ..fast.ruleset import UnsupportedRules, config
-        except ImportError as e:  # pragma: no cover - numba is installed with golf.fast
-            why = f"the compiled core is not available ({e})"
+        except ImportError:  # a light install: numpy and numba are the 'fast' extra
+            why = "the compiled core is not installed" + _slower()
         else:
             try:
                 config(rules, players)
@@ -109,6 +120,22 @@ def pick_lab_engine(rules: Rules, players: int, who: Sequence[str],
         raise GolfError(f"cannot play these rules: {why}, and "
                         f"{', '.join(w for w in who if not PLAYERS[w][0])} plays only compiled")
     return "python", why
+
+
+def compiled_available() -> bool:
+    """Whether numpy and numba, which the compiled core needs, are installed."""
+    for name in ("numpy", "numba"):
+        try:
+            if importlib.util.find_spec(name) is None:
+                return False
+        except (ImportError, ValueError):
+            return False
+    return True
+
+
+def _slower() -> str:
+    return (f"; the engine's tables are many times slower: {FAST_EXTRA} adds the "
+            "compiled core")
 
 
 def seat_plan(who: Sequence[str], players: int, rotation: int) -> list[str]:
@@ -132,6 +159,8 @@ _LAB_BATCH: Callable[..., Ints] | None = None
 
 
 def _build() -> Callable[..., Ints]:
+    import numpy as np
+
     from ..actions import K_KNOCK
     from ..fast._jit import jit
     from ..fast.batch import _deal_waiting, _seed_chance, play_action
@@ -262,6 +291,8 @@ def compiled_rows(rules: Rules, players: int, seats: Sequence[str], seeds: Seque
                   ) -> Ints:
     """One row of :data:`COLUMNS` per match seed, seat ``s`` played by the compiled
     policy of lab player ``seats[s]``, in the compiled core."""
+    import numpy as np
+
     from ..fast.batch import policy_config
     from ..fast.policies import POLICIES
 
@@ -346,7 +377,7 @@ def engine_row(rules: Rules, players: int, seats: Sequence[str], seed: int) -> l
 
 
 def play_rows(rules: Rules, players: int, who: Sequence[str], deals: int, seed: int,
-              engine: str, first_deal: int = 0) -> Ints:
+              engine: str, first_deal: int = 0) -> Rows:
     """Rows for deals ``first_deal`` .. ``first_deal + deals - 1`` of ``seed``: with one
     lab player, one match a deal; with several, one match per rotation of the seats
     (summed into the deal's row for each player: see :func:`skill_rows`)."""
@@ -354,12 +385,11 @@ def play_rows(rules: Rules, players: int, who: Sequence[str], deals: int, seed: 
     seats = seat_plan(who, players, 0)
     if engine == "compiled":
         return compiled_rows(rules, players, seats, seeds)
-    return np.array([engine_row(rules, players, seats, s) for s in seeds],
-                    dtype=np.int64).reshape(len(seeds), NCOL)
+    return [engine_row(rules, players, seats, s) for s in seeds]
 
 
 def skill_rows(rules: Rules, players: int, pair: Sequence[str], deals: int, seed: int,
-               engine: str, first_deal: int = 0) -> Ints:
+               engine: str, first_deal: int = 0) -> Rows:
     """Per deal, every rotation of the seats between lab players ``pair`` = (a, b):
     ``[a's score sum, a's player-holes, b's score sum, b's player-holes]``, so that
     ``b's mean - a's mean`` compares the two on the same cards from every seat."""
@@ -368,14 +398,16 @@ def skill_rows(rules: Rules, players: int, pair: Sequence[str], deals: int, seed
     a, b = pair
     if not rules.holes:  # a target alone may never be reached: stop at MAX_HOLES holes
         rules = dataclasses.replace(rules, holes=MAX_HOLES)
-    out = np.zeros((deals, 4), dtype=np.int64)
     plans = [seat_plan([a, b], players, k) for k in range(players)]
     seeds = [match_seed(seed, d) for d in range(first_deal, first_deal + deals)]
     if engine == "compiled":
+        import numpy as np
+
         from ..fast.batch import play_batch, policy_config
         from ..fast.layout import C_HOLES
         from ..fast.policies import POLICIES
 
+        out = np.zeros((deals, 4), dtype=np.int64)
         pols = [str(PLAYERS[w][1]) for w in pair]
         cfg = policy_config(rules, players, pols)
         rows = [[POLICIES[str(PLAYERS[w][1])] for w in plan] for plan in plans]
@@ -395,14 +427,15 @@ def skill_rows(rules: Rules, players: int, pair: Sequence[str], deals: int, seed
                 out[d, col] += int(scores[m, :h, s].sum())
                 out[d, col + 1] += h
         return out
+    rows = [[0, 0, 0, 0] for _ in seeds]
     for d, sd_ in enumerate(seeds):
         for plan in plans:
             res = play_match(rules, players, [PLAYERS[w][0] for w in plan], sd_)
             for s, who in enumerate(plan):
                 col = 0 if who == a else 2
-                out[d, col] += sum(h[s] for h in res.hole_scores)
-                out[d, col + 1] += len(res.hole_scores)
-    return out
+                rows[d][col] += sum(h[s] for h in res.hole_scores)
+                rows[d][col + 1] += len(res.hole_scores)
+    return rows
 
 
 def first_deal(rules: Rules, players: int, seed: int, engine: str) -> list[list[int]]:
@@ -411,6 +444,8 @@ def first_deal(rules: Rules, players: int, seed: int, engine: str) -> list[list[
     if engine == "python":
         g = Game(rules, players=players, seed=seed)
         return [list(grid) for grid in g.state.hole.grids]
+    import numpy as np
+
     from ..fast.batch import _deal_waiting
     from ..fast.layout import C_CELLS, C_O_GRIDS, CHANCE_ENGINE
     from ..fast.machine import new_state, start_match

@@ -10,14 +10,12 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
-import numpy as np
-
 from ..backend import Backend, LocalPool, gather
 from ..rules import load_rules, preset_names
 from .effects import make_sentences
 from .options import Option, house_options, label
 from .play import pick_lab_engine, play_rows
-from .stats import FIGURES, as_json, effects, estimate
+from .stats import figures_json
 
 
 def _rows_job(job: tuple[str, Option, int, int, int]) -> list[list[int]]:
@@ -26,13 +24,6 @@ def _rows_job(job: tuple[str, Option, int, int, int]) -> list[list[int]]:
     rules = load_rules(preset, option or None)
     return [[int(x) for x in r] for r in play_rows(rules, players, ["expert"], deals, seed,
                                                       "compiled")]
-
-
-def _figures(rows: Any, base_rows: Any) -> dict[str, Any]:
-    eff, est, best = effects(rows, base_rows), estimate(rows), estimate(base_rows)
-    return {f.key: {"ruleset": as_json(est[f.key]), "base": as_json(best[f.key]),
-                    "difference": as_json(eff[f.key]["difference"]),
-                    "ratio": as_json(eff[f.key]["ratio"])} for f in FIGURES}
 
 
 def build_table(deals: int, seed: int, command: str, presets: list[str] | None = None,
@@ -69,11 +60,11 @@ def build_table(deals: int, seed: int, command: str, presets: list[str] | None =
     base_rows: dict[str, Any] = {}
     for job, key, r in zip(jobs, keys, rows, strict=True):
         preset, option = job[0], job[1]
-        arr = np.array(r, dtype=np.int64)
         if not option:
-            base_rows[preset] = arr
+            base_rows[preset] = r
             continue
-        figs = _figures(arr, base_rows[preset])
+        figs = figures_json(r, base_rows[preset], load_rules(preset, option),
+                            load_rules(preset))
         en, de = make_sentences(figs, deals)
         out["presets"][preset]["settings"].setdefault(key, []).append(
             {"option": option, "label": label(option), "en": en, "de": de,

@@ -14,21 +14,19 @@ from __future__ import annotations
 
 import html
 import json
-import math
 import os
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-import numpy as np
-
 from ..backend import Backend, LocalPool, gather
 from ..errors import GolfError
 from ..rules import load_rules
+from .effects import LENGTHS, capped_share, percent
 from .options import Option, label, preset_options
 from .play import play_rows, skill_rows
 from .run import SKILL, engine_for, skill_players
-from .stats import FIGURE, FIGURES, as_json, effects, estimate, fmt, jackknife, skill
+from .stats import FIGURE, FIGURES, as_json, figures_json, fmt, skill, skill_difference
 
 #: Deals per job: small enough for a progress bar and for spreading over a cluster.
 BLOCK = 500
@@ -137,10 +135,10 @@ def read_results(path: Path) -> dict[str, list[list[int]]]:
 
 
 def _rows(jobs: Sequence[Job], done: Mapping[str, list[list[int]]], option: Option,
-          players: int, kind: str, engine: str) -> np.ndarray[Any, Any]:
+          players: int, kind: str, engine: str) -> list[list[int]]:
     parts = [done[job_key(j)] for j in jobs
              if j[1] == option and j[2] == players and j[3] == kind and j[4] == engine]
-    return np.array([r for p in parts for r in p], dtype=np.int64)
+    return [r for p in parts for r in p]
 
 
 def report(variant: str, options: Sequence[Option], players: Sequence[int], deals: int,
@@ -156,15 +154,14 @@ def report(variant: str, options: Sequence[Option], players: Sequence[int], deal
             e = "compiled" if why == "compiled" else "python"
             r = _rows(jobs, done, o, p, "rules", e)
             b = _rows(jobs, done, {}, p, "rules", e)
-            eff = effects(r, b)
-            est = estimate(r)
+            figs = figures_json(r, b, load_rules(variant, o or None), load_rules(variant))
             item: dict[str, Any] = {
                 "option": label(o), "settings": o, "players": p, "engine": e,
                 "engine_reason": "the compiled core plays these rules" if e == "compiled"
                 else why,
-                "figures": {f.key: {"ruleset": as_json(est[f.key]),
-                                    "difference": as_json(eff[f.key]["difference"]),
-                                    "ratio": as_json(eff[f.key]["ratio"])} for f in FIGURES},
+                "figures": {k: {side: v for side, v in fig.items() if side != "base"}
+                            for k, fig in figs.items()},
+                "capped": {"ruleset": capped_share(figs), "base": capped_share(figs, "base")},
                 "skill": {},
             }
             for key, _b, other, _w in SKILL:
@@ -173,12 +170,11 @@ def report(variant: str, options: Sequence[Option], players: Sequence[int], deal
                 if len(sr) >= 2:
                     item["skill"][key] = {
                         "ruleset": as_json(skill(sr)),
-                        "difference": as_json(_skill_diff(sr, sb)),
+                        "difference": as_json(skill_difference(sr, sb)),
                     }
             rows_out.append(item)
             if (p, e) not in base_figs:
-                be = estimate(b)
-                base_figs[(p, e)] = {f.key: as_json(be[f.key]) for f in FIGURES}
+                base_figs[(p, e)] = {k: fig["base"] for k, fig in figs.items()}
     rows_out.sort(key=lambda it: (-_size(it), it["players"], it["option"]))
     return {
         "variant": variant, "players": list(players), "deals": deals,
@@ -189,14 +185,6 @@ def report(variant: str, options: Sequence[Option], players: Sequence[int], deal
                  for (p, e), f in sorted(base_figs.items())],
         "options": rows_out,
     }
-
-
-def _skill_diff(a: np.ndarray[Any, Any], b: np.ndarray[Any, Any]) -> tuple[float, float, float]:
-    def f(t: Any) -> float:
-        if not (t[1] and t[3] and t[5] and t[7]):
-            return math.nan
-        return float((t[2] / t[3] - t[0] / t[1]) - (t[6] / t[7] - t[4] / t[5]))
-    return jackknife(f, np.hstack([a, b]))
 
 
 #: The figures a sweep sorts by (how clearly a rule changes the game's length, scores or
@@ -235,13 +223,7 @@ def markdown(r: Mapping[str, Any]) -> str:
     lines += ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     for it in r["options"]:
         cells = [it["option"].replace("|", "\\|"), str(it["players"]), it["engine"]]
-        for k in MD_FIGURES:
-            f = it["figures"][k]
-            if FIGURE[k].relative and f["ratio"]["estimate"] is not None:
-                ratio = f["ratio"]
-                cells.append(_pct(ratio))
-            else:
-                cells.append(fmt(f["difference"], sign=True))
+        cells += [_cell(it, k) for k in MD_FIGURES]
         sk = it["skill"].get("expert_vs_greedy")
         cells.append(fmt(sk["difference"], sign=True) if sk else "n/a")
         lines.append("| " + " | ".join(cells) + " |")
@@ -292,6 +274,13 @@ Sorted by {html.escape(r['sorted_by'])}.</p>
 
 
 def _cell(it: Mapping[str, Any], k: str) -> str:
+    """One option's change of figure ``k``: a length where matches were stopped at the
+    cap says so instead (a stopped match has no length)."""
+    capped = it.get("capped", {})
+    if k in LENGTHS and capped.get("ruleset"):
+        return f"may never end ({percent(capped['ruleset'])} % capped)"
+    if k in LENGTHS and capped.get("base"):
+        return f"n/a (the base: {percent(capped['base'])} % capped)"
     f = it["figures"][k]
     if FIGURE[k].relative and f["ratio"]["estimate"] is not None:
         return _pct(f["ratio"])
@@ -338,7 +327,9 @@ def svg_plot(r: Mapping[str, Any], key: str) -> str:
 def write_outputs(r: Mapping[str, Any], prefix: Path) -> list[Path]:
     """``PREFIX.json``, ``PREFIX.md`` and ``PREFIX.html``."""
     prefix.parent.mkdir(parents=True, exist_ok=True)
-    paths = [prefix.with_suffix(".json"), prefix.with_suffix(".md"), prefix.with_suffix(".html")]
+    # PREFIX plus each ending, the whole name kept: "lab/six-card.v2" -> "six-card.v2.json"
+    # (Path.with_suffix would take ".v2" for an ending and replace it).
+    paths = [prefix.with_name(prefix.name + ext) for ext in (".json", ".md", ".html")]
     paths[0].write_text(json.dumps(r, indent=1) + "\n", encoding="utf-8")
     paths[1].write_text(markdown(r), encoding="utf-8")
     paths[2].write_text(html_page(r), encoding="utf-8")

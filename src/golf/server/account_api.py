@@ -17,10 +17,11 @@ from fastapi import APIRouter, Depends, Request, Response
 from fastapi.responses import JSONResponse
 from fastapi.routing import APIRoute
 from pydantic import BaseModel, ConfigDict, Field
+from starlette.convertors import Convertor, register_url_convertor
 
 from ..identity import allowed_origins, same_origin
 from . import profiles
-from .openapi import errors, raises
+from .openapi import Name, Number, errors, raises
 from .passkeys import PasskeyInfo, Passkeys, relying_party
 from .players import (
     GUEST_COOKIE,
@@ -71,17 +72,30 @@ class Body(BaseModel):
 
 
 class NameIn(Body):
-    name: str = Field(max_length=200)
+    name: Name
+
+
+#: A username as the document states it: letters and digits with single separators,
+#: surrounding spaces allowed (golf.identity.usernames; 3 to 24 characters without them).
+#: Any other text can never be a username: claiming it is refused, signing in with it fails.
+Username = Annotated[str, Field(max_length=200, json_schema_extra={
+    "pattern": r"^\s*[A-Za-z0-9]+(?:[._-][A-Za-z0-9]+)*\s*$",
+    "description": "3 to 24 characters once surrounding spaces are dropped: letters A to Z, "
+                   "digits, and single . _ or - between them"})]
+#: A recovery code as printed (golf.identity.recovery): 16 symbols of Crockford's base32,
+#: any case, with spaces or hyphens anywhere (O, I and L are read as 0, 1, 1).
+RecoveryCode = Annotated[str, Field(max_length=100, json_schema_extra={
+    "pattern": r"^[\s-]*(?:[0-9A-TV-Za-tv-z][\s-]*){16}$"})]
 
 
 class Credentials(Body):
-    username: str = Field(max_length=200)
+    username: Username
     password: str = Field(max_length=1024)
 
 
 class RecoveryIn(Body):
-    username: str = Field(max_length=200)
-    code: str = Field(max_length=100)
+    username: Username
+    code: RecoveryCode
 
 
 class PasswordIn(Body):
@@ -170,6 +184,22 @@ class PasskeysOut(BaseModel):
 class Ceremony(BaseModel):
     ceremony: str
     options: dict[str, Any]
+
+
+class SessionId(Convertor[str]):
+    """A session's id in a path: a token's selector (golf.identity.tokens), so that
+    ``/api/sessions/signout-others`` is that call's path only, never a session's."""
+
+    regex = "[A-Za-z0-9_-]{16}"
+
+    def convert(self, value: str) -> str:
+        return value
+
+    def to_string(self, value: str) -> str:
+        return value
+
+
+register_url_convertor("session", SessionId())
 
 
 # --- dependencies ---------------------------------------------------------------------------
@@ -332,7 +362,8 @@ def account_router() -> APIRouter:
                                                 last_seen=s.last_seen, current=s.current)
                                      for s in await players.sessions(who)])
 
-    @api.delete("/sessions/{session_id}", responses=errors("not_signed_in", "no_session"))
+    @api.delete("/sessions/{session_id:session}",
+                responses=errors("not_signed_in", "no_session"))
     async def end_session(request: Request, response: Response, players: PlayersDep,
                           who: Writer, session_id: str) -> Ended:
         """Sign out one session (this one included)."""
@@ -388,8 +419,11 @@ def account_router() -> APIRouter:
         return passkey_out(await keys.register(who, relying_party(request), body.ceremony,
                                                body.credential, body.name))
 
-    @api.delete("/passkeys/{passkey_id}", responses=errors("not_signed_in", "no_passkey"))
-    async def remove_passkey(keys: PasskeysDep, who: Writer, passkey_id: int) -> Ended:
+    # ":int": only digits name a passkey, so that DELETE /api/passkeys/register is the
+    # 405 of that path (POST only) rather than this route with the id "register".
+    @api.delete("/passkeys/{passkey_id:int}",
+                responses=errors("not_signed_in", "no_passkey"))
+    async def remove_passkey(keys: PasskeysDep, who: Writer, passkey_id: Number) -> Ended:
         """Remove one of my passkeys."""
         await keys.remove(who, passkey_id)
         return Ended(ended=1)

@@ -20,6 +20,7 @@ from typing import Any
 from fastapi import FastAPI, Request, WebSocket
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
+from fastapi.routing import iter_route_contexts
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException
 
@@ -142,6 +143,24 @@ def docs_page(spec: dict[str, Any]) -> str:
             + "".join(rows) + "</table></body></html>")
 
 
+def allowed_methods(request: Request) -> str:
+    """Every method some route takes at the request's path, for a 405's ``Allow``.
+
+    Starlette's own ``Allow`` names the methods of the first route whose path matched, but
+    several routes may share a path (``GET`` and ``POST /api/tables``)."""
+    path, root = request.scope["path"], request.scope.get("root_path", "")
+    if root and path.startswith(root):
+        path = path[len(root):]
+    methods: set[str] = set()
+    # FastAPI keeps included routers as such: their routes are reached through contexts.
+    for context in iter_route_contexts(request.app.router.routes):
+        regex = getattr(context, "path_regex", None)
+        taken = context.methods
+        if regex is not None and taken and regex.match(path):
+            methods |= taken
+    return ", ".join(sorted(methods))
+
+
 def create_app(config: Config) -> FastAPI:
     state: dict[str, Hub] = {}
     watch = Metrics() if config.metrics else None
@@ -209,7 +228,7 @@ def create_app(config: Config) -> FastAPI:
             return error_response(ProtocolError("not_found", f"there is no {call}; the calls "
                                                 f"are listed at {DOCS_URL}"))
         if e.status_code == 405:
-            allowed = {k.lower(): v for k, v in (e.headers or {}).items()}.get("allow", "")
+            allowed = allowed_methods(request)
             answer = error_response(ProtocolError("bad_method", f"{call} is not a call; "
                                                   f"this path takes {allowed or 'others'}"))
             if allowed:

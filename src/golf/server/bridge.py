@@ -30,7 +30,7 @@ from ..cards import card_str
 from ..errors import GolfError
 from ..events import Event
 from ..game import Game
-from ..rules import Rules, load_rules
+from ..rules import Rules, load_rules, preset_rules
 from ..view import forgets_peeks, remembered
 
 
@@ -161,17 +161,17 @@ def check_rules(preset: Any, overrides: Any, players: int | None = None,
     if not isinstance(overrides, Mapping):
         return None, {"rules": "rule overrides are an object of setting: value"}
     try:
-        base = load_rules(preset)
+        base = preset_rules(preset)  # a name only: never a file (see preset_rules)
     except GolfError as e:
         return None, {"preset": str(e)}
     try:
-        rules = load_rules(preset, dict(overrides)) if overrides else base
+        rules = preset_rules(preset, dict(overrides)) if overrides else base
     except GolfError as whole:
         # Attach the message to the field at fault when one override alone fails.
         errors: dict[str, str] = {}
         for key, value in overrides.items():
             try:
-                load_rules(preset, {key: value})
+                preset_rules(preset, {key: value})
             except GolfError as e:
                 errors[str(key)] = coded(str(key), e)
         return None, errors or {"*": coded("*", whole)}

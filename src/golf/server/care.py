@@ -33,7 +33,7 @@ from ..identity import issue_recovery_codes, lookup_key
 from . import db
 from .players import NO_PASSWORD
 from .profiles import shown_names
-from .protocol import ProtocolError
+from .protocol import ProtocolError, clean_text
 
 __all__ = ["MAX_REASON", "Care", "Report", "find_player"]
 
@@ -117,7 +117,7 @@ class Care:
         ``table_id`` at ``chat_times`` (the lines' ``time``) are copied into it.
         Returns the report's id."""
         await self._check_other(who, whom)
-        text = " ".join(reason.split())
+        text = clean_text(reason)  # no controls: a moderator reads it in a terminal
         if not 1 <= len(text) <= MAX_REASON:
             raise ProtocolError("bad_message", f"reason is text of 1 to {MAX_REASON} "
                                 "characters", field="reason")
@@ -137,7 +137,8 @@ class Care:
 
     async def _check_other(self, who: str, whom: str) -> None:
         if who == whom:
-            raise ProtocolError("bad_message", "that is you", field="player")
+            raise ProtocolError("is_you", "you cannot block or report yourself",
+                                field="player")
         async with self.engine.connect() as conn:
             found = (await conn.execute(sa.select(db.players.c.status).where(
                 db.players.c.id == whom))).scalar()
@@ -239,6 +240,6 @@ async def _lines_of(conn: AsyncConnection, table_id: str | None, whom: str,
     found = {int(r[3]) for r in rows}
     missing = [t for t in times if t not in found]
     if missing:
-        raise ProtocolError("bad_message", f"no chat line of this player at time "
+        raise ProtocolError("no_player", f"no chat line of this player at time "
                             f"{missing[0]} at this table", field="chat")
     return [{"seat": r[0], "name": r[1], "text": r[2], "time": int(r[3])} for r in rows]

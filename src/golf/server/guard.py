@@ -28,6 +28,7 @@ from collections.abc import Awaitable, Callable, Iterable, MutableMapping
 from typing import Any
 from urllib.parse import urlsplit
 
+from ..digits import whole
 from .protocol import MAX_BODY, ProtocolError, deep_error, too_deep
 
 Scope = MutableMapping[str, Any]
@@ -134,9 +135,11 @@ async def checked_body(scope: Scope, receive: Receive) -> Receive:
     """Read a write's body (at most MAX_BODY bytes), check its type and depth, and hand
     it on to the route as if it was read for the first time."""
     headers = _headers(scope)
-    declared = headers.get("content-length")
-    if declared is not None and declared.isdigit() and int(declared) > MAX_BODY:
-        raise _too_large(int(declared))
+    # Headers are latin-1 text: "²" (byte 0xB2) is a digit to str.isdigit(), not to int().
+    # A length that is not ASCII digits is no length: the body's real size decides.
+    declared = whole(headers.get("content-length", ""))
+    if declared is not None and declared > MAX_BODY:
+        raise _too_large(declared)
     chunks: list[bytes] = []
     size = 0
     while True:

@@ -12,9 +12,9 @@ answered in the protocol's error shape with the code of its field
 import asyncio
 import time
 from collections import OrderedDict
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, TypeVar
 
-from fastapi import APIRouter, Depends, Header, Request
+from fastapi import APIRouter, Depends, Header, Query, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field
@@ -24,19 +24,33 @@ from ..bots import bot_names
 from ..bots.base import LEVELS
 from ..errors import GolfError
 from ..lab import effects_for
-from ..rules import load_rules, preset_names, setting_schema
+from ..rules import load_rules, preset_names, preset_rules, setting_schema
 from . import bridge, rating_service
 from .hub import Hub
-from .openapi import errors, raises
+from .openapi import Name, Number, SeatNumber, errors, raises
 from .players import Player, current_player, player_for_request, players_of
-from .protocol import FIELD_CODES, PROTOCOL, ProtocolError, check_name, json_type
+from .protocol import (
+    FIELD_CODES,
+    MAX_SEATS,
+    PROTOCOL,
+    ProtocolError,
+    check_name,
+    clean_text,
+    json_type,
+)
 from .room import Room, Seat
-from .seating import Changes, check_options, number_bots
+from .seating import OPTION_RANGES, Changes, check_options, number_bots, options_schema
 from .store import MatchRecord, SeatRecord, TableRecord
 from .tokens import hash_token, new_invite, new_seed, new_table_id, new_token
 
-MAX_SEATS = 8
 REPLAY_CACHE = 32
+T = TypeVar("T")
+#: Whose steps a replay shows: ``public``, ``all`` (every card) or a seat number.
+ReplaySeat = Annotated[str, Query(pattern=r"^(public|all|[0-7])$")]
+#: A shipped preset's name: the document lists them (``GET /api/presets`` describes them).
+PresetName = Annotated[str, Field(json_schema_extra={"enum": preset_names()})]
+#: A table's options, as the document states them (:func:`check_options` checks them).
+Options = Annotated[dict[str, Any], Field(json_schema_extra=options_schema())]
 
 # --- bodies ---------------------------------------------------------------------------------
 
@@ -53,7 +67,7 @@ class SeatIn(Body):
 
     kind: Literal["human", "bot", "external"]
     bot: str = Field("medium", max_length=100)
-    name: str | None = None
+    name: Name | None = None
 
 
 def _default_seats() -> list[SeatIn]:
@@ -61,14 +75,14 @@ def _default_seats() -> list[SeatIn]:
 
 
 class NewTable(Body):
-    name: str
-    preset: str = "six-card"
+    name: Name
+    preset: PresetName = "six-card"
     rules: dict[str, Any] | None = None
     seats: list[SeatIn] = Field(default_factory=_default_seats, min_length=1,
                                 max_length=MAX_SEATS)
     public: bool = False
     title: str | None = Field(None, max_length=60)
-    options: dict[str, Any] | None = None
+    options: Options | None = None
     #: Rated or casual; a rated table plays its preset unchanged (docs/ratings.md).
     rated: bool = False
 
@@ -80,7 +94,7 @@ class RulesCheck(Body):
 
 
 class JoinIn(Body):
-    name: str
+    name: Name
 
 
 class MyTablesIn(Body):
@@ -91,7 +105,7 @@ class TableChanges(Body):
     """A PATCH or rematch body: what changes between matches."""
 
     rules: dict[str, Any] | None = None
-    options: dict[str, Any] | None = None
+    options: Options | None = None
     public: bool | None = None
     title: str | None = Field(None, min_length=1, max_length=60)
 
@@ -106,10 +120,15 @@ class ConsentIn(Body):
     consent: bool
 
 
+#: Seconds of a turn timer, in the range of the table option ``turn_timer``.
+TimerSeconds = Annotated[T, Field(ge=OPTION_RANGES["turn_timer"][0],
+                                  le=OPTION_RANGES["turn_timer"][1])]
+
+
 class TimerIn(Body):
     """The turn timer the host sets mid-match (seconds, or null for none)."""
 
-    turn_timer: int | float | None
+    turn_timer: TimerSeconds[int] | TimerSeconds[float] | None
 
 
 class Nudged(BaseModel):
@@ -342,7 +361,8 @@ def check_rateable(preset: str, overrides: dict[str, Any],
                    seats: list[tuple[str, str | None]]) -> None:
     """A rated table's rules and seats must be rateable (ProtocolError not_rateable
     with the reason, e.g. house rules)."""
-    reason = rating_service.casual_reason_for(load_rules(preset, overrides or None), seats)
+    reason = rating_service.casual_reason_for(preset_rules(preset, overrides or None),
+                                                seats)
     if reason is not None:
         raise ProtocolError("not_rateable", f"this table cannot be rated: {reason}",
                             field="rated")
@@ -357,7 +377,13 @@ def changes_of(room: Room, body: TableChanges) -> Changes:
                            [(s.rec.kind, s.rec.bot) for s in room.seats])
     if body.options is not None:
         check_options(body.options, room.rec.options)
-    title = None if body.title is None else " ".join(body.title.split())
+    title = None
+    if body.title is not None:
+        # Plain text, as names and chat: no bidi control can disguise it (clean_text).
+        title = clean_text(body.title)
+        if not title:
+            raise ProtocolError("bad_option", "title is text of 1 to 60 characters",
+                                field="title")
     return Changes(body.rules, body.options, body.public, title)
 
 
@@ -378,10 +404,10 @@ async def create_table(hub: Hub, body: NewTable, host_token_hash: str,
         raise ProtocolError("bad_seats", "seat 0 is the host's and must be human",
                             field="seats")
     try:
-        load_rules(body.preset, overrides or None).check_players(len(seats))
+        preset_rules(body.preset, overrides or None).check_players(len(seats))
     except GolfError as e:
         raise ProtocolError("bad_seats", str(e), field="seats") from None
-    title = body.title or f"{name}'s table"
+    title = clean_text(body.title or "") or f"{name}'s table"
     if len(title) > 60:
         raise ProtocolError("bad_option", "title is text of at most 60 characters",
                             field="title")
@@ -393,7 +419,7 @@ async def create_table(hub: Hub, body: NewTable, host_token_hash: str,
     seats[0].token_hash = host_token_hash
     seats[0].player_id = host_player
     bot_tokens = {str(s.position): t for s in seats if (t := external_token(s))}
-    rec = TableRecord(new_table_id(), " ".join(title.split()), "waiting", body.preset,
+    rec = TableRecord(new_table_id(), title, "waiting", body.preset,
                       dict(overrides), body.public, options, 0, new_invite(), 0,
                       time.time(), seats, rated=body.rated)
     return await hub.add(rec), bot_tokens
@@ -578,7 +604,7 @@ def router(hub: Hub) -> APIRouter:
 
     @api.put("/tables/{table_id}/seats/{position}", response_model_exclude_unset=True,
              responses=errors("already_started", "bad_seats", "bad_name"))
-    async def set_seat(room: TableDep, _host: HostDep, position: int,
+    async def set_seat(room: TableDep, _host: HostDep, position: SeatNumber,
                        body: SeatIn) -> TableSummary:
         rec = parse_seat(body, position)
         bot_token = external_token(rec)
@@ -587,7 +613,8 @@ def router(hub: Hub) -> APIRouter:
 
     @api.delete("/tables/{table_id}/seats/{position}", response_model_exclude_unset=True,
                 responses=errors("already_started", "bad_seats"))
-    async def remove_seat(room: TableDep, host: HostDep, position: int) -> TableSummary:
+    async def remove_seat(room: TableDep, host: HostDep, position: SeatNumber
+                          ) -> TableSummary:
         await room.remove_seat(host, position)
         return TableSummary.model_validate(room.summary(True))
 
@@ -610,19 +637,20 @@ def router(hub: Hub) -> APIRouter:
 
     @api.post("/tables/{table_id}/seats/{position}/bot", response_model_exclude_unset=True,
               responses=errors("not_started", "bad_seats"))
-    async def propose_bot(room: TableDep, host: HostDep, position: int) -> TableSummary:
+    async def propose_bot(room: TableDep, host: HostDep, position: SeatNumber
+                          ) -> TableSummary:
         await room.propose_bot(host, position)
         return TableSummary.model_validate(room.summary(True))
 
     @api.post("/tables/{table_id}/seats/{position}/bot/consent",
               response_model_exclude_unset=True, responses=errors("no_proposal", "bad_seats"))
-    async def consent_bot(room: TableDep, seat: SeatDep, position: int,
+    async def consent_bot(room: TableDep, seat: SeatDep, position: SeatNumber,
                           body: ConsentIn) -> TableSummary:
         await room.consent_bot(seat, position, body.consent)
         return TableSummary.model_validate(room.summary())
 
     @api.post("/tables/{table_id}/start", response_model_exclude_unset=True,
-              responses=errors("already_started", "seats_open", "bad_seats"))
+              responses=errors("already_started", "seats_open", "bad_seats", "bad_rules"))
     async def start(room: TableDep, _host: HostDep) -> TableSummary:
         await room.start()
         return TableSummary.model_validate(room.summary(True))
@@ -670,7 +698,7 @@ def router(hub: Hub) -> APIRouter:
 
     @api.get("/tables/{table_id}/matches/{number}/replay",
              responses=errors("no_match", "match_running"))
-    async def replay(room: TableDep, number: int) -> ReplayInfo:
+    async def replay(room: TableDep, number: Number) -> ReplayInfo:
         m = await finished_match(room, number)
         record = {"format": "golf-record/1", "rules": m.rules, "players": m.players,
                   "seed": m.seed, "actions": m.actions}
@@ -700,19 +728,19 @@ def router(hub: Hub) -> APIRouter:
         return steps
 
     @api.get("/tables/{table_id}/matches/{number}/replay/{version}",
-             responses=errors("no_match", "match_running", "bad_message"))
-    async def replay_step(room: TableDep, number: int, version: int,
-                          seat: str = "public") -> ReplayStep:
+             responses=errors("no_match", "match_running", "no_step", "bad_seats"))
+    async def replay_step(room: TableDep, number: Number, version: Number,
+                          seat: ReplaySeat = "public") -> ReplayStep:
         steps = await replay_of(room, number)
-        if not 0 <= version <= steps.length:
-            raise ProtocolError("bad_message", f"version is from 0 to {steps.length}",
-                                field="version")
+        if version > steps.length:
+            raise ProtocolError("no_step", f"match {number} has steps 0 to {steps.length}")
+        players = steps.games[0].players
         if seat in ("public", "all"):
             who = None
-        elif seat.isdigit() and int(seat) < steps.games[0].players:
+        elif int(seat) < players:
             who = int(seat)
         else:
-            raise ProtocolError("bad_message", "seat is 'public', 'all' or a seat number",
+            raise ProtocolError("bad_seats", f"match {number} has seats 0 to {players - 1}",
                                 field="seat")
         # "all": every card; replay_of has made sure that the match is over.
         return ReplayStep.model_validate(steps.step(version, who, every_card=seat == "all"))

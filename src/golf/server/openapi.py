@@ -22,16 +22,50 @@ schema and its codes (``x-error-codes``). The codes come from three places:
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
-from typing import Any, TypeVar, get_args
+from typing import Annotated, Any, TypeVar, get_args
 
-from fastapi import FastAPI
+from fastapi import FastAPI, Path, Query
 from fastapi.routing import APIRoute, iter_route_contexts
 from pydantic import BaseModel, Field
 
 from .guard import WRITES
-from .protocol import ACCOUNT_CODES, CODES, FIELD_CODES
+from .protocol import ACCOUNT_CODES, CODES, FIELD_CODES, MAX_NAME, MAX_SEATS
 
-__all__ = ["ErrorBody", "ErrorInfo", "errors", "install", "raises", "statuses"]
+__all__ = ["MAX_INT", "ErrorBody", "ErrorInfo", "Number", "Page", "SeatNumber", "errors",
+           "install", "raises", "statuses"]
+
+#: The largest number a path or query takes (a match number, a replay version, a passkey
+#: id): every stored one fits, and a larger one is refused ``bad_message`` at the edge
+#: instead of overflowing a database integer (2^63 and beyond).
+MAX_INT = 2**31 - 1
+#: A whole number in a path: 0 to MAX_INT (the document says so; anything else is a 400).
+Number = Annotated[int, Path(ge=0, le=MAX_INT)]
+#: A seat number in a path: 0 to MAX_SEATS - 1.
+SeatNumber = Annotated[int, Path(ge=0, lt=MAX_SEATS)]
+#: A page of a list: 1 to MAX_INT.
+Page = Annotated[int, Query(ge=1, le=MAX_INT)]
+
+#: A display name's shape, as the document states it: no control character, and at least
+#: one that is not a space (the server also refuses other invisible characters, and
+#: collapses runs of spaces: :func:`golf.server.protocol.check_name`).
+NAME_PATTERN = r"^[^\x00-\x1f\x7f-\x9f]*[^\s\x00-\x1f\x7f-\x9f][^\x00-\x1f\x7f-\x9f]*$"
+#: A display name in a body. The server's own check (``check_name``, code ``bad_name``)
+#: refuses what the document refuses; the schema only says so.
+Name = Annotated[str, Field(json_schema_extra={
+    "minLength": 1, "maxLength": MAX_NAME, "pattern": NAME_PATTERN,
+    "description": f"1 to {MAX_NAME} characters of plain text: no control or invisible "
+                   "formatting characters; runs of spaces count as one, and surrounding "
+                   "spaces are dropped"})]
+
+#: Refusals that a request the document allows can still get: they depend on the server's
+#: state (the table, the seat, the account, a ceremony, the clock) or on combinations of
+#: fields that no schema states (rules that contradict each other, a password containing
+#: the username). Every other code of an operation answers only a request the document
+#: refuses. Each error response lists its codes of this kind in ``x-beyond-schema``.
+SHAPE_CODES = frozenset({
+    "bad_json", "too_large", "bad_message", "too_deep", "bad_content_type", "bad_name",
+    "bad_option", "bad_recovery_code", "bad_characters", "bad_shape", "not_found",
+    "bad_method"})
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -140,6 +174,8 @@ def route_codes(route: APIRoute, method: str) -> set[str]:
         codes.add("cross_site")
     if _typed_params(route):
         codes.add("bad_message")
+    if any(c.regex != "[^/]+" for c in route.param_convertors.values()):
+        codes.add("not_found")  # a path segment its convertor refuses matches no route
     return codes
 
 
@@ -184,7 +220,8 @@ def describe(app: FastAPI, schema: dict[str, Any]) -> None:
                 responses[str(status)] = {
                     "description": _describe(sorted(codes)),
                     "content": {"application/json": {"schema": {"$ref": REF}}},
-                    "x-error-codes": sorted(codes)}
+                    "x-error-codes": sorted(codes),
+                    "x-beyond-schema": sorted(codes - SHAPE_CODES)}
     for name in ("HTTPValidationError", "ValidationError"):
         components.pop(name, None)
 

@@ -30,7 +30,7 @@ from webauthn import (
     verify_registration_response,
 )
 from webauthn.helpers import bytes_to_base64url
-from webauthn.helpers.exceptions import InvalidAuthenticationResponse, InvalidRegistrationResponse
+from webauthn.helpers.exceptions import WebAuthnException
 from webauthn.helpers.structs import (
     AuthenticatorSelectionCriteria,
     PublicKeyCredentialDescriptor,
@@ -40,6 +40,7 @@ from webauthn.helpers.structs import (
 
 from . import db
 from .players import AccountError, Identity, Player, Players, is_tls
+from .protocol import clean_text
 
 __all__ = ["CHALLENGE_TTL", "Passkeys", "RelyingParty", "relying_party"]
 
@@ -157,11 +158,13 @@ class Passkeys:
             verified = verify_registration_response(
                 credential=credential, expected_challenge=challenge,
                 expected_rp_id=rp.id, expected_origin=rp.origin)
-        except (InvalidRegistrationResponse, ValueError, KeyError, TypeError) as e:
+        # WebAuthnException: every refusal of the library (a malformed credential is
+        # InvalidJSONStructure, a bad signature InvalidRegistrationResponse, ...).
+        except (WebAuthnException, ValueError, KeyError, TypeError) as e:
             raise AccountError("passkey_failed", f"the passkey could not be added: {e}"[:300],
                                400, "passkey") from None
         now = self.players.clock()
-        label = " ".join(name.split())[:60] or "passkey"
+        label = clean_text(name)[:60] or "passkey"
         cred_id = bytes_to_base64url(verified.credential_id)
 
         async def op(conn: Any) -> int:
@@ -218,7 +221,7 @@ class Passkeys:
                 credential=credential, expected_challenge=challenge, expected_rp_id=rp.id,
                 expected_origin=rp.origin, credential_public_key=row.public_key,
                 credential_current_sign_count=row.sign_count)
-        except (InvalidAuthenticationResponse, ValueError, KeyError, TypeError):
+        except (WebAuthnException, ValueError, KeyError, TypeError):
             raise failed from None
         now = self.players.clock()
 

@@ -45,6 +45,8 @@ MAX_CHAT = 300
 CHAT_BURST = 5
 CHAT_RATE = 1.0
 MAX_NAME = 20
+#: Seats at a table, at most (a seat number is 0 to MAX_SEATS - 1).
+MAX_SEATS = 8
 
 CLIENT_TYPES = ("hello", "action", "chat", "mute", "hint", "sync", "ready", "ping")
 #: The fields each client frame may have (docs/protocol.md, "Client → server"): any other
@@ -81,6 +83,8 @@ CODES: dict[str, int] = {
     "no_proposal": 409,
     # Between holes and after a match (golf.server.finish).
     "hole_break": 409, "no_rematch": 409,
+    # Blocks and reports of oneself; a replay step past the match's end.
+    "is_you": 409, "no_step": 404,
 }
 
 #: The codes of the account routes (golf.server.players, golf.server.passkeys and the policy
@@ -285,23 +289,55 @@ def field(msg: Mapping[str, Any], name: str, kind: type | tuple[type, ...],
     return value
 
 
+#: Characters that draw nothing but are not format characters (Unicode's default-ignorable
+#: letters and marks): the Hangul fillers, the combining grapheme joiner, the Khmer
+#: inherent vowels and the Mongolian free variation selectors. Variation selectors
+#: (U+FE00-U+FE0F, which choose an emoji's picture) are kept.
+_BLANK = frozenset("\u034f\u115f\u1160\u17b4\u17b5\u180b\u180c\u180d\u180f\u3164\uffa0")
+
+
+def hidden(ch: str) -> bool:
+    """Whether text one person sends another may not carry the character ``ch``: every
+    character of Unicode category C (controls, format characters, surrogates, private use,
+    unassigned) and the blank letters of ``_BLANK``. Format characters (Cf) are the
+    bidirectional controls (U+200E, U+200F, U+061C, U+202A-U+202E, U+2066-U+2069), which
+    could show a line reversed ("gnp.exe"), and the zero-width and invisible ones (U+200B-
+    U+200D, U+2060-U+2064, U+FEFF, U+00AD, tags). The zero-width joiner U+200D goes too:
+    an emoji sequence it joins (a family of three) shows as its separate emoji.
+
+    >>> [hidden(c) for c in "a \\u202e\\u2066\\u200f\\u200d\\x1b\\u3164\\xe9"]
+    [False, False, True, True, True, True, True, True, False]
+    """
+    return unicodedata.category(ch)[0] == "C" or ch in _BLANK
+
+
 def clean_text(text: str) -> str:
-    """Chat or a name as plain text: control and format characters dropped, trimmed."""
-    kept = (ch for ch in text if unicodedata.category(ch)[0] != "C" or ch == " ")
-    return " ".join("".join(kept).split())
+    """Text from a person for others to read (chat, a report's reason) as one line of plain
+    text: runs of white space (line breaks and tabs too) made one space, every
+    :func:`hidden` character dropped, trimmed. Every path by which one person's text reaches
+    another uses it, or :func:`check_name` (which refuses instead of dropping).
+
+    >>> clean_text("  pay\\tme\\n now \\u202eexe.png\\u202c ")
+    'pay me now exe.png'
+    """
+    words = ("".join(ch for ch in word if not hidden(ch)) for word in text.split())
+    return " ".join(word for word in words if word)
 
 
 def check_name(name: Any) -> str:
-    """A display name: 1 to MAX_NAME characters of plain text.
+    """A display name: 1 to MAX_NAME characters of plain text, white space made single
+    spaces; a name with a :func:`hidden` character (a control, a right-to-left override,
+    a zero-width character) is refused, not changed behind its owner's back.
 
     >>> check_name("  Ann ")
     'Ann'
     """
     if not isinstance(name, str):
         raise ProtocolError("bad_name", "a name is text of 1 to 20 characters", field="name")
-    if any(unicodedata.category(ch)[0] == "C" for ch in name):
-        raise ProtocolError("bad_name", "a name may not contain control characters",
-                            field="name")
+    if any(hidden(ch) for ch in name):
+        raise ProtocolError("bad_name", "a name may not contain control characters or "
+                            "invisible formatting characters (such as right-to-left marks "
+                            "or zero-width characters)", field="name")
     clean = " ".join(name.split())
     if not 1 <= len(clean) <= MAX_NAME:
         raise ProtocolError("bad_name", f"a name has 1 to {MAX_NAME} characters, not "

@@ -42,7 +42,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from ..errors import GolfError
 from ..ratings import Anchors, Rating, Variant, band_for
-from ..rules import load_rules, preset_names, preset_title
+from ..rules import load_rules, preset_names, preset_title, unknown_preset
 from . import bridge, db
 from .hub import Hub
 from .lobby import NewTable, SeatIn, create_table
@@ -455,8 +455,7 @@ def check_queue(preset: str, players: int) -> None:
     """A queue exists for every shipped preset and each player count its rules allow
     (ProtocolError naming what is allowed)."""
     if preset not in preset_names():
-        raise ProtocolError("bad_rules", f"unknown preset {preset!r}; presets are: "
-                            + ", ".join(preset_names()), field="preset")
+        raise ProtocolError("bad_rules", str(unknown_preset()), field="preset")
     try:
         load_rules(preset).check_players(players)
         band_for(players)

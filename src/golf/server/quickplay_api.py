@@ -13,12 +13,14 @@ works through any proxy and any server process, and keeps the ticket alive
 from typing import Annotated
 
 from fastapi import APIRouter, Depends, Request, Response
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, JsonValue
 
+from ..rules import preset_names
 from .account_api import AccountRoute, checked_write
 from .care import MAX_REASON, Care
-from .openapi import errors, raises
+from .openapi import SeatNumber, errors, raises
 from .players import Identity, Player, current_player
+from .protocol import MAX_SEATS
 from .quickplay import QuickPlay, TicketState
 
 __all__ = ["care_router", "quickplay_router"]
@@ -33,8 +35,8 @@ class Body(BaseModel):
 class QueueIn(Body):
     """Which queue: a preset played unchanged and the table's number of seats."""
 
-    preset: str = Field(max_length=64)
-    players: int
+    preset: str = Field(max_length=64, json_schema_extra={"enum": list[JsonValue](preset_names())})
+    players: int = Field(json_schema_extra={"minimum": 2, "maximum": MAX_SEATS})
 
 
 class TicketOut(BaseModel):
@@ -72,12 +74,27 @@ class Blocks(BaseModel):
     blocks: list[BlockOut]
 
 
+#: Why a player is reported (golf.server.care.Care.report collapses runs of spaces).
+Reason = Annotated[str, Field(max_length=MAX_REASON, json_schema_extra={
+    "minLength": 1, "pattern": r"\S",
+    "description": f"why: 1 to {MAX_REASON} characters, not only spaces"})]
+
+
 class ReportIn(Body):
     """A report: the reason, and the times (the chat frames' ``time``) of the reported
     player's lines at this table to keep with it."""
 
-    reason: str = Field(max_length=MAX_REASON)
+    reason: Reason
     chat: list[int] = Field(default_factory=list, max_length=10)
+
+
+class ReportPlayerIn(Body):
+    """A report from a profile: the reason only (chat lines belong to a table: report
+    from the table's seat to keep some)."""
+
+    reason: Reason
+    #: Sent empty by the browser's one report form; lines belong to a table's report.
+    chat: list[int] = Field(default_factory=list, max_length=0)
 
 
 class Reported(BaseModel):
@@ -152,15 +169,15 @@ def care_router() -> APIRouter:
         return Blocks(blocks=[BlockOut.model_validate(r) for r in rows])
 
     @api.post("/tables/{table_id}/seats/{position}/block", status_code=204,
-              responses=errors("no_player", "bad_message"))
-    async def block_seat(table_id: str, position: int, who: Writer, care: Service
+              responses=errors("no_player", "is_you"))
+    async def block_seat(table_id: str, position: SeatNumber, who: Writer, care: Service
                          ) -> Response:
         """Block the player in this seat: quick play never seats us together."""
         await care.block(who.player.id, await care.player_at(table_id, position))
         return Response(status_code=204)
 
     @api.post("/players/{player_id}/block", status_code=204,
-              responses=errors("no_player", "bad_message"))
+              responses=errors("no_player", "is_you"))
     async def block_player(player_id: str, who: Writer, care: Service) -> Response:
         await care.block(who.player.id, player_id)
         return Response(status_code=204)
@@ -171,8 +188,8 @@ def care_router() -> APIRouter:
         return Response(status_code=204)
 
     @api.post("/tables/{table_id}/seats/{position}/report", status_code=201,
-              responses=errors("no_player", "bad_message"))
-    async def report_seat(table_id: str, position: int, body: ReportIn, who: Writer,
+              responses=errors("no_player", "is_you"))
+    async def report_seat(table_id: str, position: SeatNumber, body: ReportIn, who: Writer,
                           care: Service) -> Reported:
         """Report the player in this seat, with their chat lines at these times."""
         whom = await care.player_at(table_id, position)
@@ -180,11 +197,10 @@ def care_router() -> APIRouter:
         return Reported(report=rid)
 
     @api.post("/players/{player_id}/report", status_code=201,
-              responses=errors("no_player", "bad_message"))
-    async def report_player(player_id: str, body: ReportIn, who: Writer, care: Service
-                            ) -> Reported:
-        # Chat lines belong to a table: a report naming some here is refused clearly.
-        rid = await care.report(who.player.id, player_id, body.reason, None, body.chat)
+              responses=errors("no_player", "is_you"))
+    async def report_player(player_id: str, body: ReportPlayerIn, who: Writer,
+                            care: Service) -> Reported:
+        rid = await care.report(who.player.id, player_id, body.reason, None)
         return Reported(report=rid)
 
     return api

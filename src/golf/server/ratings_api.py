@@ -10,7 +10,7 @@ has it) or from ``me``, a player id: positions are public, so naming one reveals
 # No ``from __future__ import annotations``: FastAPI reads the routes' annotations.
 import importlib
 from collections.abc import Awaitable, Callable
-from typing import Any
+from typing import Any, Literal
 
 import sqlalchemy as sa
 from fastapi import APIRouter, Request
@@ -22,7 +22,7 @@ from ..ratings import BANDS, PROVISIONAL_MATCHES, Variant
 from ..rules import preset_names
 from . import db, profiles, rating_service
 from .hub import Hub
-from .openapi import errors
+from .openapi import Number, Page, errors
 from .protocol import ProtocolError
 
 __all__ = ["router"]
@@ -124,9 +124,7 @@ def router(hub: Hub) -> APIRouter:
 
     @api.get("/players/{player_id}/rating.svg", response_class=Response,
              responses=errors("no_player", "bad_message"))
-    async def rating_graph(player_id: str, lang: str = "en") -> Response:
-        if lang not in ("en", "de"):
-            raise ProtocolError("bad_message", "lang is 'en' or 'de'", field="lang")
+    async def rating_graph(player_id: str, lang: Literal["en", "de"] = "en") -> Response:
         async with hub.store.engine.connect() as conn:
             name = await profiles.player_name(conn, player_id)
             if name is None:
@@ -146,21 +144,18 @@ def router(hub: Hub) -> APIRouter:
         return Boards(presets=preset_names(), bands=list(BANDS), variants=variants)
 
     @api.get("/leaderboards/{preset}/{band}", responses=errors("bad_variant", "bad_message"))
-    async def board(request: Request, preset: str, band: str, page: int = 1,
+    async def board(request: Request, preset: str, band: str, page: Page = 1,
                     me: str | None = None) -> LeaderboardOut:
         variant = _variant(preset, band)
-        if page < 1:
-            raise ProtocolError("bad_message", "page is a whole number from 1", field="page")
         viewer = await viewer_id(request, me)
         async with hub.store.engine.connect() as conn:
+            # A page past the last has no rows (``pages`` says how many there are): the
+            # board shrinks while a client pages through it.
             out = await profiles.leaderboard(conn, variant, page, viewer)
-        if page > out.pages:
-            raise ProtocolError("bad_message", f"page is from 1 to {out.pages}",
-                                field="page")
         return LeaderboardOut.model_validate(out.to_json())
 
     @api.get("/tables/{table_id}/matches/{number}/ratings", responses=errors("no_match"))
-    async def match_ratings(table_id: str, number: int) -> RatingFrame:
+    async def match_ratings(table_id: str, number: Number) -> RatingFrame:
         frame = await rating_service.match_changes(hub.store.engine, table_id, number)
         if frame is None:
             raise ProtocolError("no_match", f"table {table_id} has no rated match {number}")

@@ -35,7 +35,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from ..errors import GolfError, IllegalAction, NotationError
-from ..rules import Rules, load_rules
+from ..rules import Rules, preset_rules
 from ..view import forgets_peeks, remembered
 from . import bridge, rating_service
 from .audience import Audience, Client, Seat, dumps
@@ -169,7 +169,9 @@ class Room(Seating, Finish, Patience):
         return self.audience.connections()
 
     def _rules(self) -> Rules:
-        return load_rules(self.rec.preset, self.rec.overrides or None)
+        """The table's rules: its preset (a shipped name; never a file, not even for a
+        table stored by an older server that took paths) with its overrides."""
+        return preset_rules(self.rec.preset, self.rec.overrides or None)
 
     # --- what clients are told ---------------------------------------------------------
     def summary(self, host_view: bool = False) -> dict[str, Any]:
@@ -420,7 +422,11 @@ class Room(Seating, Finish, Patience):
             raise ProtocolError("seats_open", "seats " + ", ".join(map(str, open_seats))
                                 + " wait for people; share the invite, remove the seats or "
                                 "make them bots")
-        rules = self._rules()
+        try:
+            rules = self._rules()
+        except GolfError as e:
+            raise ProtocolError("bad_rules", f"this table's rules cannot be played: {e}",
+                                field="preset") from None
         try:
             rules.check_players(len(self._seats))
         except GolfError as e:

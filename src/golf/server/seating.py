@@ -22,13 +22,36 @@ if TYPE_CHECKING:
     from .clocks import Clocks
     from .match import LiveMatch
 
-__all__ = ["DEFAULT_OPTIONS", "Changes", "Seating", "bot_numbers", "check_options",
-           "number_bots"]
+__all__ = ["ABSENCE", "DEFAULT_OPTIONS", "OPTION_RANGES", "Changes", "Seating", "bot_numbers",
+           "check_options", "number_bots", "options_schema"]
 
 DEFAULT_OPTIONS: dict[str, Any] = {
     "bot_delay": 0.8, "absence": "bot", "grace": 60, "turn_timer": None, "reserve": 30,
     "show_peeked": False,
 }
+#: The numeric options' ranges (seconds): (lowest, highest, whether null is allowed).
+OPTION_RANGES: dict[str, tuple[float, float, bool]] = {
+    "bot_delay": (0, 5, False), "grace": (1, 600, False), "turn_timer": (1, 600, True),
+    "reserve": (0, 600, False)}
+#: What ``absence`` may be.
+ABSENCE = ("wait", "bot", "end")
+
+
+def options_schema() -> dict[str, Any]:
+    """The JSON schema of a table's ``options`` object, from the same facts
+    :func:`check_options` checks (the OpenAPI document shows it).
+
+    >>> options_schema()["properties"]["turn_timer"]
+    {'anyOf': [{'type': 'number', 'minimum': 1, 'maximum': 600}, {'type': 'null'}]}
+    """
+    props: dict[str, Any] = {}
+    for key, (lo, hi, none_ok) in OPTION_RANGES.items():
+        number = {"type": "number", "minimum": lo, "maximum": hi}
+        props[key] = {"anyOf": [number, {"type": "null"}]} if none_ok else number
+    props["show_peeked"] = {"type": "boolean"}
+    props["absence"] = {"type": "string", "enum": list(ABSENCE)}
+    assert set(props) == set(DEFAULT_OPTIONS)
+    return {"type": "object", "properties": props, "additionalProperties": False}
 
 
 def bot_numbers(seats: Sequence[SeatRecord]) -> dict[int, int]:
@@ -109,14 +132,12 @@ def check_options(options: Any, base: Mapping[str, Any] | None = None) -> dict[s
             raise ProtocolError("bad_option", f"{key} must be a number from {lo:g} to {hi:g}"
                                 f"{extra}, got {dumps(v)}", field=key)
 
-    number("bot_delay", 0, 5)
-    number("grace", 1, 600)
-    number("turn_timer", 1, 600, none_ok=True)
-    number("reserve", 0, 600)
+    for key, (lo, hi, none_ok) in OPTION_RANGES.items():
+        number(key, lo, hi, none_ok)
     if not isinstance(out["show_peeked"], bool):
         raise ProtocolError("bad_option", "show_peeked must be true or false, got "
                             f"{dumps(out['show_peeked'])}", field="show_peeked")
-    if out["absence"] not in ("wait", "bot", "end"):
+    if out["absence"] not in ABSENCE:
         raise ProtocolError("bad_option", "absence must be 'wait', 'bot' or 'end', got "
                             f"{dumps(out['absence'])}", field="absence")
     return out

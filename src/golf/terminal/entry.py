@@ -26,6 +26,7 @@ from dataclasses import dataclass
 
 from ..actions import ALIASES as ACTION_ALIASES
 from ..actions import KINDS, Action
+from ..digits import is_digits
 from ..errors import GolfError, NotationError
 
 #: Commands and the words that call them.
@@ -89,7 +90,7 @@ def read(text: str, legal: Sequence[Action], cells: int | None = None) -> Action
         return Command(COMMANDS[word])
     if word in _PASS:
         word = "pass"
-    if word.isdigit():
+    if is_digits(word):
         return _position(int(word), legal)
     head, _, rest = word.partition(" ")
     if head.rstrip("0123456789") in KINDS or head.rstrip("0123456789") in ACTION_ALIASES:
@@ -124,7 +125,7 @@ def _action(word: str, legal: Sequence[Action], cells: int | None) -> Action:
     try:
         return Action.parse(word)
     except NotationError as e:
-        m = re.fullmatch(r"([a-z]+?) ?(\d*)", word)
+        m = re.fullmatch(r"([a-z]+?) ?([0-9]*)", word)
         kind = ACTION_ALIASES.get(m.group(1), m.group(1)) if m else None
         kind = kind if kind in KINDS else None
         if cells is not None and kind is not None and Action.parse(

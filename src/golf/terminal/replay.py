@@ -28,6 +28,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, NamedTuple
 
+from ..digits import whole
 from ..game import Game
 from ..table import Saved
 from . import board as boards
@@ -138,10 +139,11 @@ class _Viewer:
             return k - 1
         if word in ("h", "hole"):
             holes = sorted({s.hole for s in self.steps})
-            if not arg.isdigit() or int(arg) not in holes:
+            hole = whole(arg)
+            if hole not in holes:
                 c.error(f"h needs a hole number from 1 to {holes[-1]}, e.g. 'h 2'")
                 return None
-            return next(i for i, s in enumerate(self.steps) if s.hole == int(arg))
+            return next(i for i, s in enumerate(self.steps) if s.hole == hole)
         if word in ("s", "seat"):
             return self._seat(arg, k)
         if word in ("?", "help"):
@@ -173,8 +175,9 @@ def seat_named(text: str, names: Sequence[str]) -> int | None:
     lowered = [n.lower() for n in names]
     if text.lower() in lowered:
         return lowered.index(text.lower())
-    if text.isdigit() and 1 <= int(text) <= len(names):
-        return int(text) - 1
+    number = whole(text)
+    if number is not None and 1 <= number <= len(names):
+        return number - 1
     return None
 
 

@@ -504,7 +504,7 @@ class Session:
                          "reasons).")
             return "\n".join(lines)
         best = options[0]
-        lines.append(st.paint(f"Hint: {best.action} {st.dash} {best.reason}", "good"))
+        lines.append(st.paint(f"Hint: {advice(best.action, best.reason, st.dash)}", "good"))
         if all(o.value is None for o in options):
             lines.append("(no option scores better than another here; the coach picks the "
                          "card in the part of your grid it knows least)")
@@ -550,6 +550,32 @@ def seat_list(seats: Sequence[SeatSpec]) -> str:
         named = s.bot is not None and s.name.split()[0].lower() == s.bot.lower()
         out.append(s.name if s.bot is None or named else f"{s.name} ({s.bot})")
     return ", ".join(out)
+
+
+#: A move without a position in words, where a reason names it by its bare notation.
+_MOVE_WORDS = {"draw": "draw from the stock", "take": "take the top discard",
+               "discard": "discard the card you hold", "knock": "knock",
+               "pass": "leave your face-down cards as they are"}
+
+
+def advice(action: Action, reason: str, dash: str = "-") -> str:
+    """The coach's advice in one phrase, the move said once: a reason that names the
+    move itself stands alone (``take the 2: swap into position 1 for the 7``), a bare
+    ``draw: ...`` says where it draws from, and any other reason follows the move.
+
+    >>> advice(Action.parse("draw"), "draw: expected gain 2.4")
+    'draw from the stock: expected gain 2.4'
+    >>> advice(Action.parse("swap 2"), "swap into position 2 for the 8")
+    'swap into position 2 for the 8'
+    >>> advice(Action.parse("draw"), "over 200 sampled deals")
+    'draw - over 200 sampled deals'
+    """
+    kind, pos = action.kind, action.position
+    if pos is None and (reason == kind or reason.startswith(kind + ":")):
+        return _MOVE_WORDS.get(kind, kind) + reason[len(kind):]
+    if reason.startswith(kind + " ") and (pos is None or f"position {pos}" in reason):
+        return reason
+    return f"{action} {dash} {reason}" if reason else str(action)
 
 
 def _hint_rows(options: Sequence[Option]) -> list[tuple[str, str, str, str]]:

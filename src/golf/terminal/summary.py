@@ -140,14 +140,19 @@ def header(r: Rules) -> str:
     where settings were changed, the name and what changed (the preset's description
     would no longer be true).
 
+    The description is the one players read (``golf variants``): without the
+    references meant for the project's developers, such as a source text by its number.
+
     >>> header(load_rules("german"))  # doctest: +ELLIPSIS
-    'german: German six-card Golf (text 004): peek at two, no flips, ...'
+    'german: German six-card Golf: peek at two, no flips, ...'
     >>> header(load_rules("german", {"target": 40}))
     'german with target=40 (play to 40; otherwise as german)'
     """
+    from ..commands.variants import for_players  # (it imports this module)
+
     changed = changes(r)
     if not changed:
-        return f"{r.name}: {r.description}" if r.description else r.name
+        return f"{r.name}: {for_players(r.description)}" if r.description else r.name
     base = parent(r)
     assert base is not None
     name = r.name if base.name == r.name else f"{r.name}: {base.name}"

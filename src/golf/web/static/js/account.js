@@ -9,7 +9,7 @@ import "./strings/profiles.js";
 import "./strings/care.js";
 import { myBlocks, setBlocked } from "./care.js";
 import { h, replace, svg } from "./dom.js";
-import { lang, t, tableTitle } from "./i18n.js";
+import { isolate, lang, t, tableTitle } from "./i18n.js";
 import { ApiError, api, rememberSeat, saveName, savedName } from "./api.js";
 
 const state = { me: null, codes: null, notice: "", open: false, useCode: false, focus: null };
@@ -337,7 +337,7 @@ function blocksPanel() {
 function passkeysPanel(box) {
   request("GET", "/api/passkeys").then((out) => {
     replace(box, out.passkeys.length ? h("ul.acct-list", {}, out.passkeys.map((p) => h("li", {},
-      h("span", { text: `${p.name} · ${when(p.created)}` }),
+      h("span", { text: `${isolate(p.name)} · ${when(p.created)}` }),
       actionButton(`acct-passkey-${p.id}`, "✕", async () => {
         await request("DELETE", `/api/passkeys/${p.id}`);
         return null;
@@ -405,7 +405,7 @@ function personIcon() {
 function render() {
   if (!mounted || !state.me) return;
   const me = state.me;
-  const who = me.player.username || me.player.name || t("acct.guest");
+  const who = isolate(me.player.username || me.player.name || t("acct.guest"));
   const body = h("div#acct-panel.menu-body.acct-body", { role: "region", "aria-label": t("acct.menu") },
     state.notice ? h("p.acct-notice", { role: "status", text: state.notice }) : null,
     state.codes ? codesPanel() : null,

@@ -775,10 +775,37 @@ export function onLangChange(fn) {
   return () => listeners.delete(fn);
 }
 
-/** text with its {placeholders} filled from params (unknown ones are left as they are). */
+// Right-to-left letters (Hebrew, Arabic, Syriac, Thaana, N'Ko... and their presentation
+// forms) and the bidirectional controls themselves.
+const RTL = /[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufefc\u200e\u200f\u061c\u202a-\u202e\u2066-\u2069\u{10800}-\u{10fff}\u{1e800}-\u{1efff}]/u;
+
+/**
+ * Text a person wrote (a name, a table's title, a chat line) as it goes into the page's own
+ * text: when it holds right-to-left letters, wrapped in FIRST STRONG ISOLATE ... POP
+ * DIRECTIONAL ISOLATE (U+2068 ... U+2069, plain text's <bdi>), so that it is laid out on
+ * its own and cannot reorder the sentence around it ("Bob: 5" stays "Bob: 5" for a
+ * Hebrew name). Left-to-right text, and text whose right-to-left parts are isolated already,
+ * stays exactly as it is. The server drops the bidirectional controls themselves
+ * (docs/protocol.md, the `name` of POST /api/tables and `chat`).
+ */
+export function isolate(text) {
+  const s = String(text ?? "");
+  // What is isolated already (a name inside "{name} ({points})") does not count.
+  let bare = s;
+  for (let before = ""; bare !== before;) {
+    before = bare;
+    bare = bare.replace(/\u2068[^\u2068\u2069]*\u2069/g, "");
+  }
+  return RTL.test(bare) ? `\u2068${s}\u2069` : s;
+}
+
+/**
+ * text with its {placeholders} filled from params (unknown ones are left as they are); each
+ * value isolated (a name written right to left cannot reorder the sentence).
+ */
 export function fill(text, params) {
   if (!params) return text;
-  return text.replace(/\{(\w+)\}/g, (m, key) => (key in params ? String(params[key]) : m));
+  return text.replace(/\{(\w+)\}/g, (m, key) => (key in params ? isolate(params[key]) : m));
 }
 
 /** The string for key in the current language, with {placeholders} filled in. */
@@ -831,7 +858,7 @@ export function tableTitle(title) {
   if (preset) return t("title.quick", { preset: presetName(preset) });
   const older = text.match(/^Quick play: ([\w-]+)$/);
   if (older) return t("title.quick", { preset: presetName(older[1]) });
-  return text;
+  return isolate(text);
 }
 
 /**
@@ -842,7 +869,7 @@ export function tableTitle(title) {
 export function playerName(name) {
   const text = String(name ?? "");
   const bot = text.match(/^(Easy|Medium|Hard) bot(?: (\d+))?$/);
-  if (!bot) return text;
+  if (!bot) return isolate(text);
   const level = t(`lobby.seat.${bot[1].toLowerCase()}`);
   return bot[2] ? `${level} ${bot[2]}` : level;
 }
@@ -855,10 +882,11 @@ export function sentence(text) {
   return s[0].toLocaleUpperCase(current) + s.slice(1);
 }
 
-/** "Ann", "Ann and Bob", "Ann, Bob and Cy" */
+/** "Ann", "Ann and Bob", "Ann, Bob and Cy" (each name isolated: see isolate) */
 export function joinNames(names) {
-  if (names.length <= 1) return names.join("");
-  return names.slice(0, -1).join(", ") + t("match.and") + names[names.length - 1];
+  const each = names.map(isolate);
+  if (each.length <= 1) return each.join("");
+  return each.slice(0, -1).join(", ") + t("match.and") + each[each.length - 1];
 }
 
 document.documentElement.lang = current;

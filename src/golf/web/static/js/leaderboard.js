@@ -3,7 +3,7 @@
 // ratings for comparison (GET /api/leaderboards/{preset}/{band}).
 
 import { h, replace } from "./dom.js";
-import { joinNames, presetName, t } from "./i18n.js";
+import { isolate, joinNames, presetName, t } from "./i18n.js";
 import { get } from "./api.js";
 import "./strings/profiles.js";
 import { formatNumber, formatPercent } from "./numbers.js";
@@ -70,7 +70,7 @@ export function leaderboardScreen(root, where, { navigate }) {
       h("tbody", {}, d.rows.map((r) => h(r.player === state.me ? "tr.me" : "tr",
         r.player === state.me ? { "aria-current": "true" } : {},
         h("td", { text: formatNumber(r.rank) }),
-        h("th", { scope: "row" }, link(`/players/${encodeURIComponent(r.player)}`, r.name)),
+        h("th", { scope: "row" }, link(`/players/${encodeURIComponent(r.player)}`, isolate(r.name))),
         h("td", { text: formatNumber(r.rating) }),
         h("td", { text: formatNumber(r.matches) }),
         h("td", { text: formatPercent(r.completion_rate) })))));

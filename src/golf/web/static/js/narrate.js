@@ -4,7 +4,7 @@
 // receiver may not see arrives as null and is never named. A peek's card is the peeker's
 // alone, read from its own view (the event never holds it).
 
-import { cardName, joinNames, t } from "./i18n.js";
+import { cardName, isolate, joinNames, t } from "./i18n.js";
 import { cardText } from "./cards.js";
 
 export function parseAction(text) {
@@ -21,7 +21,7 @@ export function seatName(table, seat, mySeat) {
     const n = info.bot_number || 1;
     return n > 1 ? `${t(`lobby.seat.${info.bot}`)} ${n}` : t(`lobby.seat.${info.bot}`);
   }
-  return (info && info.name) || `#${seat + 1}`;
+  return info && info.name ? isolate(info.name) : `#${seat + 1}`;
 }
 
 /**

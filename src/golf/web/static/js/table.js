@@ -849,9 +849,11 @@ export function tableScreen(root, where, { navigate }) {
     if (!S.chat.length) {
       replace(chatList, h("li.muted", { text: t("chat.empty") }));
     } else {
+      // The name and the line each in a <bdi>: laid out on its own, in its own direction, so
+      // that neither can reorder the other (docs/protocol.md, "chat").
       replace(chatList, S.chat.slice(-100).map((m) => h("li", {},
-        h("strong", { text: m.name || seatName(S.table, m.seat, S.seat) }), ": ",
-        h("span", { text: m.text }))));
+        h("strong", {}, h("bdi", { text: m.name || seatName(S.table, m.seat, S.seat) })), ": ",
+        h("bdi.chat-text", { text: m.text }))));
       chatList.scrollTop = chatList.scrollHeight;
     }
   }

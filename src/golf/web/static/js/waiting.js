@@ -1,7 +1,7 @@
 // The waiting room: seats, bots by difficulty, the invite link, host controls, start.
 
 import { h, replace } from "./dom.js";
-import { presetName, presetText, t, tableTitle } from "./i18n.js";
+import { isolate, presetName, presetText, t, tableTitle } from "./i18n.js";
 import { loadPresets, settingWords, valueText } from "./rulewords.js";
 import { seatName } from "./narrate.js";
 import { optionsEl } from "./tablebits.js";
@@ -89,7 +89,8 @@ export function waitingEl(ctx) {
   const seatItems = seats.map((s) => {
     const status = s.kind !== "human" ? t("seat.online")
       : !s.taken ? t("wait.open") : s.connected ? t("seat.online") : t("seat.offline");
-    const name = s.kind === "bot" ? seatName(table, s.seat, null) : s.name || t("wait.open");
+    const name = s.kind === "bot" ? seatName(table, s.seat, null)
+      : s.name ? isolate(s.name) : t("wait.open");
     const controls = [];
     if (isHost && s.seat !== mySeat) {
       if (s.kind === "human" && s.taken) {
