@@ -21,11 +21,11 @@ import tempfile
 import time
 from pathlib import Path
 
-from golf.server import db
-from golf.server.hub import Hub
-from golf.server.quickplay import QuickPlay
-from golf.server.rating_service import rating_for
-from golf.server.store import Store
+from golf.server.matchmaking.quickplay import QuickPlay
+from golf.server.ratings.rating_service import rating_for
+from golf.server.storage import db
+from golf.server.storage.store import Store
+from golf.server.tables.hub import Hub
 
 
 async def measure(url: str, size: int, polls: int) -> tuple[float, float, float, float]:

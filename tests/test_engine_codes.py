@@ -15,7 +15,7 @@ import pytest
 import golf.rules as rules_module
 from golf.errors import RulesError
 from golf.rules import load_rules, normalise_overrides, parse_rule_option
-from golf.server.bridge import check_rules
+from golf.server.core.bridge import check_rules
 
 STRINGS = Path(rules_module.__file__).parent / "web/static/js/strings/engine.js"
 # Filled in by js/enginewords.js from the parameters, besides the parameters themselves.

@@ -132,7 +132,7 @@ def test_a_program_runs_only_where_programs_are_allowed(tmp_path: Path) -> None:
     spec = f"cmd:bash -c 'touch {marker}'"
     with pytest.raises(GolfError, match=r"runs a program, which is not allowed here"):
         make_bot(spec, SIX)
-    from golf.server import bridge
+    from golf.server.core import bridge
 
     with pytest.raises(GolfError, match=r"runs a program, which is not allowed here"):
         bridge.bot_spec(spec)

@@ -155,7 +155,7 @@ def test_no_import_cycles() -> None:
     ("golf.table", "golf.terminal.session"),
     ("golf.table", "golf.bots.openspiel_bot"),
     ("golf.bots.base", "golf.bots.external"),
-    ("golf.server.hub", "golf.server.room"),
+    ("golf.server.tables.hub", "golf.server.tables.room"),
 ])
 def test_pairs_that_once_formed_cycles_do_not(a: str, b: str) -> None:
     assert not any({a, b} <= comp for comp in cycles())
@@ -165,7 +165,7 @@ def test_pairs_that_once_formed_cycles_do_not(a: str, b: str) -> None:
 @pytest.mark.parametrize("module", [
     "golf.bots.openspiel_bot", "golf.commands.play", "golf.commands.replay", "golf.cli",
     "golf.table", "golf.envs.openspiel", "golf.bots.base", "golf.bots.external",
-    "golf.server.room", "golf.server.hub",
+    "golf.server.tables.room", "golf.server.tables.hub",
 ])
 def test_each_imports_first_in_a_fresh_interpreter(module: str) -> None:
     done = subprocess.run([sys.executable, "-c", f"import {module}"], capture_output=True,

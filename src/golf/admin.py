@@ -1,13 +1,13 @@
 """``golf admin``: what a site's operator does about players, on the server's database.
 
-Each action is one call of :class:`golf.server.care.Care` (or of the ratings service),
+Each action is one call of :class:`golf.server.moderation.care.Care` (or of the ratings service),
 run on the database ``golf serve`` uses (``--db URL``, else the SQLite file in
 ``--data-dir``). The database is first brought to the newest schema, as ``golf serve``
 does at start. A running server sees every change at once: suspension and password
 resets act on the stored sessions, which every request reads.
 
 >>> from golf.admin import describe_report
->>> from golf.server.care import Report
+>>> from golf.server.moderation.care import Report
 >>> print(describe_report(Report(7, "r1", "p2", "Bo", "T1", "rude", [
 ...     {"seat": 1, "name": "Bo", "text": "you lose", "time": 0}], "open", 0.0,
 ...     None, "Ann", "ann_k")))
@@ -30,7 +30,7 @@ from .errors import GolfError
 if TYPE_CHECKING:
     from sqlalchemy.ext.asyncio import AsyncEngine
 
-    from .server.care import Report
+    from .server.moderation.care import Report
 
 __all__ = ["ACTIONS", "describe_report", "run_action"]
 
@@ -63,7 +63,7 @@ def _who(name: str | None, username: str | None, player_id: str) -> str:
 
 
 async def _reports(engine: AsyncEngine, show_all: bool, limit: int) -> str:
-    from .server.care import Care
+    from .server.moderation.care import Care
 
     found = await Care(engine).reports(None if show_all else "open", limit)
     if not found:
@@ -72,14 +72,14 @@ async def _reports(engine: AsyncEngine, show_all: bool, limit: int) -> str:
 
 
 async def _close(engine: AsyncEngine, report: int) -> str:
-    from .server.care import Care
+    from .server.moderation.care import Care
 
     await Care(engine).close_report(report)
     return f"report #{report} closed"
 
 
 async def _status(engine: AsyncEngine, who: str, status: str) -> str:
-    from .server.care import Care, find_player
+    from .server.moderation.care import Care, find_player
 
     pid, username, _old = await find_player(engine, who)
     await Care(engine).set_status(pid, status)
@@ -91,7 +91,7 @@ async def _status(engine: AsyncEngine, who: str, status: str) -> str:
 
 
 async def _reset(engine: AsyncEngine, who: str) -> str:
-    from .server.care import Care, find_player
+    from .server.moderation.care import Care, find_player
 
     pid, username, _status_now = await find_player(engine, who)
     code = await Care(engine).reset_password(pid)
@@ -102,7 +102,7 @@ async def _reset(engine: AsyncEngine, who: str) -> str:
 
 
 async def _rebuild(engine: AsyncEngine) -> str:
-    from .server.rating_service import rebuild_ratings
+    from .server.ratings.rating_service import rebuild_ratings
 
     n = await rebuild_ratings(engine)
     return f"ratings rebuilt from {n} stored rated matches"
@@ -150,7 +150,7 @@ def _number(text: str) -> int:
 async def _on_database(url: str, call: Callable[[AsyncEngine], Awaitable[T]]) -> T:
     from sqlalchemy.exc import DBAPIError
 
-    from .server import db
+    from .server.storage import db
 
     engine = db.make_engine(url)
     try:
@@ -166,7 +166,7 @@ async def _on_database(url: str, call: Callable[[AsyncEngine], Awaitable[T]]) ->
 
 def database_url(db_url: str | None, data_dir: str) -> str:
     """The database ``golf serve`` with these options uses."""
-    from .server import db
+    from .server.storage import db
 
     if db_url:
         return db.async_url(db_url)

@@ -19,7 +19,7 @@ one half-way.
 
 The database is migrated once (``golf migrate``) before the processes start; each process
 runs with ``--no-migrate``, so one of another release refuses the database (see
-golf.server.schema).
+golf.server.storage.schema).
 """
 
 from __future__ import annotations

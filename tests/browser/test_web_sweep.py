@@ -1,5 +1,5 @@
 """The layout sweep (issue 30), table part: one match of one hole per number of players (two,
-and eight, the most a table seats: golf.server.lobby.MAX_SEATS), each screen state reached
+and eight, the most a table seats: golf.server.core.protocol.MAX_SEATS), each screen state reached
 once — the table mid-hole, the hole-end dialog with its countdown, the final standings — and
 then looked at in every viewport and in both languages on the same page
 (``set_viewport_size`` and the client's own language switch), which is much cheaper than a

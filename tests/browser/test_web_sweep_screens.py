@@ -47,7 +47,7 @@ from webplay import (
 )
 
 PHONE = VIEWPORTS["360x640"]
-MOST = 8  # the most seats a table has (golf.server.lobby.MAX_SEATS; six-card and nine-card)
+MOST = 8  # the most seats a table has (golf.server.core.protocol.MAX_SEATS; six-card and nine-card)
 
 # A table made by this browser's own lobby call (so that its matches are this player's), its
 # seat remembered as the lobby would, started unless told otherwise.

@@ -32,7 +32,7 @@ sys.path.insert(0, str(HERE.parent))
 from harness import Client, ended_a_hole  # noqa: E402
 
 from golf.cluster import Cluster  # noqa: E402
-from golf.server.clocks import HOLE_BREAK  # noqa: E402
+from golf.server.tables.clocks import HOLE_BREAK  # noqa: E402
 
 
 def free_block(n: int) -> int:

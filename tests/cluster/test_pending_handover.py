@@ -14,7 +14,7 @@ import httpx
 from harness import Client, ended_a_hole, play_out
 
 from golf.cluster import Cluster, healthy
-from golf.server.clocks import HOLE_BREAK
+from golf.server.tables.clocks import HOLE_BREAK
 
 SEATS = [{"kind": "human"}, {"kind": "human"}]
 

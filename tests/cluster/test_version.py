@@ -19,8 +19,8 @@ import pytest
 import sqlalchemy as sa
 
 from golf.cluster import Cluster, ClusterError
-from golf.server import db, schema
 from golf.server.app import Config
+from golf.server.storage import db, schema
 
 HEAD = schema.revisions()[-1]
 FUTURE = "9999_from_a_newer_release"

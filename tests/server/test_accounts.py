@@ -115,7 +115,7 @@ def seat_players(server: ServerProcess, table_id: str) -> list[str | None]:
 
     import sqlalchemy as sa
 
-    from golf.server import db
+    from golf.server.storage import db
 
     url = server.db or db.default_url(server.data_dir)
 
@@ -538,7 +538,7 @@ def test_no_secret_or_hash_in_any_response(server: ServerProcess,
 
     import sqlalchemy as sa
 
-    from golf.server import db
+    from golf.server.storage import db
 
     name = unique("scan")
     a, _ = claimed(browsers, server, name)
@@ -663,10 +663,9 @@ def test_a_session_lives_thirty_days_after_its_last_use(tmp_path: Any) -> None:
     import asyncio
 
     from golf.identity.passwords import HashParams, Passwords
-    from golf.server import db
-    from golf.server.hub import Hub
-    from golf.server.players import SESSION_IDLE, TOUCH_EVERY, Players
-    from golf.server.store import Store
+    from golf.server.players.accounts import SESSION_IDLE, TOUCH_EVERY, Players
+    from golf.server.storage import db
+    from golf.server.storage.store import Store
 
     now = [1_000_000.0]
 
@@ -675,7 +674,7 @@ def test_a_session_lives_thirty_days_after_its_last_use(tmp_path: Any) -> None:
         await db.migrate(engine)
         store = Store(engine)
         try:
-            players = Players(Hub(store), Passwords(HashParams(memory_cost=1024)),
+            players = Players(store, Passwords(HashParams(memory_cost=1024)),
                               clock=lambda: now[0])
             guest, cookie = await players.new_guest()
             done = await players.claim(guest, "timekeeper", PASSWORD, None)

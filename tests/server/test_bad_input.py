@@ -12,7 +12,7 @@ from harness import Client, ServerProcess
 
 import golf
 from golf import GolfError
-from golf.server.protocol import PROTOCOL
+from golf.server.core.protocol import PROTOCOL
 
 
 async def table(server: ServerProcess) -> tuple[str, list[str], Client, Client]:

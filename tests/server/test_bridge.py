@@ -9,7 +9,7 @@ import random
 import pytest
 
 from golf import Game, preset_names
-from golf.server import bridge
+from golf.server.core import bridge
 from golf.view import remembered
 
 

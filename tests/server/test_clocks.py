@@ -3,7 +3,7 @@ downtime counts as spent, another turn's saved clocks do not move the running tu
 
 from __future__ import annotations
 
-from golf.server.clocks import Clocks
+from golf.server.tables.clocks import Clocks
 
 OPTIONS = {"turn_timer": 20, "reserve": 30, "grace": 60, "bot_delay": 0}
 

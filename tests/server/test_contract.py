@@ -25,10 +25,9 @@ from fastapi.routing import APIRoute, iter_route_contexts
 from fastapi.testclient import TestClient
 from starlette.testclient import WebSocketTestSession
 
+from golf.server.api.openapi import statuses
 from golf.server.app import Config, create_app
-from golf.server.clocks import Clocks
-from golf.server.openapi import statuses
-from golf.server.protocol import (
+from golf.server.core.protocol import (
     ACCOUNT_CODES,
     CHAT_BURST,
     CODES,
@@ -36,6 +35,7 @@ from golf.server.protocol import (
     MAX_BODY,
     PROTOCOL,
 )
+from golf.server.tables.clocks import Clocks
 
 ROOT = Path(__file__).resolve().parents[2]
 DOCS = ROOT / "docs"
@@ -312,7 +312,7 @@ def emitted_codes() -> tuple[dict[str, set[int]], list[str]]:
     def add(code: str, status: int) -> None:
         out.setdefault(code, set()).add(status)
 
-    files = sorted((ROOT / "src/golf/server").glob("*.py"))
+    files = sorted((ROOT / "src/golf/server").rglob("*.py"))  # every folder of it
     files += sorted((ROOT / "src/golf/identity").glob("*.py"))
     for path in files:
         tree = ast.parse(path.read_text())

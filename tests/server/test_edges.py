@@ -140,8 +140,8 @@ def test_a_content_length_of_other_digits_is_not_trusted(declared: bytes) -> Non
     int() refuses. The guard judges such a declared length as no length (the body's real
     size decides) instead of failing with a bare ValueError. (uvicorn's parser refuses
     such a header before the application; the guard does not rely on that.)"""
-    from golf.server.guard import Guard
-    from golf.server.protocol import MAX_BODY
+    from golf.server.core.protocol import MAX_BODY
+    from golf.server.http.guard import Guard
 
     async def call(body: bytes) -> tuple[list[bytes], list[dict[str, Any]]]:
         seen: list[bytes] = []
@@ -312,7 +312,7 @@ def test_the_docs_example_client_plays_a_whole_match_as_written(
 
 
 def test_every_error_code_is_documented_with_its_status() -> None:
-    from golf.server.protocol import CODES
+    from golf.server.core.protocol import CODES
 
     table = doc_section("## Errors")
     rows = {m.group(1): int(m.group(2))

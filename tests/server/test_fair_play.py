@@ -18,7 +18,7 @@ from test_ratings_server import new_player, play_rated, rating_frames, seat_play
 
 from golf import Game
 from golf.ratings import Anchors, RatedMatch, Seat, Variant, rate_match
-from golf.server import bridge
+from golf.server.core import bridge
 from golf.view import remembered
 
 TWO = Variant("six-card", "2")

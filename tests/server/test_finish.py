@@ -56,7 +56,7 @@ def hole_ended(c: Client) -> bool:
 
 
 def test_the_next_hole_waits_for_ready_or_the_countdown(server: ServerProcess) -> None:
-    from golf.server.clocks import HOLE_BREAK
+    from golf.server.tables.clocks import HOLE_BREAK
 
     async def run() -> None:
         seats = [{"kind": "human"}, {"kind": "human"}, {"kind": "bot", "bot": "easy"}]

@@ -11,8 +11,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from golf.rules import load_rules
-from golf.server.match import LiveMatch
-from golf.server.protocol import dumps, dumps_fast, dumps_stdlib
+from golf.server.core.protocol import dumps, dumps_fast, dumps_stdlib
+from golf.server.tables.match import LiveMatch
 
 JSON = st.recursive(
     st.none() | st.booleans() | st.integers(-(2**63), 2**63 - 1)

@@ -11,7 +11,7 @@ in ASCII and in any Unicode.
 
 What a schema cannot state (a table that is full, a ceremony that expired, a password that
 contains the username) the document itself lists: each error response's
-``x-beyond-schema`` codes (golf.server.openapi.SHAPE_CODES says which are not). The
+``x-beyond-schema`` codes (golf.server.api.openapi.SHAPE_CODES says which are not). The
 acceptance check reads them from the served document, so only those refusals of a request
 the document allows pass; nothing is silenced here.
 

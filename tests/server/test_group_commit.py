@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from golf.server import db
-from golf.server.store import SeatRecord, Store, TableRecord
+from golf.server.storage import db
+from golf.server.storage.store import SeatRecord, Store, TableRecord
 
 
 def table(tid: str) -> TableRecord:

@@ -16,9 +16,9 @@ from harness import Client, ServerProcess, play_out
 from leaks import Truth, check, check_history
 from test_sessions import close_all, seated
 
-from golf.server import db
-from golf.server.room import CHAT_HISTORY
-from golf.server.store import Store
+from golf.server.storage import db
+from golf.server.storage.store import Store
+from golf.server.tables.room import CHAT_HISTORY
 
 
 async def chat(c: Client, text: str) -> None:

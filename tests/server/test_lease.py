@@ -9,9 +9,10 @@ import time
 import pytest
 from conftest import fresh_database
 
-from golf.server import db
-from golf.server.lease import Fenced, Leases
-from golf.server.store import SeatRecord, Store, TableRecord
+from golf.server.cluster.lease import Leases
+from golf.server.storage import db
+from golf.server.storage.errors import Fenced
+from golf.server.storage.store import SeatRecord, Store, TableRecord
 
 
 def table(tid: str) -> TableRecord:

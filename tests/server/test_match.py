@@ -17,7 +17,7 @@ from harness import Client, ServerProcess, play_out
 
 from golf import Game
 from golf.rules import load_rules
-from golf.server.match import LiveMatch
+from golf.server.tables.match import LiveMatch
 from golf.table import BotSeat, Outside, Table, bot_seat, bot_seed
 
 BOTS = {1: "random", 2: "easy"}

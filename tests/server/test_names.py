@@ -28,8 +28,9 @@ from test_accounts import (  # noqa: F401  (browsers: the fixture)
 from golf.admin import run_action
 from golf.ratings import PROVISIONAL_MATCHES, Anchors, Variant
 from golf.rules import load_rules
-from golf.server import db, profiles
-from golf.server.care import Care
+from golf.server.moderation.care import Care
+from golf.server.ratings import profiles
+from golf.server.storage import db
 
 # --- bots of one level are numbered ----------------------------------------------------
 

@@ -11,7 +11,7 @@ from typing import Any
 
 from harness import Client, ServerProcess, ended_a_hole, play_out
 
-from golf.server.clocks import HOLE_BREAK
+from golf.server.tables.clocks import HOLE_BREAK
 
 
 def _people(server: ServerProcess, holes: int) -> tuple[str, list[str]]:

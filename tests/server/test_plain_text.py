@@ -2,7 +2,7 @@
 carries a bidirectional control (U+202A-U+202E, U+2066-U+2069, U+200E, U+200F, U+061C) or
 an invisible formatting character (the issue: "a chat line with U+202E is delivered and
 shown reversed ('gnp.exe')"). Chat and report reasons have them dropped
-(``golf.server.protocol.clean_text``); names are refused with ``bad_name``
+(``golf.server.core.protocol.clean_text``); names are refused with ``bad_name``
 (``check_name``), usernames are ASCII (``golf.identity.usernames``). The zero-width joiner
 is dropped too, though emoji sequences use it: they show as their separate emoji.
 
@@ -23,7 +23,7 @@ from test_contract import browser_headers, joined, new_table, started, until
 
 from golf.admin import run_action
 from golf.server.app import Config, create_app
-from golf.server.protocol import PROTOCOL, ProtocolError, clean_text, hidden
+from golf.server.core.protocol import PROTOCOL, ProtocolError, clean_text, hidden
 
 #: One of each kind the issue names (written as escapes: this file shows none of them).
 HIDDEN = {

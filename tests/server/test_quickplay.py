@@ -25,10 +25,9 @@ from hypothesis import strategies as st
 from test_accounts import Browser
 
 from golf.ratings import Anchors, Rating, Variant
-from golf.server import db
-from golf.server.hub import Hub
-from golf.server.protocol import ProtocolError
-from golf.server.quickplay import (
+from golf.server.core.protocol import ProtocolError
+from golf.server.core.tokens import hash_token
+from golf.server.matchmaking.quickplay import (
     WINDOW_EVERY,
     WINDOW_MAX,
     WINDOW_START,
@@ -41,8 +40,9 @@ from golf.server.quickplay import (
     unique_names,
     window,
 )
-from golf.server.store import Store
-from golf.server.tokens import hash_token
+from golf.server.storage import db
+from golf.server.storage.store import Store
+from golf.server.tables.hub import Hub
 
 # --- the rule (pure) ----------------------------------------------------------------
 

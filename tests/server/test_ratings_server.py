@@ -36,8 +36,7 @@ from golf.ratings import (
     placings,
     rate_match,
 )
-from golf.server import db
-from golf.server.rating_service import (
+from golf.server.ratings.rating_service import (
     RatedSeat,
     rating_for,
     ratings_of,
@@ -45,6 +44,7 @@ from golf.server.rating_service import (
     record_op,
     stored_matches,
 )
+from golf.server.storage import db
 
 T = TypeVar("T")
 TWO = Variant("six-card", "2")

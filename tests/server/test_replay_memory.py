@@ -12,7 +12,7 @@ from harness import ServerProcess, play_out
 from test_sessions import close_all, seated
 
 from golf import Game
-from golf.server.bridge import Replay
+from golf.server.core.bridge import Replay
 from golf.view import has_drawn
 
 

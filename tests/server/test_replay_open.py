@@ -12,7 +12,7 @@ from test_sessions import close_all, seated
 
 from golf import Game
 from golf.cards import card_str
-from golf.server.bridge import Replay
+from golf.server.core.bridge import Replay
 
 
 def finished_record(seed: int) -> dict[str, object]:

@@ -1,4 +1,4 @@
-"""The migrations and the tables the code declares (golf.server.db) describe one schema."""
+"""The migrations and the tables the code declares (golf.server.storage.db) describe one schema."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from alembic.autogenerate import compare_metadata
 from alembic.config import Config
 from alembic.migration import MigrationContext
 
-from golf.server import db
+from golf.server.storage import db
 
 
 def test_the_migrated_schema_is_the_declared_one(tmp_path: Path) -> None:

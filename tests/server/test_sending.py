@@ -15,7 +15,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from golf.server.sockets import MAX_QUEUE, Connection
+from golf.server.tables.sockets import MAX_QUEUE, Connection
 
 
 class Socket:

@@ -342,7 +342,7 @@ def test_hint_comes_from_the_coach_on_your_turn(server: ServerProcess, players: 
     """A six-card table of two is the ladder's: the coach is the search bot when the
     fast extra is installed (it is in the test environment); of three, the expert."""
     from golf import load_rules
-    from golf.server.bridge import coach_for
+    from golf.server.core.bridge import coach_for
 
     searching = coach_for(load_rules("six-card"), players).startswith("search")
     assert searching == (players == 2)

@@ -22,7 +22,7 @@ from alembic.script import ScriptDirectory
 from conftest import ROOT, fresh_database
 from harness import Client, ServerProcess, play_out
 
-from golf.server import db
+from golf.server.storage import db
 
 #: The last commit of the release before this one (its newest migration is 0002).
 PREVIOUS = "21d48ae"

@@ -32,8 +32,8 @@ def register(sub: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     try:
-        from ..server import schema
         from ..server.app import Config
+        from ..server.storage import schema
     except ImportError as e:
         raise GolfError(f"migrating needs the 'web' extra ({e.name} is missing): "
                         "pip install 'golf-cards[web]'") from None

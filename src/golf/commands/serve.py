@@ -84,8 +84,8 @@ def run(args: argparse.Namespace) -> int:
     except ImportError as e:
         raise GolfError(f"the server needs the 'web' extra ({e.name} is missing): "
                         "pip install 'golf-cards[web]'") from None
-    from ..server.guard import check_allowed_origin
-    from ..server.proxies import parse_trusted
+    from ..server.http.guard import check_allowed_origin
+    from ..server.http.proxies import parse_trusted
 
     parse_trusted(args.trusted_proxy)  # a clear error for a bad one, before start-up
 
@@ -116,11 +116,11 @@ def run(args: argparse.Namespace) -> int:
 
 
 def check_schema(config: Any, migrate: bool) -> None:
-    """Refuse, before the server starts, a database of another release (golf.server.schema):
+    """Refuse, before the server starts, a database of another release (golf.server.storage.schema):
     a clear one-line error instead of a failed start-up."""
     import asyncio
 
-    from ..server import schema
+    from ..server.storage import schema
 
     schema.ensure_sqlite_dir(config.data_dir, config.db)
     asyncio.run(schema.check_url(config.database_url(), migrate))

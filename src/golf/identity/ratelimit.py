@@ -11,7 +11,7 @@ their address between guesses on others).
 
 :class:`SignInLimiter` is pure: it reads time from an injected clock and keeps its
 state in memory, bounded to :data:`MAX_KEYS` keys (the least recently failed go
-first). The server keeps the same counts in its database instead (golf.server.limits),
+first). The server keeps the same counts in its database instead (golf.server.players.limits),
 shared by every process of a cluster, with the same policies, keys (:func:`limit_keys`)
 and waits (:meth:`LimitPolicy.wait`); there an attempt is *reserved* before its password
 is verified (the check and the count are one step, a success gives it back), else a

@@ -24,24 +24,24 @@ from fastapi.routing import iter_route_contexts
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException
 
-from . import db, schema
-from .account_api import account_router
-from .care import Care
-from .guard import Guard
-from .hub import Hub
-from .lease import Leases, renew_forever
-from .lobby import error_response, refused_body, router
+from .api.accounts import account_router
+from .api.lobby import error_response, refused_body, router
+from .api.openapi import install as describe_errors
+from .api.quickplay import care_router, quickplay_router
+from .api.ratings import router as ratings_router
+from .cluster.lease import Leases, renew_forever
+from .cluster.notify import ask_handover, listen_forever
+from .core.protocol import ProtocolError
+from .http.guard import Guard
+from .http.proxies import ProxyHeaders
+from .matchmaking.quickplay import BOT_WAIT, QuickPlay
 from .metrics import Metrics, apply_gc_policy, garbage_census
-from .notify import ask_handover, listen_forever
-from .openapi import install as describe_errors
-from .players import Players
-from .protocol import ProtocolError
-from .proxies import ProxyHeaders
-from .quickplay import BOT_WAIT, QuickPlay
-from .quickplay_api import care_router, quickplay_router
-from .ratings_api import router as ratings_router
-from .sockets import endpoint
-from .store import COMMIT_INTERVAL, Store
+from .moderation.care import Care
+from .players.accounts import Players
+from .storage import db, schema
+from .storage.store import COMMIT_INTERVAL, Store
+from .tables.hub import Hub
+from .tables.sockets import endpoint
 
 log = logging.getLogger("golf.server")
 #: The browser client's files (owned by the web client; served when present).
@@ -74,14 +74,14 @@ class Config:
     bot_wait: float = BOT_WAIT
     #: This process's name among several on one PostgreSQL database (None: host:port).
     node: str | None = None
-    #: Seconds a table's lease lasts unrenewed (golf.server.lease).
+    #: Seconds a table's lease lasts unrenewed (golf.server.cluster.lease).
     lease_ttl: float = 3.0
     #: Upgrade an older database at start; False (a cluster's processes) refuses one.
     migrate: bool = True
-    #: Group commit: seconds from one transaction's start to the next (golf.server.store).
+    #: Group commit: seconds from one transaction's start to the next (golf.server.storage.store).
     commit_interval: float = COMMIT_INTERVAL
     #: Proxies (addresses or CIDR networks) whose X-Forwarded-For/-Proto are believed
-    #: (golf.server.proxies); every other peer's are ignored.
+    #: (golf.server.http.proxies); every other peer's are ignored.
     trusted_proxies: tuple[str, ...] = ()
 
     def database_url(self) -> str:
@@ -180,7 +180,7 @@ def create_app(config: Config) -> FastAPI:
                   ask_handover=lambda t: ask_handover(engine, t, leases.node))
         state["hub"] = hub
         app.state.hub = hub
-        app.state.players = Players(hub)
+        app.state.players = Players(store)
         app.state.quickplay = QuickPlay(hub, engine, bot_wait=config.bot_wait)
         app.state.care = Care(engine)
         n = await hub.load_unfinished()

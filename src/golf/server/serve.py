@@ -15,7 +15,7 @@ from typing import Any
 import uvicorn
 
 from .app import Config, create_app
-from .protocol import HARD_MAX_FRAME
+from .core.protocol import HARD_MAX_FRAME
 
 
 class DrainingServer(uvicorn.Server):
@@ -50,7 +50,7 @@ def uvicorn_config(config: Config, **extra: Any) -> uvicorn.Config:
         ws_ping_interval=20, ws_ping_timeout=20, timeout_graceful_shutdown=5,
         # Frames are a few KiB of JSON: compressing them costs more CPU than it saves.
         ws_per_message_deflate=False,
-        # Forwarded headers are golf.server.proxies' business (only --trusted-proxy peers);
+        # Forwarded headers are golf.server.http.proxies' business (only --trusted-proxy peers);
         # uvicorn's own would believe 127.0.0.1 (or $FORWARDED_ALLOW_IPS) by default.
         proxy_headers=False,
         log_level="warning", lifespan="on", **extra)

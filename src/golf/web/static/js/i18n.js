@@ -863,7 +863,7 @@ export function tableTitle(title) {
 
 /**
  * A player's name in the page's language: the names the server gives bots of a level a table
- * seats ("Easy bot", "Easy bot 2": golf.server.bridge.bot_label and its numbering) are worded
+ * seats ("Easy bot", "Easy bot 2": golf.server.core.bridge.bot_label and its numbering) are worded
  * here ("Leichter Bot 2"), as at the table; any other name stays as it is.
  */
 export function playerName(name) {

@@ -17,7 +17,7 @@ export function seatName(table, seat, mySeat) {
   const info = table && table.seats && table.seats[seat];
   if (info && info.kind === "bot" && ["easy", "medium", "hard"].includes(info.bot)) {
     // Bots of one level are told apart by the server's number (the seat's `bot_number`,
-    // golf.server.seating): "Easy bot", "Easy bot 2", in the page's language.
+    // golf.server.tables.seating): "Easy bot", "Easy bot 2", in the page's language.
     const n = info.bot_number || 1;
     return n > 1 ? `${t(`lobby.seat.${info.bot}`)} ${n}` : t(`lobby.seat.${info.bot}`);
   }

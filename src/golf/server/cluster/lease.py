@@ -1,0 +1,231 @@
+"""Table leases: which server process plays a live table, when several share one
+PostgreSQL database (docs/server.md, "Design of a cluster").
+
+A lease is a row of ``golf_leases``: the table, its ``owner`` (the process's node name,
+``''`` once released), an ``epoch`` that grows by one every time the lease changes hands,
+and when it last ``changed`` hands. A lease is live while its owner's row in
+``golf_nodes`` has not expired: each process renews that one row every ``ttl / 3``
+seconds, however many tables it plays, so the renewals cost one row write per process
+(not per table) and a cluster of 100,000 tables renews 50 rows a second, not 100,000.
+Times are on the database's own clock, so the machines' clocks never matter.
+
+Fencing: every write of a table checks, in the transaction that makes it, that the lease
+row still carries the epoch this process acquired (``SELECT ... FOR SHARE``). A process
+that stalled, let its node row expire, lost its tables and woke up can therefore never
+write another move: their epochs moved on. A taker's acquiring ``UPDATE`` waits for a
+writer holding the row share lock, so a write either commits before the lease changed
+hands (and the taker, which loads the table only after acquiring, sees it) or fails.
+
+On SQLite (one process by definition) there are no leases: :class:`Leases` is built
+``enabled=False`` and every call is a no-op that says yes.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections.abc import Iterable
+from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
+
+from ..storage.errors import Fenced
+
+__all__ = ["DB_NOW", "Leases", "renew_forever"]
+
+log = logging.getLogger("golf.server")
+
+#: The database's clock in seconds since 1970 (all lease times are on it).
+DB_NOW = "extract(epoch from clock_timestamp())"
+#: When a node row renewed now runs out.
+UNTIL = f"{DB_NOW} + CAST(:ttl AS double precision)"
+#: Seconds a process's node row lasts without renewal (a killed process's tables wait
+#: this long).
+DEFAULT_TTL = 3.0
+
+
+#: This process is alive until ``ttl`` from now (the one row each process renews).
+HEARTBEAT = sa.text(f"""
+INSERT INTO golf_nodes (node, expires) VALUES (CAST(:me AS varchar), {UNTIL})
+ON CONFLICT (node) DO UPDATE SET expires = {UNTIL}
+""")
+
+#: A lease's holder is gone: released, or its process's node row ran out.
+_GONE = f"""(golf_leases.owner = ''
+        OR NOT EXISTS (SELECT 1 FROM golf_nodes n
+                       WHERE n.node = golf_leases.owner AND n.expires >= {DB_NOW}))"""
+
+ACQUIRE = sa.text(f"""
+INSERT INTO golf_leases (table_id, owner, epoch, changed)
+SELECT CAST(:t AS varchar), CAST(:me AS varchar), 1, {DB_NOW}
+WHERE EXISTS (SELECT 1 FROM golf_tables WHERE id = :t)
+ON CONFLICT (table_id) DO UPDATE
+    SET owner = :me, epoch = golf_leases.epoch + 1, changed = {DB_NOW}
+    WHERE golf_leases.owner = :me OR {_GONE}
+RETURNING epoch
+""")
+
+#: The leases this process still holds, at which epoch (one taken over shows a new owner).
+HELD = sa.text("""
+SELECT table_id, epoch FROM golf_leases WHERE owner = :me AND table_id = ANY(:ids)
+""")
+
+# Owner cleared: another process's acquire takes it at once, while the orphan scan
+# (which waits ``grace`` past the release) leaves it to whoever asked for it.
+RELEASE = sa.text(f"""
+UPDATE golf_leases SET changed = {DB_NOW}, owner = ''
+WHERE owner = :me AND table_id = ANY(:ids)
+""")
+
+LEFT = sa.text(f"""
+SELECT (SELECT CASE WHEN l.owner = '' THEN 0
+                    ELSE COALESCE((SELECT n.expires FROM golf_nodes n WHERE n.node = l.owner),
+                                  0) - {DB_NOW} END
+        FROM golf_leases l WHERE l.table_id = :t),
+       EXISTS (SELECT 1 FROM golf_tables WHERE id = :t)
+""")
+
+CHECK = sa.text("""
+SELECT table_id, epoch FROM golf_leases WHERE table_id = ANY(:ids) FOR SHARE
+""")
+
+ORPHANS = sa.text(f"""
+SELECT t.id FROM golf_tables t
+LEFT JOIN golf_leases l ON l.table_id = t.id
+LEFT JOIN golf_nodes n ON n.node = l.owner
+WHERE t.status = 'playing'
+  AND (l.table_id IS NULL OR l.owner = :me
+       OR (l.owner = '' AND l.changed < {DB_NOW} - CAST(:grace AS double precision))
+       OR (l.owner <> '' AND COALESCE(n.expires, 0)
+                             < {DB_NOW} - CAST(:grace AS double precision)))
+ORDER BY t.id LIMIT :limit
+""")
+
+
+class Leases:
+    """This process's leases (``held``: table id -> the epoch it acquired)."""
+
+    def __init__(self, engine: AsyncEngine, node: str, ttl: float = DEFAULT_TTL,
+                 enabled: bool | None = None) -> None:
+        self.engine = engine
+        self.node = node
+        self.ttl = ttl
+        self.enabled = engine.dialect.name == "postgresql" if enabled is None else enabled
+        self.held: dict[str, int] = {}
+        #: When each held lease was acquired (time.monotonic), for the handover's pause.
+        self.since: dict[str, float] = {}
+
+    # --- taking and giving back ------------------------------------------------------------
+    async def acquire(self, table_id: str) -> int | None:
+        """Take the lease of an existing table if it is free, expired or already this
+        node's; its new epoch, or None (held by another process, or no such table)."""
+        if not self.enabled:
+            return 0
+        async with self.engine.begin() as conn:
+            # Alive first: a lease whose owner has no live node row is anyone's.
+            await conn.execute(HEARTBEAT, {"me": self.node, "ttl": self.ttl})
+            row = (await conn.execute(ACQUIRE, {"t": table_id, "me": self.node})).first()
+        if row is None:
+            return None
+        epoch = int(row[0])
+        self.held[table_id] = epoch
+        self.since[table_id] = time.monotonic()
+        return epoch
+
+    def forget(self, table_id: str) -> None:
+        """Stop writing for a table (before it is released or after it was lost): from
+        here on every write of it is refused without asking the database."""
+        self.held.pop(table_id, None)
+        self.since.pop(table_id, None)
+
+    async def release(self, table_ids: Iterable[str]) -> None:
+        """Give leases back now (expired at once), so that another process need not wait
+        for them to run out. The tables must have been forgotten first."""
+        ids = list(table_ids)
+        if not self.enabled or not ids:
+            return
+        for t in ids:
+            self.forget(t)
+        async with self.engine.begin() as conn:
+            await conn.execute(RELEASE, {"me": self.node, "ids": ids})
+
+    # --- keeping ---------------------------------------------------------------------------
+    async def renew(self) -> list[str]:
+        """Keep this process alive (its one node row), which keeps every lease it holds;
+        the tables whose lease was lost (another process took it while this one stalled:
+        its epoch moved on) come back and are forgotten."""
+        if not self.enabled or not self.held:
+            return []
+        wanted = dict(self.held)
+        async with self.engine.begin() as conn:
+            await conn.execute(HEARTBEAT, {"me": self.node, "ttl": self.ttl})
+            rows = (await conn.execute(HELD, {"me": self.node, "ids": list(wanted)})).all()
+        still = {str(r[0]): int(r[1]) for r in rows}
+        lost = [t for t, epoch in wanted.items()
+                if still.get(t) != epoch and self.held.get(t) == epoch]
+        for t in lost:
+            self.forget(t)
+        return lost
+
+    async def remaining(self, table_id: str) -> float | None:
+        """Seconds until another process's lease of the table runs out (0 or less: it
+        has); None if there is no such table."""
+        async with self.engine.connect() as conn:
+            row = (await conn.execute(LEFT, {"t": table_id})).first()
+        if row is None or not row[1]:
+            return None
+        return 0.0 if row[0] is None else float(row[0])
+
+    async def orphans(self, grace: float, limit: int = 50) -> list[str]:
+        """Playing tables nobody holds (no lease, or one expired ``grace`` seconds ago, or
+        one of this node's from before a restart) and this process does not hold."""
+        if not self.enabled:
+            return []
+        async with self.engine.connect() as conn:
+            rows = (await conn.execute(ORPHANS, {"grace": grace, "me": self.node,
+                                                 "limit": limit})).all()
+        return [str(r[0]) for r in rows if str(r[0]) not in self.held]
+
+    # --- fencing ---------------------------------------------------------------------------
+    async def check(self, conn: AsyncConnection, tables: Iterable[str]) -> None:
+        """Inside a write transaction: raise :class:`Fenced` unless this process still
+        holds, at the epoch it acquired, the lease of every table written."""
+        if not self.enabled:
+            return
+        wanted: dict[str, int] = {}
+        for t in set(tables):
+            epoch = self.held.get(t)
+            if epoch is None:
+                raise Fenced(t)
+            wanted[t] = epoch
+        if not wanted:
+            return
+        rows = (await conn.execute(CHECK, {"ids": list(wanted)})).all()
+        found = {str(r[0]): int(r[1]) for r in rows}
+        for t, epoch in wanted.items():
+            if found.get(t) != epoch:
+                raise Fenced(t)
+
+    def holds(self, table_id: str) -> bool:
+        return not self.enabled or table_id in self.held
+
+    def describe(self) -> dict[str, Any]:
+        return {"node": self.node, "ttl": self.ttl, "held": len(self.held)}
+
+
+async def renew_forever(leases: Leases, lost: Any) -> None:
+    """Renew every ``ttl / 3`` seconds; call ``lost(table_id)`` (a coroutine function)
+    for each lease another process took. A database that cannot be reached is retried
+    at the next beat: no other process can take a lease without it either."""
+    while True:
+        await asyncio.sleep(leases.ttl / 3)
+        try:
+            gone = await leases.renew()
+        except Exception as e:  # the database is away: try again at the next beat
+            log.warning("golf server: leases not renewed (%s)", type(e).__name__)
+            continue
+        for t in gone:
+            log.warning("golf server: table %s was taken over by another process", t)
+            await lost(t)

@@ -1,0 +1,204 @@
+"""The end of a hole and of a match at a live table: the break before the next hole and
+the rematch invitation (a part of :class:`golf.server.tables.room.Room`, as
+:mod:`.seating` is).
+
+**Between holes.** When a hole ends (and the match goes on), the next hole waits until
+every person connected at that moment has closed the hole-end dialog (their page sends
+``ready``) or the countdown of :data:`golf.server.tables.clocks.HOLE_BREAK` seconds ends. The
+countdown is the match's clocks' (``clock.kind == "next_hole"``); meanwhile no bot moves,
+no turn timer runs and no action is accepted (``hole_break``), and ``your_turn`` is false
+for everyone. When it ends, everyone gets the state again. A person who leaves during the
+break is not waited for. The break is stored with the table (``golf_tables.hole_break``:
+the match, the version, the seats still waited for and the wall-clock end of the
+countdown) when it begins, on each ``ready`` and when it ends, so a ``ready`` sent to a
+process that then stops, or hands the table to another, is not lost.
+
+**Rematch.** After a finished (or ended) match the host offers a rematch (with changes,
+``POST /api/tables/{id}/rematch``); it is an invitation that each person seated accepts
+(``POST /api/tables/{id}/rematch/accept``); bots accept at once, the host by offering. The
+new match starts when the last person accepts. The offer and its acceptances are stored
+with the table (``golf_tables.rematch``), so they survive a restart or a handover.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from typing import TYPE_CHECKING, Any
+
+from ..core.protocol import ProtocolError
+
+if TYPE_CHECKING:
+    from ..storage.store import Store, TableRecord
+    from .audience import Audience, Seat
+    from .clocks import Clocks
+    from .match import LiveMatch
+    from .seating import Changes
+
+__all__ = ["Finish"]
+
+
+class Finish:
+    """The hole break and the rematch invitation of a room."""
+
+    # Provided by the room (golf.server.tables.room.Room).
+    rec: TableRecord
+    lock: asyncio.Lock
+    live: LiveMatch | None
+    clocks: Clocks
+    audience: Audience
+    _seats: list[Seat]
+    _store: Store
+    #: Seats that accepted the offered rematch (None: no rematch is offered).
+    _rematch: set[int] | None = None
+
+    def reschedule(self, announce: bool = False) -> None:
+        raise NotImplementedError
+
+    def send_table(self) -> None:
+        raise NotImplementedError
+
+    def state_for(self, seat: int | None, event: dict[str, Any] | None = None,
+                  scoring: list[dict[str, Any] | None] | None = None) -> dict[str, Any]:
+        raise NotImplementedError
+
+    def _send_clock(self) -> None:
+        raise NotImplementedError
+
+    def _apply(self, changes: Changes) -> None:
+        raise NotImplementedError
+
+    async def _start(self) -> None:
+        raise NotImplementedError
+
+    # --- between holes ---------------------------------------------------------------------
+    def _people_here(self) -> set[int]:
+        """The seats of the people connected now (not bots, not stand-ins)."""
+        return {s.position for s in self._seats
+                if s.rec.kind == "human" and s.conns and not s.stand_in}
+
+    def _hole_ended(self) -> None:
+        """A hole ended and the match goes on: the break begins (the lock is held)."""
+        self.clocks.begin_break(self._people_here())
+
+    def _next_hole(self) -> None:
+        """The break is over: plan the next move and give everyone the state again."""
+        self.reschedule()
+        self.audience.send_each(self.state_for)
+
+    async def ready(self, seat: Seat | None) -> None:
+        """A person closed the hole-end dialog (spectators' and late frames are ignored)."""
+        if seat is None:
+            return
+        async with self.lock:
+            if not self.clocks.breaking or seat.position not in self.clocks.waiting:
+                return
+            ended = self.clocks.ready(seat.position)
+            # Stored before anyone hears of it: what clients are told is what a restart
+            # or a handover resumes.
+            await self._save_break()
+            if ended:
+                self._next_hole()
+            else:
+                self.reschedule()
+                self._send_clock()
+
+    async def _save_break(self) -> None:
+        """Store the running break (or that none runs): what a restart resumes."""
+        live = self.live
+        data = None
+        if self.clocks.breaking and live is not None and self.clocks.break_until is not None:
+            data = {"match": self.rec.match, "version": live.version,
+                    "waiting": sorted(self.clocks.waiting),
+                    "until": time.time() + max(0.0, self.clocks.break_until
+                                                - time.monotonic())}
+        if data != self.rec.hole_break:
+            self.rec.hole_break = data
+            await self._store.save_pending(self.rec.id, hole_break=data)
+
+    async def _save_rematch(self) -> None:
+        """Store the offered rematch and who accepted it (or that none is offered)."""
+        data = None if self._rematch is None else {"match": self.rec.match,
+                                                   "accepted": sorted(self._rematch)}
+        if data != self.rec.rematch:
+            self.rec.rematch = data
+            await self._store.save_pending(self.rec.id, rematch=data)
+
+    def _restore_pending(self, rec: TableRecord) -> None:
+        """Take back a stored break or rematch offer of this very match and version
+        (after a restart or a handover); a stale one is ignored."""
+        live, brk, offer = self.live, rec.hole_break, rec.rematch
+        if (brk is not None and live is not None and rec.status == "playing"
+                and brk.get("match") == rec.match and brk.get("version") == live.version):
+            self.clocks.resume_break({int(s) for s in brk.get("waiting") or []},
+                                     float(brk.get("until") or 0.0))
+        if (offer is not None and rec.status in ("finished", "ended")
+                and offer.get("match") == rec.match):
+            self._rematch = {int(s) for s in offer.get("accepted") or []}
+
+    def _left_break(self, seat: Seat) -> None:
+        """``seat`` is no longer waited for (ready, or gone; the lock is held)."""
+        if not self.clocks.breaking or seat.position not in self.clocks.waiting:
+            return
+        if self.clocks.ready(seat.position):
+            self._next_hole()
+        else:
+            self.reschedule()
+            self._send_clock()
+
+    def _refuse_in_break(self) -> None:
+        if self.clocks.breaking:
+            raise ProtocolError("hole_break", "the next hole starts once everyone has read "
+                                "the last one's end (at most a few seconds); wait for it")
+
+    # --- the rematch invitation -----------------------------------------------------------
+    def rematch_info(self) -> dict[str, Any] | None:
+        """The offered rematch for the table summary: who accepted, who is awaited."""
+        if self._rematch is None:
+            return None
+        people = [s.position for s in self._seats if s.rec.kind == "human"]
+        return {"accepted": sorted(self._rematch),
+                "waiting": [p for p in people if p not in self._rematch]}
+
+    def _everyone_accepted(self) -> bool:
+        return self._rematch is not None and all(
+            s.position in self._rematch for s in self._seats if s.rec.kind == "human")
+
+    async def offer_rematch(self, host: Seat, changes: Changes | None) -> None:
+        """The host offers the next match (with changes); it starts once each person
+        seated has accepted (at once when the host is the only person)."""
+        async with self.lock:
+            if self.rec.status not in ("finished", "ended"):
+                raise ProtocolError("not_finished", "a rematch follows a finished match")
+            if changes is not None:
+                self._apply(changes)
+            if any(not s.taken for s in self._seats):
+                raise ProtocolError("seats_open", "a seat was left; the rematch needs every "
+                                    "seat filled")
+            self._rematch = {host.position}
+            if changes is not None:
+                # The offer's changes are stored with it: a restart keeps both.
+                await self._store.save_table(self.rec)
+            await self._start_if_accepted()
+            await self._save_rematch()
+
+    async def accept_rematch(self, seat: Seat) -> None:
+        """A person seated accepts the offered rematch."""
+        async with self.lock:
+            if self._rematch is None or self.rec.status not in ("finished", "ended"):
+                raise ProtocolError("no_rematch", "no rematch is offered now; the host "
+                                    "offers one after the match")
+            self._rematch.add(seat.position)
+            await self._start_if_accepted()
+            await self._save_rematch()
+
+    async def _start_if_accepted(self) -> None:
+        if self._everyone_accepted():
+            self._rematch = None
+            await self._start()
+        else:
+            self.send_table()
+
+    def _forget_rematch(self) -> None:
+        """A match started (or the seats changed): no offer stands any more."""
+        self._rematch = None

@@ -1,0 +1,184 @@
+"""A slow friend at a table without a turn timer: what the host can do about it while the
+match runs (a part of :class:`golf.server.tables.room.Room`, as :mod:`.seating` is).
+
+* **Nudge** (``POST /api/tables/{id}/nudge``): a reminder to the person whose turn it
+  is, sent to everyone at the table as a ``nudge`` frame (so nobody is nudged in
+  secret); at most one per :data:`NUDGE_EVERY` seconds per table.
+* **A turn timer mid-match** (``POST /api/tables/{id}/timer``): the host adds (or
+  changes) the turn timer while the match runs. It is the same for every seat and shown
+  in the table's options; the running turn's timer counts from the moment it was set,
+  so nobody loses time they were never told about.
+
+* **A bot in a person's place** (``POST /api/tables/{id}/seats/{seat}/bot``): the host
+  proposes it, every other person seated (not the one replaced) consents or declines
+  (``POST .../bot/consent``); once all consented, the stand-in bot
+  (:data:`golf.server.tables.match.STAND_IN`) plays that seat to the match's end. The person
+  replaced abandoned the match (a rated match counts them last, as any abandonment), their
+  seat token stops working and their sockets close (4001 ``replaced``). The replacement is
+  stored with the clocks, so a restart keeps it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from typing import TYPE_CHECKING, Any
+
+from ..core.protocol import ProtocolError, dumps
+from ..core.tokens import hash_token, new_token
+
+if TYPE_CHECKING:
+    from ..storage.store import Store, TableRecord
+    from .audience import Audience, Seat
+    from .clocks import Clocks
+    from .match import LiveMatch
+
+__all__ = ["NUDGE_EVERY", "Patience"]
+
+#: Seconds between two nudges at one table (a nudge is a reminder, not a horn).
+NUDGE_EVERY = 20.0
+
+
+class Patience:
+    """The host's tools for a slow turn: nudge, and a turn timer added mid-match."""
+
+    # Provided by the room (golf.server.tables.room.Room).
+    rec: TableRecord
+    lock: asyncio.Lock
+    live: LiveMatch | None
+    clocks: Clocks
+    audience: Audience
+    _seats: list[Seat]
+    _store: Store
+    #: When this table's last nudge was sent (time.monotonic()).
+    _nudged: float = float("-inf")
+    #: The proposed bot seating: (seat to replace, seats that consented), or None.
+    _proposal: tuple[int, set[int]] | None = None
+
+    @property
+    def running(self) -> bool:
+        raise NotImplementedError
+
+    def reschedule(self, announce: bool = False) -> None:
+        raise NotImplementedError
+
+    def send_table(self) -> None:
+        raise NotImplementedError
+
+    async def save_clocks(self, final: bool) -> None:
+        raise NotImplementedError
+
+    def _check_running(self, what: str) -> LiveMatch:
+        live = self.live
+        if not self.running or live is None or live.to_act is None:
+            raise ProtocolError("not_started", f"{what} while a match runs")
+        return live
+
+    async def nudge(self, host: Seat) -> dict[str, Any]:
+        """Remind the person whose turn it is (the host's call); returns the frame sent."""
+        async with self.lock:
+            live = self._check_running("a nudge is sent")
+            seat = self._seats[live.to_act] if live.to_act is not None else None
+            assert seat is not None
+            if not seat.is_person or seat.stand_in:
+                raise ProtocolError("bad_seats", f"seat {seat.position} is played by a bot "
+                                    "now; only a person is nudged", field="seat")
+            if seat is host:
+                raise ProtocolError("bad_seats", "it is your own turn", field="seat")
+            now = time.monotonic()
+            wait = self._nudged + NUDGE_EVERY - now
+            if wait > 0:
+                raise ProtocolError("rate_limited", f"one nudge per {NUDGE_EVERY:g} seconds "
+                                    "at a table; this one was not sent",
+                                    extra={"retry_after": int(wait * 1000) + 1})
+            self._nudged = now
+            frame = {"type": "nudge", "table": self.rec.id, "seat": seat.position,
+                     "by": host.position, "version": live.version}
+            self.audience.push_all(dumps(frame))
+            return frame
+
+    async def set_timer(self, seconds: int | float | None) -> None:
+        """The host sets the turn timer while the match runs (None: no timer again).
+        The reserve is the table's (option ``reserve``), full for every seat when the
+        timer is added; the running turn counts from now."""
+        from .seating import check_options
+
+        async with self.lock:
+            self._check_running("the turn timer is set here")
+            options = check_options({"turn_timer": seconds}, self.rec.options)
+            had = self.rec.options["turn_timer"]
+            self.rec.options = options
+            self.clocks.retime(options, fresh_reserve=had is None)
+            await self._store.save_table(self.rec)
+            self.reschedule(announce=True)
+            self.send_table()
+
+    # --- a bot in a person's place, with the others' consent --------------------------------
+    def _consenters(self, target: int) -> list[int]:
+        """The people whose consent seating a bot for ``target`` needs: every person seated
+        but the one replaced and those who abandoned the match themselves."""
+        return [s.position for s in self._seats if s.is_person and s.position != target
+                and not self.clocks.abandoned[s.position]]
+
+    def proposal_info(self) -> dict[str, Any] | None:
+        """The proposed bot seating for the table summary (None: none is proposed)."""
+        if self._proposal is None or not self.running:
+            return None
+        target, agreed = self._proposal
+        people = self._consenters(target)
+        return {"seat": target, "accepted": sorted(p for p in people if p in agreed),
+                "waiting": [p for p in people if p not in agreed]}
+
+    async def propose_bot(self, host: Seat, position: int) -> None:
+        """The host proposes that a bot plays seat ``position`` for the rest of the match
+        (the host's consent is given by proposing); it happens once all others consent."""
+        async with self.lock:
+            self._check_running("a bot takes a person's seat")
+            if not 0 <= position < len(self._seats):
+                raise ProtocolError("bad_seats", f"there is no seat {position}", field="seat")
+            seat = self._seats[position]
+            if not seat.is_person or seat is host:
+                raise ProtocolError("bad_seats", f"seat {position} holds no other person; a "
+                                    "bot takes the seat of another person only", field="seat")
+            if position in self.clocks.replaced:
+                raise ProtocolError("bad_seats", f"a bot plays seat {position} already",
+                                    field="seat")
+            self._proposal = (position, {host.position})
+            await self._bot_if_agreed()
+
+    async def consent_bot(self, seat: Seat, position: int, consent: bool) -> None:
+        """A person answers the proposal for seat ``position``: consent, or decline (the
+        proposal is dropped: one no is enough)."""
+        async with self.lock:
+            info = self.proposal_info()
+            if info is None or info["seat"] != position:
+                raise ProtocolError("no_proposal", f"no bot is proposed for seat {position} "
+                                    "now; the host proposes one during a match")
+            if seat.position not in info["waiting"] + info["accepted"]:
+                raise ProtocolError("bad_seats", "your consent is not asked for this",
+                                    field="seat")
+            assert self._proposal is not None
+            if not consent:
+                self._proposal = None
+                self.send_table()
+                return
+            self._proposal[1].add(seat.position)
+            await self._bot_if_agreed()
+
+    async def _bot_if_agreed(self) -> None:
+        info = self.proposal_info()
+        if info is None or info["waiting"]:
+            self.send_table()
+            return
+        target = self._seats[info["seat"]]
+        self._proposal = None
+        self.clocks.replace_with_bot(target.position)
+        target.hand_to_bot(True)
+        # Nobody holds the new token: the replaced person's old one stops working.
+        target.rec.token_hash = hash_token(new_token())
+        await self._store.save_seat(self.rec.id, target.rec)
+        await self.save_clocks(final=False)
+        target.close_all(4001, "replaced", "the table seated a bot in your place for the "
+                         "rest of the match")
+        self.reschedule(announce=True)
+        self.send_table()
