@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import re
 from collections.abc import Callable
 from typing import Any
 
@@ -18,7 +17,7 @@ from ..rules import (
     preset_names,
     setting_words,
 )
-from ..terminal.summary import rules_summary
+from ..terminal.summary import for_players, rules_summary
 
 
 def register(sub: Any) -> None:
@@ -101,17 +100,6 @@ def relevant(r: Rules) -> list[str]:
     """
     return [k for k in SETTINGS if k not in ("name", "description", "sources")
             and (k not in _ONLY_IF or _ONLY_IF[k](r))]
-
-
-def for_players(text: str) -> str:
-    """A description without the references meant for developers (source texts by
-    number, the decisions file).
-
-    >>> for_players("German six-card Golf (text 004): peek at two (Decisions)")
-    'German six-card Golf: peek at two'
-    """
-    text = re.sub(r"\s*\((?:text|texts)\s+\d{3}(?:\s*(?:and|,)\s*\d{3})*\)", "", text)
-    return re.sub(r"\s*\(Decisions?\)", "", text).strip()
 
 
 def _value(r: Rules, key: str, data: dict[str, Any]) -> str:

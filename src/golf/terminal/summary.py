@@ -10,6 +10,7 @@ True
 from __future__ import annotations
 
 import json
+import re
 
 from ..cards import JOKER, rank_name
 from ..errors import RulesError
@@ -135,6 +136,17 @@ def parent(r: Rules) -> Rules | None:
     return None
 
 
+def for_players(text: str) -> str:
+    """A description without the references meant for developers (source texts by
+    number, the decisions file).
+
+    >>> for_players("German six-card Golf (text 004): peek at two (Decisions)")
+    'German six-card Golf: peek at two'
+    """
+    text = re.sub(r"\s*\((?:text|texts)\s+\d{3}(?:\s*(?:and|,)\s*\d{3})*\)", "", text)
+    return re.sub(r"\s*\(Decisions?\)", "", text).strip()
+
+
 def header(r: Rules) -> str:
     """The first line about the rules: the name and the preset's description, or,
     where settings were changed, the name and what changed (the preset's description
@@ -148,8 +160,6 @@ def header(r: Rules) -> str:
     >>> header(load_rules("german", {"target": 40}))
     'german with target=40 (play to 40; otherwise as german)'
     """
-    from ..commands.variants import for_players  # (it imports this module)
-
     changed = changes(r)
     if not changed:
         return f"{r.name}: {for_players(r.description)}" if r.description else r.name
