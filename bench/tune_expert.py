@@ -28,8 +28,8 @@ import time
 from collections.abc import Mapping, Sequence
 
 from golf import load_rules
-from golf.bots.expert_weights import WEIGHTS, weights
 from golf.errors import GolfError
+from golf.expert_weights import WEIGHTS, weights
 from golf.rules import Rules
 from golf.simulate import MatchResult, Progress, mean_ci, run_matches
 

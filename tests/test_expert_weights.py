@@ -7,8 +7,8 @@ import pytest
 
 from golf import Game, load_rules
 from golf.bots import make_bot
-from golf.bots.expert_weights import DEFAULTS, TABLE, WEIGHTS, nearest_preset, weights
 from golf.errors import GolfError
+from golf.expert_weights import DEFAULTS, TABLE, WEIGHTS, nearest_preset, weights
 from golf.rules import preset_names, rules_from_dict
 
 

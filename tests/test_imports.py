@@ -1,5 +1,7 @@
-"""The import graph of ``src/golf``: no module-level import cycles, and the modules that
-used to form cycles import cleanly first thing in a fresh interpreter."""
+"""The import graph of ``src/golf``: no import cycles, every import runs down the package's
+layers (:data:`LAYERS`), and the modules that used to form cycles import cleanly first
+thing in a fresh interpreter. (The server's own folders are layers too:
+tests/server/test_boundaries.py.)"""
 
 from __future__ import annotations
 
@@ -128,10 +130,58 @@ def cycles() -> list[set[str]]:
     return found
 
 
+#: The package's layers, bottom first. A unit is a module at the top of ``golf`` or a
+#: subpackage (``bots/``); a module may import from its own layer and the layers before it,
+#: never from a later one (a piece two layers share lives in the lower one: the seed mixer
+#: in ``hashing``, the experts' weights in ``expert_weights``, ``rules.default_players``).
+LAYERS: list[set[str]] = [
+    # the engine, and what the engine's users share below the bots
+    {"__init__", "errors", "digits", "cards", "actions", "phases", "rules", "scoring",
+     "state", "events", "view", "position", "game", "knowledge", "types", "hashing",
+     "expert_weights"},
+    {"identity/", "backend", "results"},
+    {"fast/"},
+    {"bots/"},
+    {"table"},
+    {"ratings", "simulate"},
+    {"terminal/"},
+    {"envs/"},  # the RL adapters, the text matches and the OpenSpiel bot over them
+    {"arena", "tournament", "lab/"},
+    {"server/"},
+    {"admin", "cluster"},
+    {"commands/"},
+    {"cli", "__main__"},
+]
+RANK = {unit: i for i, layer in enumerate(LAYERS) for unit in layer}
+
+
+def unit_of(module: str) -> str:
+    """``bots/`` of golf.bots.expert, ``table`` of golf.table, ``__init__`` of golf."""
+    parts = module.split(".")
+    if len(parts) == 1:
+        return "__init__"
+    return f"{parts[1]}/" if (PACKAGE / parts[1]).is_dir() else parts[1]
+
+
+def against_the_layers() -> list[str]:
+    return sorted(f"{m} -> {t}" for m in MODULES for t in imports_of(m)
+                  if RANK[unit_of(t)] > RANK[unit_of(m)])
+
+
+def test_every_unit_has_a_layer() -> None:
+    units = {unit_of(m) for m in MODULES}
+    assert units == set(RANK), (units ^ set(RANK))
+    assert len(MODULES) > 150  # the walk found the package, not a stray folder
+
+
+def test_imports_run_down_the_layers() -> None:
+    assert against_the_layers() == []
+
+
 def test_the_graph_sees_relative_imports() -> None:
     # The checker itself must find edges, or "no cycle" would prove nothing.
-    assert "golf.bots.base" in imports_of("golf.bots.openspiel_bot")
-    assert "golf.envs.openspiel" in imports_of("golf.bots.openspiel_bot")
+    assert "golf.bots.base" in imports_of("golf.envs.openspiel_bot")
+    assert "golf.envs.openspiel" in imports_of("golf.envs.openspiel_bot")
     assert "golf.errors" in imports_of("golf.commands.play")
     assert "golf.commands" in imports_of("golf.cli")
     # importlib.import_module(".external", __package__): a relative name is an edge too.
@@ -149,11 +199,11 @@ def test_no_import_cycles() -> None:
 
 
 @pytest.mark.parametrize(("a", "b"), [
-    ("golf.bots.base", "golf.bots.openspiel_bot"),
+    ("golf.bots.base", "golf.envs.openspiel_bot"),
     ("golf.cli", "golf.commands.play"),
     ("golf.cli", "golf.commands.replay"),
     ("golf.table", "golf.terminal.session"),
-    ("golf.table", "golf.bots.openspiel_bot"),
+    ("golf.table", "golf.envs.openspiel_bot"),
     ("golf.bots.base", "golf.bots.external"),
     ("golf.server.tables.hub", "golf.server.tables.room"),
 ])
@@ -163,7 +213,7 @@ def test_pairs_that_once_formed_cycles_do_not(a: str, b: str) -> None:
 
 
 @pytest.mark.parametrize("module", [
-    "golf.bots.openspiel_bot", "golf.commands.play", "golf.commands.replay", "golf.cli",
+    "golf.envs.openspiel_bot", "golf.commands.play", "golf.commands.replay", "golf.cli",
     "golf.table", "golf.envs.openspiel", "golf.bots.base", "golf.bots.external",
     "golf.server.tables.room", "golf.server.tables.hub",
 ])

@@ -9,8 +9,8 @@ import pytest
 
 import golf
 from golf import load_rules
-from golf.bots.expert_weights import WEIGHTS as PY_WEIGHTS
-from golf.bots.expert_weights import nearest_preset, weights
+from golf.expert_weights import WEIGHTS as PY_WEIGHTS
+from golf.expert_weights import nearest_preset, weights
 from golf.fast.expert import WEIGHTS, X_WEIGHTS, expert_config
 from golf.rules import preset_names
 

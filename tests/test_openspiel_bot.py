@@ -11,8 +11,8 @@ import pytest
 import golf
 from golf import Game
 from golf.bots import bot_names, make_bot
-from golf.bots.openspiel_bot import OpenSpielISMCTSBot, hole_game, worlds
 from golf.envs.openspiel import engine_game
+from golf.envs.openspiel_bot import OpenSpielISMCTSBot, hole_game, worlds
 from golf.knowledge import Knowledge
 from golf.simulate import play_match
 

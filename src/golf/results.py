@@ -12,7 +12,7 @@ from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .bots.counting import mix
+from .hashing import mix
 
 _SEED_MASK = (1 << 63) - 1
 

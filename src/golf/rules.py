@@ -849,6 +849,18 @@ def preset_title(name: str) -> str:
     return PRESET_TITLES.get(name, name)
 
 
+def default_players(rules: Rules, at_least: int = 2) -> int:
+    """The player count used when none is given (the commands, the rules lab): the
+    variant's smallest, but at least ``at_least`` (two, for a match between players),
+    within its range.
+
+    >>> default_players(load_rules("four-card")), default_players(load_rules("nine-card"))
+    (3, 2)
+    """
+    lo, hi = rules.players
+    return min(max(lo, at_least), hi)
+
+
 def _read_toml(text: str, where: str) -> dict[str, Any]:
     try:
         return tomllib.loads(text)

@@ -40,9 +40,9 @@ from typing import Any, NamedTuple, Protocol, runtime_checkable
 
 from .actions import Action
 from .bots.base import Bot, make_bot
-from .bots.counting import mix
 from .errors import GolfError, IllegalAction
 from .game import RECORD_FORMAT, Game
+from .hashing import mix
 from .rules import Rules
 
 __all__ = [

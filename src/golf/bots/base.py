@@ -42,7 +42,7 @@ BUILTIN: dict[str, str] = {
     "random": "golf.bots.random_bot:RandomBot",
     "greedy": "golf.bots.greedy:GreedyBot",
     "expert": "golf.bots.expert:ExpertBot",
-    "openspiel-ismcts": "golf.bots.openspiel_bot:OpenSpielISMCTSBot",
+    "openspiel-ismcts": "golf.envs.openspiel_bot:OpenSpielISMCTSBot",
     "search": "golf.bots.search:SearchBot",
     "fast-expert": "golf.bots.fast_expert:FastExpertBot",
 }

@@ -23,10 +23,10 @@ from collections.abc import Mapping
 from typing import Any
 
 from ..cards import RANK_MASK
+from ..hashing import mix
 from ..knowledge import deck_ranks, draw_counts, unseen_counts
 from ..rules import Rules
 
-_MASK = (1 << 64) - 1
 #: Kinds of remembered card, so that a peek and a discard never share a draw.
 PEEK, PILE = 1, 2
 
@@ -35,17 +35,6 @@ def deck_counts(rules: Rules, players: int) -> tuple[int, ...]:
     """How many cards of each rank (index 1-14) the game's deck holds
     (:func:`golf.knowledge.deck_ranks`)."""
     return deck_ranks(rules, players)
-
-
-def mix(*values: int) -> int:
-    """A 64-bit hash of small non-negative ints, stable across processes and runs."""
-    h = 0x9E3779B97F4A7C15
-    for v in values:
-        h = (h ^ (v & _MASK)) * 0xBF58476D1CE4E5B9 & _MASK
-        h ^= h >> 31
-        h = h * 0x94D049BB133111EB & _MASK
-        h ^= h >> 29
-    return h
 
 
 def remembers(memory: float, seed: int, hole: int, kind: int, index: int, card: int) -> bool:

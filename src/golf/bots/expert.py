@@ -22,7 +22,7 @@ Options: ``memory`` (0-1) is the chance of remembering each peeked card and each
 card below the top of the discard pile; ``noise`` (points) is the standard
 deviation of a random error added to each option's value. ``docs/bots.md`` lists
 the levels to pick. The weights the values are built from (``margin``, ``w_def``,
-...) come per preset from :mod:`golf.bots.expert_weights` and may be overridden
+...) come per preset from :mod:`golf.expert_weights` and may be overridden
 too, for tuning (``expert:w_def=0.5``; ``docs/tuning.md``).
 
 Decisions depend only on the view (and the bot's seed): the numbers worked out
@@ -63,11 +63,12 @@ from ..actions import (
 )
 from ..cards import ACE, RANK_MASK, card_str
 from ..errors import GolfError
+from ..expert_weights import DEFAULTS, WEIGHTS, check_weight, weights
+from ..hashing import mix
 from ..rules import Rules
 from .base import Bot, Option, register
-from .counting import PEEK, draws, mix, remembers, unseen
+from .counting import PEEK, draws, remembers, unseen
 from .estimate import RADIX, Evaluation, estimator
-from .expert_weights import DEFAULTS, WEIGHTS, check_weight, weights
 
 INF = float("inf")
 #: Added to an ending move that is not worth it, so that it is played only when
@@ -95,7 +96,7 @@ class ExpertBot(Bot):
     name = "expert"
     defaults: ClassVar[Mapping[str, Any]] = {"memory": 1.0, "noise": 0.0, **DEFAULTS}
 
-    # The weights (golf.bots.expert_weights has what each means and its values per
+    # The weights (golf.expert_weights has what each means and its values per
     # preset); a spec may override any of them, e.g. ``expert:w_def=0.5``.
     margin: float
     end_bonus: float

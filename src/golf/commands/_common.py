@@ -39,13 +39,3 @@ def rules_from_args(args: argparse.Namespace) -> Rules:
             raise RulesError(f"{e} (did you mean {guess[0]!r}?)") from None
         raise
 
-
-def default_players(rules: Rules, at_least: int = 2) -> int:
-    """The player count a command uses when none is given: the variant's smallest,
-    but at least ``at_least`` (two, for a match between players), within its range.
-
-    >>> default_players(load_rules("four-card")), default_players(load_rules("nine-card"))
-    (3, 2)
-    """
-    lo, hi = rules.players
-    return min(max(lo, at_least), hi)

@@ -11,9 +11,10 @@ from typing import IO, Any
 from ..arena import format_summary, run_arena, summarise
 from ..bots.base import split_specs
 from ..envs.text import FORFEIT, TextOptions
+from ..rules import default_players
 from ..simulate import Progress
 from ._backend import add_backend_options, backend_from_args
-from ._common import add_rule_options, default_players, rules_from_args
+from ._common import add_rule_options, rules_from_args
 
 EPILOG = """\
 The agent is a bot spec ('expert', 'search:ms=50', 'cmd:python mybot.py' for a program

@@ -8,8 +8,9 @@ from typing import Any
 
 from ..cards import card_str
 from ..game import Game
+from ..rules import default_players
 from ..table import PersonSeat, Table
-from ._common import add_rule_options, default_players, rules_from_args
+from ._common import add_rule_options, rules_from_args
 
 
 def register(sub: Any) -> None:

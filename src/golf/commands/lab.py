@@ -12,9 +12,15 @@ from typing import Any, TextIO
 
 from ..digits import is_digits
 from ..errors import GolfError, RulesError
-from ..rules import Rules, load_rules, parse_rule_option, preset_names, setting_schema
+from ..rules import (
+    Rules,
+    default_players,
+    load_rules,
+    parse_rule_option,
+    preset_names,
+    setting_schema,
+)
 from ._backend import add_backend_options, backend_from_args
-from ._common import default_players
 
 EPILOG = """\
 golf lab VARIANT [--rule KEY=VALUE ...] [--vs BASE]

@@ -16,7 +16,7 @@ from typing import Any
 from ..bots import external
 from ..bots.base import make_bot, split_specs
 from ..errors import GolfError
-from ..rules import Rules
+from ..rules import Rules, default_players
 from ..simulate import (
     MatchResult,
     Progress,
@@ -29,7 +29,7 @@ from ..simulate import (
     summarise,
 )
 from ._backend import add_backend_options, backend_from_args
-from ._common import add_rule_options, default_players, rules_from_args
+from ._common import add_rule_options, rules_from_args
 
 EPILOG = """\
 Bots are given as a comma-separated list, one per seat in seat order; options follow a

@@ -15,6 +15,7 @@ from ..bots import external
 from ..bots.base import split_specs
 from ..envs.text import FORFEIT, TextOptions
 from ..errors import GolfError
+from ..rules import default_players
 from ..simulate import Progress
 from ..tournament import (
     FORMATS,
@@ -24,7 +25,7 @@ from ..tournament import (
     run_tournament,
 )
 from ._backend import add_backend_options, backend_from_args
-from ._common import add_rule_options, default_players, rules_from_args
+from ._common import add_rule_options, rules_from_args
 
 EPILOG = """\
 Entrants are bot specs ('expert', 'search:ms=50'), programs of your own ('cmd:python

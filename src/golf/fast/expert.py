@@ -46,6 +46,7 @@ import numpy.typing as npt
 
 from ..actions import K_FLIP
 from ..errors import GolfError
+from ..expert_weights import weights as preset_weights
 from ..phases import FLIP, FROM_DISCARD, HOLD, SETUP, TURN
 from ..rules import Rules
 from ..scoring import linked_groups
@@ -129,7 +130,7 @@ X_WEIGHTS = 352  # 16 weights (see WEIGHTS)
 X_LEN = 368
 
 #: The weights in config order. Their values come from the Python expert's table
-#: (:func:`golf.bots.expert_weights.weights`, chosen per rules by the same nearest
+#: (:func:`golf.expert_weights.weights`, chosen per rules by the same nearest
 #: preset) through :func:`compiled_weights`, the one place their units change.
 WEIGHTS: tuple[str, ...] = (
     "margin", "end_bonus", "knock_bonus", "keep_down", "w_gain", "w_behind",
@@ -144,7 +145,7 @@ def compiled_weights(weights: Mapping[str, float | int]) -> dict[str, int]:
     """The Python expert's weights in the compiled core's units.
 
     >>> from golf import load_rules
-    >>> from golf.bots.expert_weights import weights
+    >>> from golf.expert_weights import weights
     >>> compiled_weights(weights(load_rules("german")))["w_def"]
     30
     """
@@ -153,10 +154,7 @@ def compiled_weights(weights: Mapping[str, float | int]) -> dict[str, int]:
 
 def rules_weights(rules: Rules) -> dict[str, int]:
     """The compiled weights for ``rules``: the Python expert's choice, converted."""
-    # Imported here: golf.bots imports the bots, and some of them import golf.fast.
-    from ..bots.expert_weights import weights
-
-    return compiled_weights(weights(rules))
+    return compiled_weights(preset_weights(rules))
 
 
 W_MARGIN, W_END_BONUS, W_KNOCK_BONUS, W_KEEP_DOWN, W_GAIN, W_BEHIND = 0, 1, 2, 3, 4, 5

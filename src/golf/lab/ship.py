@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from ..backend import Backend, LocalPool, gather
-from ..rules import load_rules, preset_names
+from ..rules import default_players, load_rules, preset_names
 from .effects import make_sentences
 from .options import Option, house_options, label
 from .play import pick_lab_engine, play_rows
@@ -31,8 +31,6 @@ def build_table(deals: int, seed: int, command: str, presets: list[str] | None =
                 backend: Backend | None = None) -> dict[str, Any]:
     """Measure every preset's house-rule values (at the preset's usual player count:
     its smallest, at least 2), the playouts spread over ``backend``."""
-    from ..commands._common import default_players
-
     out: dict[str, Any] = {
         "generated": _dt.datetime.now(_dt.UTC).strftime("%Y-%m-%d"),
         "command": command, "deals": deals, "seed": seed,

@@ -16,7 +16,10 @@ or the name of a registry bot such as ``greedy``, which plays every seat from it
 own view - stronger and rules-aware, at the cost of that bot's time).
 
 Importing this module needs ``open_spiel`` (extra ``golf-cards[openspiel]``); without
-it the import fails with ImportError and the bot registry simply lacks this bot.
+it the import fails with ImportError and the bot registry simply lacks this bot. It
+lives with the OpenSpiel game it searches (:mod:`golf.envs.openspiel`) and plays its
+rollouts at a :class:`golf.table.Table`, both above the bots; the registry
+(:data:`golf.bots.base.BUILTIN`) names it like every other built-in bot.
 
 >>> from golf import Game
 >>> from golf.bots import make_bot
@@ -38,11 +41,11 @@ import numpy as np
 from open_spiel.python.algorithms import ismcts, mcts  # type: ignore[import-untyped]
 
 from ..actions import Action
-from ..envs.openspiel import GolfGame, GolfState, engine_game, state_at
+from ..bots.base import Bot, make_bot, register
 from ..knowledge import Sampler
 from ..rules import Rules, load_rules
 from ..table import BotSeat, Table
-from .base import Bot, make_bot, register
+from .openspiel import GolfGame, GolfState, engine_game, state_at
 
 _GAMES: dict[tuple[Rules, int], GolfGame] = {}
 

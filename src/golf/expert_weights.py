@@ -1,4 +1,6 @@
-"""The expert bot's weights per preset, as data (:data:`TABLE`).
+"""The expert bots' weights per preset, as data (:data:`TABLE`): read by the Python
+expert (:mod:`golf.bots.expert`) and, converted once, by the compiled one
+(:mod:`golf.fast.expert`), so it sits below both.
 
 Every weight has a default; a preset's table overrides some of them, each change
 measured by self-play on duplicate deals (``bench/tune_expert.py``, results in
@@ -27,8 +29,8 @@ from dataclasses import fields
 from types import MappingProxyType
 from typing import Any
 
-from ..errors import GolfError
-from ..rules import Rules, load_rules, preset_names
+from .errors import GolfError
+from .rules import Rules, load_rules, preset_names
 
 #: The weights and their types: ``int`` weights count turns or cards.
 WEIGHTS: Mapping[str, type] = MappingProxyType({
