@@ -25,7 +25,8 @@ from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException
 
 from .api.accounts import account_router
-from .api.lobby import error_response, refused_body, router
+from .api.errors import error_response, refused_body
+from .api.lobby import router
 from .api.openapi import install as describe_errors
 from .api.quickplay import care_router, quickplay_router
 from .api.ratings import router as ratings_router

@@ -1,5 +1,6 @@
 """Making a table: the one path every new table takes (``POST /api/tables`` and quick
-play's matches), and the checks of what a new or changed table may hold.
+play's matches), and the checks of what a new or changed table may hold
+(:func:`check_changes`: ``PATCH /api/tables/{id}`` and a rematch's changes).
 
 What to make is plain data (:class:`TableSpec`, :class:`SeatSpec`): the REST routes build
 it from their request bodies, quick play from its match. :func:`create_table` checks it
@@ -24,10 +25,10 @@ from ..ratings import rating_service
 from ..storage.store import SeatRecord, TableRecord
 from .hub import Hub
 from .room import Room
-from .seating import check_options, number_bots
+from .seating import Changes, check_options, number_bots
 
-__all__ = ["SeatSpec", "TableSpec", "check_preset", "check_rateable", "create_table",
-           "external_token", "parse_seat"]
+__all__ = ["SeatSpec", "TableSpec", "check_changes", "check_preset", "check_rateable",
+           "create_table", "external_token", "parse_seat"]
 
 
 @dataclass(frozen=True)
@@ -102,6 +103,29 @@ def check_rateable(preset: str, overrides: Mapping[str, Any],
     if reason is not None:
         raise ProtocolError("not_rateable", f"this table cannot be rated: {reason}",
                             field="rated")
+
+
+def check_changes(room: Room, rules: dict[str, Any] | None = None,
+                  options: dict[str, Any] | None = None, public: bool | None = None,
+                  title: str | None = None) -> Changes:
+    """The checked changes of a table between matches (a PATCH or a rematch): rules
+    through the engine's loader (and still rateable at a rated table), options merged over
+    the table's, a title of plain text. None leaves a setting as it is."""
+    if rules is not None:
+        check_preset(room.rec.preset, rules)
+        if room.rec.rated:
+            check_rateable(room.rec.preset, rules,
+                           [(s.rec.kind, s.rec.bot) for s in room.seats])
+    if options is not None:
+        check_options(options, room.rec.options)
+    clean = None
+    if title is not None:
+        # Plain text, as names and chat: no bidi control can disguise it (clean_text).
+        clean = clean_text(title)
+        if not clean:
+            raise ProtocolError("bad_option", "title is text of 1 to 60 characters",
+                                field="title")
+    return Changes(rules, options, public, clean)
 
 
 async def create_table(hub: Hub, spec: TableSpec, host_token_hash: str,
