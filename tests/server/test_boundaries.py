@@ -50,10 +50,10 @@ LAYERS: list[tuple[str, str]] = [
     ("", "the process: the application, uvicorn, metrics"),
 ]
 RANK = {folder: i for i, (folder, _) in enumerate(LAYERS)}
-#: The least number of modules the walk must find (the server had 58 when this was
+#: The least number of modules the walk must find (the server had 59 when this was
 #: written: its folders' modules and ``__init__`` files, the migrations included): fewer
 #: means the walk went wrong, not the server.
-AT_LEAST = 58
+AT_LEAST = 59
 
 
 def rel(path: Path, root: Path = SERVER) -> str:

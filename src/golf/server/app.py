@@ -25,10 +25,11 @@ from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException
 
 from .api.accounts import account_router
+from .api.care import care_router
 from .api.errors import error_response, refused_body
 from .api.lobby import router
 from .api.openapi import install as describe_errors
-from .api.quickplay import care_router, quickplay_router
+from .api.quickplay import quickplay_router
 from .api.ratings import router as ratings_router
 from .cluster.lease import Leases, renew_forever
 from .cluster.notify import ask_handover, listen_forever
