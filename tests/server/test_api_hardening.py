@@ -240,7 +240,7 @@ def test_the_document_states_the_servers_limits(app: TestClient) -> None:
 
 
 @pytest.mark.parametrize("body", [
-    {"name": "x" * 21}, {"name": "   "}, {"name": "a\x07b"},
+    {"name": "x" * 21}, {"name": "   "}, {"name": "a\x07b"}, {"name": "Ann" + " " * 17 + "B"},
     {"name": "Ann", "options": {"turn_timer": 601}}, {"name": "Ann", "options": {"nope": 1}},
     {"name": "Ann", "preset": "seven-card"},
 ])

@@ -107,7 +107,7 @@ def test_a_report_keeps_a_copy_of_the_reported_chat_lines(server: ServerProcess)
     # A line Bob did not write cannot be put in his mouth; a reason is needed.
     r = ann.post(f"/api/tables/{table}/seats/1/report",
                  {"reason": "x", "chat": [ann_said[0]["time"]]})
-    assert r.status_code == 400 and r.json()["error"]["field"] == "chat"
+    assert r.status_code == 404 and r.json()["error"]["field"] == "chat"
     r = ann.post(f"/api/tables/{table}/seats/1/report", {"reason": "   "})
     assert r.status_code == 400 and r.json()["error"]["field"] == "reason"
     # The operator sees the report with the line as it was written.

@@ -452,7 +452,7 @@ def test_replay_steps_forward_and_back(server: ServerProcess) -> None:
             step = server.get(f"/api/tables/{tid}/matches/1/replay/{v}?seat=0").json()
             assert step["event"] == sent[v]
         bad = server.get(f"/api/tables/{tid}/matches/1/replay/{summary['length'] + 1}")
-        assert bad.status_code == 400
+        assert bad.status_code == 404 and bad.json()["error"]["code"] == "no_step"
         await close_all([a, b])
 
     asyncio.run(run())

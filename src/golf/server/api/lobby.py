@@ -59,7 +59,7 @@ from .openapi import Number, SeatNumber, errors, raises
 __all__ = ["router"]
 
 #: Whose steps a replay shows: ``public``, ``all`` (every card) or a seat number.
-ReplaySeat = Annotated[str, Query(pattern=r"^(public|all|[0-7])$")]
+ReplaySeat = Annotated[str, Query(json_schema_extra={"pattern": r"^(public|all|[0-7])$"})]
 
 
 def bearer(authorization: str | None) -> str:
@@ -359,6 +359,9 @@ def router(hub: Hub) -> APIRouter:
         players = steps.games[0].players
         if seat in ("public", "all"):
             who = None
+        elif not (len(seat) == 1 and "0" <= seat <= "7"):
+            raise ProtocolError("bad_message", "seat is 'public', 'all' or a seat number 0 "
+                                "to 7", field="seat")
         elif int(seat) < players:
             who = int(seat)
         else:

@@ -340,9 +340,11 @@ def check_name(name: Any) -> str:
                             "invisible formatting characters (such as right-to-left marks "
                             "or zero-width characters)", field="name")
     clean = " ".join(name.split())
-    if not 1 <= len(clean) <= MAX_NAME:
+    # The length as sent counts too (surrounding and repeated spaces included), as the
+    # OpenAPI document's maxLength says: what the document refuses, the server refuses.
+    if not 1 <= len(clean) <= MAX_NAME or len(name) > MAX_NAME:
         raise ProtocolError("bad_name", f"a name has 1 to {MAX_NAME} characters, not "
-                            f"{len(clean)}", field="name")
+                            f"{max(len(clean), len(name)) if clean else 0}", field="name")
     return clean
 
 
