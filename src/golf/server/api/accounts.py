@@ -315,7 +315,7 @@ def account_router() -> APIRouter:
         await players.check_seat(who, table_id)
         hub: Hub = request.app.state.hub
         room = await hub.room(table_id)
-        seat, token = await room.reissue_token(who.player.id)
+        seat, token = await room.seating.reissue_token(who.player.id)
         return SeatTokenOut(table_id=table_id, seat=seat, token=token)
 
     @api.post("/account/claim", responses=errors(

@@ -192,7 +192,7 @@ def router(hub: Hub) -> APIRouter:
     async def join(room: Room, body: JoinIn, player: Player) -> Joined:
         name = check_name(body.name)
         token = new_token()
-        seat = await room.join(name, hash_token(token), player.id)
+        seat = await room.seating.join(name, hash_token(token), player.id)
         return Joined.model_validate({"table": room.summary(), "seat": seat.position,
                                       "token": token})
 
@@ -242,7 +242,7 @@ def router(hub: Hub) -> APIRouter:
     @api.patch("/tables/{table_id}", response_model_exclude_unset=True,
                responses=errors("already_started", "bad_rules", "bad_option", "not_rateable"))
     async def patch(room: TableDep, _host: HostDep, body: TableChanges) -> TableSummary:
-        await room.change(changes_of(room, body))
+        await room.seating.change(changes_of(room, body))
         return TableSummary.model_validate(room.summary(True))
 
     @api.post("/tables/{table_id}/seats", response_model_exclude_unset=True,
@@ -250,7 +250,7 @@ def router(hub: Hub) -> APIRouter:
     async def add_seat(room: TableDep, _host: HostDep, body: SeatIn) -> TableSummary:
         rec = parse_seat(body.spec(), len(room.seats))
         bot_token = external_token(rec)
-        await room.add_seat(rec, MAX_SEATS)
+        await room.seating.add_seat(rec, MAX_SEATS)
         return with_token(room, bot_token)
 
     @api.put("/tables/{table_id}/seats/{position}", response_model_exclude_unset=True,
@@ -259,45 +259,45 @@ def router(hub: Hub) -> APIRouter:
                        body: SeatIn) -> TableSummary:
         rec = parse_seat(body.spec(), position)
         bot_token = external_token(rec)
-        await room.replace_seat(position, rec)
+        await room.seating.replace_seat(position, rec)
         return with_token(room, bot_token)
 
     @api.delete("/tables/{table_id}/seats/{position}", response_model_exclude_unset=True,
                 responses=errors("already_started", "bad_seats"))
     async def remove_seat(room: TableDep, host: HostDep, position: SeatNumber
                           ) -> TableSummary:
-        await room.remove_seat(host, position)
+        await room.seating.remove_seat(host, position)
         return TableSummary.model_validate(room.summary(True))
 
     @api.post("/tables/{table_id}/host", response_model_exclude_unset=True,
               responses=errors("bad_seats"))
     async def hand_over(room: TableDep, host: HostDep, body: HostIn) -> TableSummary:
-        await room.hand_over(host, body.seat)
+        await room.seating.hand_over(host, body.seat)
         return TableSummary.model_validate(room.summary())
 
     @api.post("/tables/{table_id}/nudge",
               responses=errors("not_started", "bad_seats", "rate_limited"))
     async def nudge(room: TableDep, host: HostDep) -> Nudged:
-        return Nudged.model_validate(await room.nudge(host))
+        return Nudged.model_validate(await room.patience.nudge(host))
 
     @api.post("/tables/{table_id}/timer", response_model_exclude_unset=True,
               responses=errors("not_started", "bad_option"))
     async def set_timer(room: TableDep, _host: HostDep, body: TimerIn) -> TableSummary:
-        await room.set_timer(body.turn_timer)
+        await room.patience.set_timer(body.turn_timer)
         return TableSummary.model_validate(room.summary(True))
 
     @api.post("/tables/{table_id}/seats/{position}/bot", response_model_exclude_unset=True,
               responses=errors("not_started", "bad_seats"))
     async def propose_bot(room: TableDep, host: HostDep, position: SeatNumber
                           ) -> TableSummary:
-        await room.propose_bot(host, position)
+        await room.patience.propose_bot(host, position)
         return TableSummary.model_validate(room.summary(True))
 
     @api.post("/tables/{table_id}/seats/{position}/bot/consent",
               response_model_exclude_unset=True, responses=errors("no_proposal", "bad_seats"))
     async def consent_bot(room: TableDep, seat: SeatDep, position: SeatNumber,
                           body: ConsentIn) -> TableSummary:
-        await room.consent_bot(seat, position, body.consent)
+        await room.patience.consent_bot(seat, position, body.consent)
         return TableSummary.model_validate(room.summary())
 
     @api.post("/tables/{table_id}/start", response_model_exclude_unset=True,
@@ -311,13 +311,13 @@ def router(hub: Hub) -> APIRouter:
                                "not_rateable"))
     async def rematch(room: TableDep, host: HostDep,
                       body: TableChanges | None = None) -> TableSummary:
-        await room.offer_rematch(host, changes_of(room, body) if body else None)
+        await room.finish.offer_rematch(host, changes_of(room, body) if body else None)
         return TableSummary.model_validate(room.summary(True))
 
     @api.post("/tables/{table_id}/rematch/accept", response_model_exclude_unset=True,
               responses=errors("no_rematch"))
     async def accept_rematch(room: TableDep, seat: SeatDep) -> TableSummary:
-        await room.accept_rematch(seat)
+        await room.finish.accept_rematch(seat)
         return TableSummary.model_validate(room.summary())
 
     @api.post("/tables/{table_id}/here", response_model_exclude_unset=True)
@@ -328,7 +328,7 @@ def router(hub: Hub) -> APIRouter:
     @api.post("/tables/{table_id}/leave", response_model_exclude_unset=True,
               responses=errors("bad_seats"))
     async def leave(room: TableDep, seat: SeatDep) -> TableSummary:
-        await room.leave(seat)
+        await room.seating.leave(seat)
         return TableSummary.model_validate(room.summary())
 
     # --- replays -----------------------------------------------------------------------------

@@ -21,8 +21,8 @@ with ``SELECT ... FOR UPDATE SKIP LOCKED`` (two processes never claim one person
 SQLite, which has one process, an asyncio lock serialises it. A claimed group is marked
 ``matching``, its table made by :func:`golf.server.tables.creation.create_table` (the
 one path that makes tables, ``POST /api/tables`` too), its people seated with
-:meth:`Room.join`, its match started, and the rows marked ``matched`` with their table
-and seat.
+:meth:`golf.server.tables.seating.Seating.join` (``room.seating.join``), its match
+started, and the rows marked ``matched`` with their table and seat.
 
 A person's seat token is made when they queue: they get it then, the queue keeps only
 its hash, and the seat they are given holds that hash. So no secret is ever stored, and
@@ -415,7 +415,7 @@ class QuickPlay:
         # nobody's until a process claims it, and its seats and start are fenced writes).
         room = await self.hub.room(made.id)
         for p, name in zip(others, names[1:], strict=True):
-            await room.join(name, p.token_hash, p.player_id)
+            await room.seating.join(name, p.token_hash, p.player_id)
         await room.start()
         return room
 

@@ -1,6 +1,6 @@
 """The end of a hole and of a match at a live table: the break before the next hole and
-the rematch invitation (a part of :class:`golf.server.tables.room.Room`, as
-:mod:`.seating` is).
+the rematch invitation (a part of :class:`golf.server.tables.room.Room`, ``room.finish``,
+as :mod:`.seating` is ``room.seating``).
 
 **Between holes.** When a hole ends (and the match goes on), the next hole waits until
 every person connected at that moment has closed the hole-end dialog (their page sends
@@ -24,13 +24,14 @@ from __future__ import annotations
 
 import asyncio
 import time
+from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
 from ..core.protocol import ProtocolError
 
 if TYPE_CHECKING:
     from ..storage.store import Store, TableRecord
-    from .audience import Audience, Seat
+    from .audience import Seat
     from .clocks import Clocks
     from .match import LiveMatch
     from .seating import Changes
@@ -39,37 +40,33 @@ __all__ = ["Finish"]
 
 
 class Finish:
-    """The hole break and the rematch invitation of a room."""
+    """The hole break and the rematch invitation of a room.
 
-    # Provided by the room (golf.server.tables.room.Room).
-    rec: TableRecord
-    lock: asyncio.Lock
-    live: LiveMatch | None
-    clocks: Clocks
-    audience: Audience
-    _seats: list[Seat]
-    _store: Store
-    #: Seats that accepted the offered rematch (None: no rematch is offered).
-    _rematch: set[int] | None = None
+    A part of the room, given what it works on: the table's record, its lock, its seats,
+    the store, the room's match and clocks (read when asked), and the room's calls it
+    makes: plan the next move, tell everyone the table or the clock, go on with the next
+    hole, check and apply a rematch's changes (:meth:`.Seating.apply`), start a match."""
 
-    def reschedule(self, announce: bool = False) -> None:
-        raise NotImplementedError
-
-    def send_table(self) -> None:
-        raise NotImplementedError
-
-    def state_for(self, seat: int | None, event: dict[str, Any] | None = None,
-                  scoring: list[dict[str, Any] | None] | None = None) -> dict[str, Any]:
-        raise NotImplementedError
-
-    def _send_clock(self) -> None:
-        raise NotImplementedError
-
-    def _apply(self, changes: Changes) -> None:
-        raise NotImplementedError
-
-    async def _start(self) -> None:
-        raise NotImplementedError
+    def __init__(self, rec: TableRecord, lock: asyncio.Lock, seats: list[Seat],
+                 store: Store, *, live: Callable[[], LiveMatch | None],
+                 clocks: Callable[[], Clocks], reschedule: Callable[[], None],
+                 send_table: Callable[[], None], send_clock: Callable[[], None],
+                 next_hole: Callable[[], None], apply: Callable[[Changes], None],
+                 start: Callable[[], Awaitable[None]]) -> None:
+        self.rec = rec
+        self.lock = lock
+        self._seats = seats
+        self._store = store
+        self._live = live
+        self._clocks = clocks
+        self._reschedule = reschedule
+        self._send_table = send_table
+        self._send_clock = send_clock
+        self._next_hole = next_hole
+        self._apply = apply
+        self._start = start
+        #: Seats that accepted the offered rematch (None: no rematch is offered).
+        self._rematch: set[int] | None = None
 
     # --- between holes ---------------------------------------------------------------------
     def _people_here(self) -> set[int]:
@@ -77,40 +74,36 @@ class Finish:
         return {s.position for s in self._seats
                 if s.rec.kind == "human" and s.conns and not s.stand_in}
 
-    def _hole_ended(self) -> None:
+    def hole_ended(self) -> None:
         """A hole ended and the match goes on: the break begins (the lock is held)."""
-        self.clocks.begin_break(self._people_here())
-
-    def _next_hole(self) -> None:
-        """The break is over: plan the next move and give everyone the state again."""
-        self.reschedule()
-        self.audience.send_each(self.state_for)
+        self._clocks().begin_break(self._people_here())
 
     async def ready(self, seat: Seat | None) -> None:
         """A person closed the hole-end dialog (spectators' and late frames are ignored)."""
         if seat is None:
             return
         async with self.lock:
-            if not self.clocks.breaking or seat.position not in self.clocks.waiting:
+            clocks = self._clocks()
+            if not clocks.breaking or seat.position not in clocks.waiting:
                 return
-            ended = self.clocks.ready(seat.position)
+            ended = clocks.ready(seat.position)
             # Stored before anyone hears of it: what clients are told is what a restart
             # or a handover resumes.
-            await self._save_break()
+            await self.save_break()
             if ended:
                 self._next_hole()
             else:
-                self.reschedule()
+                self._reschedule()
                 self._send_clock()
 
-    async def _save_break(self) -> None:
+    async def save_break(self) -> None:
         """Store the running break (or that none runs): what a restart resumes."""
-        live = self.live
+        live, clocks = self._live(), self._clocks()
         data = None
-        if self.clocks.breaking and live is not None and self.clocks.break_until is not None:
+        if clocks.breaking and live is not None and clocks.break_until is not None:
             data = {"match": self.rec.match, "version": live.version,
-                    "waiting": sorted(self.clocks.waiting),
-                    "until": time.time() + max(0.0, self.clocks.break_until
+                    "waiting": sorted(clocks.waiting),
+                    "until": time.time() + max(0.0, clocks.break_until
                                                 - time.monotonic())}
         if data != self.rec.hole_break:
             self.rec.hole_break = data
@@ -124,30 +117,31 @@ class Finish:
             self.rec.rematch = data
             await self._store.save_pending(self.rec.id, rematch=data)
 
-    def _restore_pending(self, rec: TableRecord) -> None:
+    def restore_pending(self, rec: TableRecord) -> None:
         """Take back a stored break or rematch offer of this very match and version
         (after a restart or a handover); a stale one is ignored."""
-        live, brk, offer = self.live, rec.hole_break, rec.rematch
+        live, brk, offer = self._live(), rec.hole_break, rec.rematch
         if (brk is not None and live is not None and rec.status == "playing"
                 and brk.get("match") == rec.match and brk.get("version") == live.version):
-            self.clocks.resume_break({int(s) for s in brk.get("waiting") or []},
-                                     float(brk.get("until") or 0.0))
+            self._clocks().resume_break({int(s) for s in brk.get("waiting") or []},
+                                        float(brk.get("until") or 0.0))
         if (offer is not None and rec.status in ("finished", "ended")
                 and offer.get("match") == rec.match):
             self._rematch = {int(s) for s in offer.get("accepted") or []}
 
-    def _left_break(self, seat: Seat) -> None:
+    def left_break(self, seat: Seat) -> None:
         """``seat`` is no longer waited for (ready, or gone; the lock is held)."""
-        if not self.clocks.breaking or seat.position not in self.clocks.waiting:
+        clocks = self._clocks()
+        if not clocks.breaking or seat.position not in clocks.waiting:
             return
-        if self.clocks.ready(seat.position):
+        if clocks.ready(seat.position):
             self._next_hole()
         else:
-            self.reschedule()
+            self._reschedule()
             self._send_clock()
 
-    def _refuse_in_break(self) -> None:
-        if self.clocks.breaking:
+    def refuse_in_break(self) -> None:
+        if self._clocks().breaking:
             raise ProtocolError("hole_break", "the next hole starts once everyone has read "
                                 "the last one's end (at most a few seconds); wait for it")
 
@@ -197,8 +191,4 @@ class Finish:
             self._rematch = None
             await self._start()
         else:
-            self.send_table()
-
-    def _forget_rematch(self) -> None:
-        """A match started (or the seats changed): no offer stands any more."""
-        self._rematch = None
+            self._send_table()

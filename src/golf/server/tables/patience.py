@@ -1,5 +1,6 @@
 """A slow friend at a table without a turn timer: what the host can do about it while the
-match runs (a part of :class:`golf.server.tables.room.Room`, as :mod:`.seating` is).
+match runs (a part of :class:`golf.server.tables.room.Room`, ``room.patience``, as
+:mod:`.seating` is ``room.seating``).
 
 * **Nudge** (``POST /api/tables/{id}/nudge``): a reminder to the person whose turn it
   is, sent to everyone at the table as a ``nudge`` frame (so nobody is nudged in
@@ -22,10 +23,12 @@ from __future__ import annotations
 
 import asyncio
 import time
+from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
 from ..core.protocol import ProtocolError, dumps
 from ..core.tokens import hash_token, new_token
+from .seating import check_options
 
 if TYPE_CHECKING:
     from ..storage.store import Store, TableRecord
@@ -40,36 +43,42 @@ NUDGE_EVERY = 20.0
 
 
 class Patience:
-    """The host's tools for a slow turn: nudge, and a turn timer added mid-match."""
+    """The host's tools for a slow turn: nudge, a turn timer added mid-match, and a bot in
+    a person's place.
 
-    # Provided by the room (golf.server.tables.room.Room).
-    rec: TableRecord
-    lock: asyncio.Lock
-    live: LiveMatch | None
-    clocks: Clocks
-    audience: Audience
-    _seats: list[Seat]
-    _store: Store
-    #: When this table's last nudge was sent (time.monotonic()).
-    _nudged: float = float("-inf")
-    #: The proposed bot seating: (seat to replace, seats that consented), or None.
-    _proposal: tuple[int, set[int]] | None = None
+    A part of the room, given what it works on: the table's record, its lock, its seats,
+    the store, the audience (a nudge is sent to everyone), the room's match and clocks
+    (read when asked), and the room's calls it makes after a change (plan the next move,
+    tell everyone the table, store the clocks)."""
+
+    def __init__(self, rec: TableRecord, lock: asyncio.Lock, seats: list[Seat],
+                 store: Store, audience: Audience, *, live: Callable[[], LiveMatch | None],
+                 clocks: Callable[[], Clocks], reschedule: Callable[[bool], None],
+                 send_table: Callable[[], None],
+                 save_clocks: Callable[[bool], Awaitable[None]]) -> None:
+        self.rec = rec
+        self.lock = lock
+        self._seats = seats
+        self._store = store
+        self.audience = audience
+        self._live = live
+        self._clocks = clocks
+        self._reschedule = reschedule
+        self._send_table = send_table
+        self._save_clocks = save_clocks
+        #: When this table's last nudge was sent (time.monotonic()).
+        self._nudged = float("-inf")
+        #: The proposed bot seating: (seat to replace, seats that consented), or None.
+        self._proposal: tuple[int, set[int]] | None = None
 
     @property
     def running(self) -> bool:
-        raise NotImplementedError
-
-    def reschedule(self, announce: bool = False) -> None:
-        raise NotImplementedError
-
-    def send_table(self) -> None:
-        raise NotImplementedError
-
-    async def save_clocks(self, final: bool) -> None:
-        raise NotImplementedError
+        """A match runs (the room's :attr:`~golf.server.tables.room.Room.running`)."""
+        live = self._live()
+        return self.rec.status == "playing" and live is not None and not live.is_over
 
     def _check_running(self, what: str) -> LiveMatch:
-        live = self.live
+        live = self._live()
         if not self.running or live is None or live.to_act is None:
             raise ProtocolError("not_started", f"{what} while a match runs")
         return live
@@ -101,24 +110,22 @@ class Patience:
         """The host sets the turn timer while the match runs (None: no timer again).
         The reserve is the table's (option ``reserve``), full for every seat when the
         timer is added; the running turn counts from now."""
-        from .seating import check_options
-
         async with self.lock:
             self._check_running("the turn timer is set here")
             options = check_options({"turn_timer": seconds}, self.rec.options)
             had = self.rec.options["turn_timer"]
             self.rec.options = options
-            self.clocks.retime(options, fresh_reserve=had is None)
+            self._clocks().retime(options, fresh_reserve=had is None)
             await self._store.save_table(self.rec)
-            self.reschedule(announce=True)
-            self.send_table()
+            self._reschedule(True)
+            self._send_table()
 
     # --- a bot in a person's place, with the others' consent --------------------------------
     def _consenters(self, target: int) -> list[int]:
         """The people whose consent seating a bot for ``target`` needs: every person seated
         but the one replaced and those who abandoned the match themselves."""
         return [s.position for s in self._seats if s.is_person and s.position != target
-                and not self.clocks.abandoned[s.position]]
+                and not self._clocks().abandoned[s.position]]
 
     def proposal_info(self) -> dict[str, Any] | None:
         """The proposed bot seating for the table summary (None: none is proposed)."""
@@ -140,7 +147,7 @@ class Patience:
             if not seat.is_person or seat is host:
                 raise ProtocolError("bad_seats", f"seat {position} holds no other person; a "
                                     "bot takes the seat of another person only", field="seat")
-            if position in self.clocks.replaced:
+            if position in self._clocks().replaced:
                 raise ProtocolError("bad_seats", f"a bot plays seat {position} already",
                                     field="seat")
             self._proposal = (position, {host.position})
@@ -160,7 +167,7 @@ class Patience:
             assert self._proposal is not None
             if not consent:
                 self._proposal = None
-                self.send_table()
+                self._send_table()
                 return
             self._proposal[1].add(seat.position)
             await self._bot_if_agreed()
@@ -168,17 +175,17 @@ class Patience:
     async def _bot_if_agreed(self) -> None:
         info = self.proposal_info()
         if info is None or info["waiting"]:
-            self.send_table()
+            self._send_table()
             return
         target = self._seats[info["seat"]]
         self._proposal = None
-        self.clocks.replace_with_bot(target.position)
+        self._clocks().replace_with_bot(target.position)
         target.hand_to_bot(True)
         # Nobody holds the new token: the replaced person's old one stops working.
         target.rec.token_hash = hash_token(new_token())
         await self._store.save_seat(self.rec.id, target.rec)
-        await self.save_clocks(final=False)
+        await self._save_clocks(False)
         target.close_all(4001, "replaced", "the table seated a bot in your place for the "
                          "rest of the match")
-        self.reschedule(announce=True)
-        self.send_table()
+        self._reschedule(True)
+        self._send_table()

@@ -31,7 +31,7 @@ import asyncio
 import logging
 import time
 from collections import deque
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 from ...errors import GolfError, IllegalAction, NotationError
@@ -93,8 +93,11 @@ def _result(live: LiveMatch, ended: str | None, memory: bool) -> dict[str, Any]:
             "hole_scores": g.hole_scores, "memory": memory}
 
 
-class Room(Seating, Finish, Patience):
-    """One table: its seats, its match, its clocks; every lobby rule and every move."""
+class Room:
+    """One table: its seats, its match, its clocks; every move. The lobby's rules are its
+    :attr:`seating`, the end of a hole or match its :attr:`finish`, the host's tools for a
+    slow turn its :attr:`patience`: parts given what they work on, calling back the room
+    where a change needs the whole table (to tell it, to plan the next move)."""
 
     def __init__(self, rec: TableRecord, store: Store, life: Lifecycle,
                  chat: Iterable[dict[str, Any]] = ()) -> None:
@@ -110,7 +113,6 @@ class Room(Seating, Finish, Patience):
         self.live: LiveMatch | None = None
         self.clocks = Clocks(self.options, len(self._seats))
         self._timer: asyncio.Task[None] | None = None
-        self._host_task: asyncio.Task[None] | None = None
         self._coach: Any = None
         self._public: tuple[int, dict[str, Any]] | None = None  # (version, public view)
         #: Seats whose player keeps their peeked cards shown (the page's display setting);
@@ -118,6 +120,19 @@ class Room(Seating, Finish, Patience):
         self._peeks_shown: set[int] = set()
         #: The last chat lines (as stored), oldest first.
         self._chat: deque[dict[str, Any]] = deque(chat, maxlen=CHAT_HISTORY)
+        self.seating = Seating(
+            rec, self.lock, self._seats, store, live=self._live, clocks=self._clocks,
+            send_table=self.send_table, reschedule=self.reschedule,
+            save_clocks=self.save_clocks, rewelcome=self._rewelcome)
+        self.finish = Finish(
+            rec, self.lock, self._seats, store, live=self._live, clocks=self._clocks,
+            reschedule=self.reschedule, send_table=self.send_table,
+            send_clock=self._send_clock, next_hole=self._next_hole,
+            apply=self.seating.apply, start=self._start)
+        self.patience = Patience(
+            rec, self.lock, self._seats, store, self.audience, live=self._live,
+            clocks=self._clocks, reschedule=self.reschedule, send_table=self.send_table,
+            save_clocks=self.save_clocks)
         if self.record is not None:
             self.live = self._restore(self.record, think=rec.status == "playing")
             self._new_clocks()
@@ -125,7 +140,7 @@ class Room(Seating, Finish, Patience):
                 self.clocks.restore(rec.clocks, self._current_turn())
                 for position in self.clocks.replaced:
                     self._seats[position].hand_to_bot(True)
-            self._restore_pending(rec)
+            self.finish.restore_pending(rec)
 
     def _restore(self, m: MatchRecord, think: bool) -> LiveMatch:
         """The stored match rebuilt; with ``think`` its bots are shown every decision
@@ -138,7 +153,21 @@ class Room(Seating, Finish, Patience):
     def _bot_specs(self) -> dict[int, str]:
         return {s.position: s.rec.bot or "medium" for s in self._seats if s.is_server_bot}
 
+    def _live(self) -> LiveMatch | None:
+        return self.live
+
+    def _clocks(self) -> Clocks:
+        return self.clocks
+
     # --- facts -------------------------------------------------------------------------
+    @property
+    def id(self) -> str:
+        return self.rec.id
+
+    @property
+    def options(self) -> dict[str, Any]:
+        return self.rec.options
+
     @property
     def version(self) -> int:
         return self.live.version if self.live else 0
@@ -184,8 +213,8 @@ class Room(Seating, Finish, Patience):
             "spectators": self.audience.spectators, "match": r.match,
             "watch_url": f"/watch/{r.id}", "rated": r.rated, "memory": self._memory(),
             "casual_reason": self._casual_reason() if r.rated else None,
-            "rematch": self.rematch_info(),
-            "bot_proposal": self.proposal_info(),
+            "rematch": self.finish.rematch_info(),
+            "bot_proposal": self.patience.proposal_info(),
         }
         if host_view:
             out["invite"] = r.invite
@@ -349,13 +378,18 @@ class Room(Seating, Finish, Patience):
             return self.state_for(seat, {**event.to_dict(seat), "by": by}, scoring)
         self.audience.send_each(frame)
 
+    def _next_hole(self) -> None:
+        """The break is over: plan the next move and give everyone the state again."""
+        self.reschedule()
+        self.audience.send_each(self.state_for)
+
     def _send_clock(self) -> None:
         if self.record is None:
             return
         self.audience.push_all(dumps({"type": "clock", "match": self.record.number,
                                       "version": self.version, "clock": self.clocks.clock}))
 
-    def _rewelcome(self, *seats: Seat) -> None:
+    def _rewelcome(self, seats: Sequence[Seat]) -> None:
         for s in seats:
             for c in s.conns:
                 self.greet(c)
@@ -375,9 +409,8 @@ class Room(Seating, Finish, Patience):
             seat.hand_to_bot(False)
             if self.live is not None:
                 self.clocks.returned(seat.position)
-            if seat.position == self.rec.host and self._host_task:
-                self._host_task.cancel()
-                self._host_task = None
+            if seat.position == self.rec.host:
+                self.seating.host_back()
             # Planned before the greeting: its state shows no absence clock for this seat.
             self.reschedule()
         self.greet(client)
@@ -396,9 +429,9 @@ class Room(Seating, Finish, Patience):
         if not seat.remove(client):
             return
         self.send_table()
-        self._left_break(seat)
+        self.finish.left_break(seat)
         if seat.position == self.rec.host and not self._life.draining:
-            self._host_task = asyncio.create_task(self._hand_over_later(seat))
+            self.seating.host_left(seat)
         self.reschedule(announce=True)
 
     async def chat(self, seat: Seat, text: str, at: int) -> None:
@@ -413,7 +446,7 @@ class Room(Seating, Finish, Patience):
     async def start(self) -> None:
         """The host starts the first match."""
         async with self.lock:
-            self._waiting()
+            self.seating.check_waiting()
             await self._start()
 
     async def _start(self) -> None:
@@ -487,7 +520,7 @@ class Room(Seating, Finish, Patience):
                     "stale_version", f"the action was made on version {version}, but the "
                     f"state is at version {self.version}; here is the current state"),
                     self.state_for(seat.position))
-            self._refuse_in_break()  # no state with it: the next hole's comes soon
+            self.finish.refuse_in_break()  # no state with it: the next hole's comes soon
             if self.live.to_act != seat.position:
                 raise RefusedWithState(ProtocolError(
                     "not_your_turn", f"it is seat {self.live.to_act}'s turn, not "
@@ -530,8 +563,8 @@ class Room(Seating, Finish, Patience):
         self._track_turn()
         scoring = live.explained(event := turn.event)  # type: ignore[arg-type]
         if scoring is not None and result is None:
-            self._hole_ended()
-            await self._save_break()
+            self.finish.hole_ended()
+            await self.finish.save_break()
         if self._current_turn() != was and (mattered or self._clocks_matter()):
             # A new turn's clocks are stored, so that a crash does not reset them.
             await self.save_clocks(final=False)
@@ -619,7 +652,7 @@ class Room(Seating, Finish, Patience):
         seat = self._seats[live.to_act]
         if p.kind == "next_hole":  # nobody closed the hole-end dialog in time
             self.clocks.end_break()
-            await self._save_break()
+            await self.finish.save_break()
             self._next_hole()
         elif p.kind in (BY_BOT, BY_STAND_IN):
             action = await asyncio.to_thread(live.decide, p.kind)
@@ -680,10 +713,10 @@ class Room(Seating, Finish, Patience):
 
     # --- shutting down -------------------------------------------------------------------
     def cancel_timers(self) -> None:
-        for t in (self._timer, self._host_task):
-            if t is not None:
-                t.cancel()
-        self._timer = self._host_task = None
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+        self.seating.cancel()
 
     async def settle(self) -> None:
         """Wait until no planned move is running (used when draining)."""

@@ -1,14 +1,15 @@
 """The lobby's rules of a table: who sits where, the host role, the table's settings
 between matches (each called by one REST route, see :mod:`golf.server.api.lobby`).
 
-:class:`Seating` is a part of :class:`golf.server.tables.room.Room` (a mixin): every rule runs
-under the table's lock, is stored, and then announced to everyone at the table.
+:class:`Seating` is a part of :class:`golf.server.tables.room.Room` (``room.seating``):
+every rule runs under the table's lock, is stored, and then announced to everyone at the
+table.
 """
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Mapping, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -144,16 +145,32 @@ def check_options(options: Any, base: Mapping[str, Any] | None = None) -> dict[s
 
 
 class Seating:
-    """Seats, the host role and the table's settings: the lobby's rules of a room."""
+    """Seats, the host role and the table's settings: the lobby's rules of a room.
 
-    # Provided by the room (golf.server.tables.room.Room).
-    rec: TableRecord
-    lock: asyncio.Lock
-    live: LiveMatch | None
-    clocks: Clocks
-    _seats: list[Seat]
-    _store: Store
-    _host_task: asyncio.Task[None] | None
+    A part of the room, given what it works on: the table's record, its lock, its seats
+    (the room's list, which only this part changes), the store, the room's match and
+    clocks (read when asked: they change from match to match), and the room's calls it
+    makes after a change (tell everyone the table, plan the next move, store the clocks,
+    greet some seats' connections again)."""
+
+    def __init__(self, rec: TableRecord, lock: asyncio.Lock, seats: list[Seat],
+                 store: Store, *, live: Callable[[], LiveMatch | None],
+                 clocks: Callable[[], Clocks], send_table: Callable[[], None],
+                 reschedule: Callable[[bool], None],
+                 save_clocks: Callable[[bool], Awaitable[None]],
+                 rewelcome: Callable[[Sequence[Seat]], None]) -> None:
+        self.rec = rec
+        self.lock = lock
+        self._seats = seats
+        self._store = store
+        self._live = live
+        self._clocks = clocks
+        self._send_table = send_table
+        self._reschedule = reschedule
+        self._save_clocks = save_clocks
+        self._rewelcome = rewelcome
+        #: Hands the host role on when an absent host does not come back in time.
+        self._host_task: asyncio.Task[None] | None = None
 
     @property
     def id(self) -> str:
@@ -163,17 +180,20 @@ class Seating:
     def options(self) -> dict[str, Any]:
         return self.rec.options
 
-    def send_table(self) -> None:
-        raise NotImplementedError
+    def host_left(self, seat: Seat) -> None:
+        """The host's last connection closed: the role passes on after the grace unless
+        they come back (:meth:`host_back`)."""
+        self._host_task = asyncio.create_task(self._hand_over_later(seat))
 
-    def reschedule(self, announce: bool = False) -> None:
-        raise NotImplementedError
+    def host_back(self) -> None:
+        """The host came back in time: the role stays theirs."""
+        self.cancel()
 
-    async def save_clocks(self, final: bool) -> None:
-        raise NotImplementedError
-
-    def _rewelcome(self, *seats: Seat) -> None:
-        raise NotImplementedError
+    def cancel(self) -> None:
+        """Forget a pending handover of the host role (shutting down)."""
+        if self._host_task is not None:
+            self._host_task.cancel()
+            self._host_task = None
 
     def seat_at(self, position: int) -> Seat:
         if not 0 <= position < len(self._seats):
@@ -195,10 +215,10 @@ class Seating:
         if people:
             self.rec.host = people[0].position
             await self._store.save_table(self.rec)
-            self._rewelcome(people[0])
-            self.send_table()
+            self._rewelcome([people[0]])
+            self._send_table()
 
-    def _waiting(self) -> None:
+    def check_waiting(self) -> None:
         if self.rec.status != "waiting":
             raise ProtocolError("already_started", "seats change only before the match "
                                 "starts")
@@ -219,7 +239,7 @@ class Seating:
             seat.rec.token_hash = token_hash
             seat.rec.player_id = player_id
             await self._store.save_seat(self.id, seat.rec)
-            self.send_table()
+            self._send_table()
             return seat
 
     async def reissue_token(self, player_id: str) -> tuple[int, str]:
@@ -243,7 +263,7 @@ class Seating:
     async def add_seat(self, rec: SeatRecord, most: int) -> None:
         """The host adds a seat (at most ``most`` seats)."""
         async with self.lock:
-            self._waiting()
+            self.check_waiting()
             if len(self._seats) >= most:
                 raise ProtocolError("bad_seats", f"a table has at most {most} seats")
             rec.position = len(self._seats)
@@ -253,7 +273,7 @@ class Seating:
     async def replace_seat(self, position: int, rec: SeatRecord) -> None:
         """The host makes a seat that holds no person a bot, an external bot or open."""
         async with self.lock:
-            self._waiting()
+            self.check_waiting()
             seat = self.seat_at(position)
             if seat.rec.kind == "human" and seat.taken:
                 raise ProtocolError("bad_seats", f"seat {position} holds a person; remove "
@@ -265,7 +285,7 @@ class Seating:
     async def remove_seat(self, host: Seat, position: int) -> None:
         """The host removes a seat; its connections are closed, later seats move up."""
         async with self.lock:
-            self._waiting()
+            self.check_waiting()
             seat = self.seat_at(position)
             if seat is host:
                 raise ProtocolError("bad_seats", "the host cannot remove themself; hand the "
@@ -275,13 +295,13 @@ class Seating:
             self.rec.host = host.position
             await self._store.save_table(self.rec, seats=True)
             seat.close_all(4001, "removed", "the host removed you from this table")
-            self._rewelcome(*self._seats[position:])
-            self.send_table()
+            self._rewelcome(self._seats[position:])
+            self._send_table()
 
     async def _seats_changed(self) -> None:
         self._renumber()
         await self._store.save_table(self.rec, seats=True)
-        self.send_table()
+        self._send_table()
 
     def _renumber(self) -> None:
         for i, s in enumerate(self._seats):
@@ -298,8 +318,8 @@ class Seating:
                                     "must be a person at the table", field="seat")
             self.rec.host = new.position
             await self._store.save_table(self.rec)
-            self._rewelcome(old, new)
-            self.send_table()
+            self._rewelcome([old, new])
+            self._send_table()
 
     async def change(self, changes: Changes) -> None:
         """The host changes rules, options, visibility or title between matches."""
@@ -307,11 +327,11 @@ class Seating:
             if self.rec.status == "playing":
                 raise ProtocolError("already_started", "rules and options change between "
                                     "matches, not during one")
-            self._apply(changes)
+            self.apply(changes)
             await self._store.save_table(self.rec)
-            self.send_table()
+            self._send_table()
 
-    def _apply(self, changes: Changes) -> None:
+    def apply(self, changes: Changes) -> None:
         rec = self.rec
         # Checked before anything changes: a refused option leaves the table as it was.
         options = None if changes.options is None else \
@@ -339,15 +359,15 @@ class Seating:
                 await self._store.save_seat(self.id, seat.rec)
                 seat.close_all(4001, "left", "you left this table")
             else:
-                if self.live is not None and self.rec.status == "playing":
-                    self.clocks.gave_up(seat.position)
+                if self._live() is not None and self.rec.status == "playing":
+                    self._clocks().gave_up(seat.position)
                     # Stored at once: a restart must not forget an abandonment.
-                    await self.save_clocks(final=False)
+                    await self._save_clocks(False)
                 seat.close_all(1000, "left", "you left this table")
-                self.reschedule(announce=True)
+                self._reschedule(True)
             if seat.position == self.rec.host:
                 await self._pass_host(exclude=seat)
-            self.send_table()
+            self._send_table()
 
     async def mute(self, seat: Seat, other: int, muted: bool) -> None:
         """``seat`` stops (or resumes) receiving chat from seat ``other``."""

@@ -221,7 +221,7 @@ class Connection:
         elif kind == "sync":
             await self.sync(room, msg)
         elif kind == "ready":
-            await room.ready(self.seat)
+            await room.finish.ready(self.seat)
 
     async def hello(self, msg: dict[str, Any]) -> None:
         if self.room is not None:
@@ -281,7 +281,7 @@ class Connection:
             raise ProtocolError("spectator", "spectators see no chat to mute")
         seat = field(msg, "seat", int, "the seat number to mute")
         muted = field(msg, "muted", bool, "true to mute, false to unmute")
-        await room.mute(self.seat, seat, muted)
+        await room.seating.mute(self.seat, seat, muted)
 
 
 async def endpoint(ws: WebSocket, hub: Hub) -> None:
