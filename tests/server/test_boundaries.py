@@ -263,3 +263,48 @@ def test_the_room_does_not_know_the_hub() -> None:
     source = path.read_text(encoding="utf-8")
     assert "golf.server.tables.hub" not in imported(path, graph())
     assert "Hub" not in source
+
+
+#: The engine's modules the server reaches only through the bridge (core/bridge.py, and
+#: the live match of tables/match.py, the bridge's one client that drives golf.table).
+ENGINE = {"golf.game", "golf.view", "golf.table"}
+BRIDGE = {"core/bridge.py", "tables/match.py"}
+
+
+def engine_imports(path: Path, root: Path = SERVER) -> set[str]:
+    """The modules of :data:`ENGINE` that the module at ``path`` imports, anywhere in it,
+    relatively (``from ...game import Game``) or not (``import golf.view``)."""
+    name = module_name(path, root)
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    out: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            targets = {a.name for a in node.names}
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                parts = package.split(".")
+                parts = parts[: len(parts) - node.level + 1]
+                base = ".".join([*parts, node.module] if node.module else parts)
+            targets = {base} | {f"{base}.{a.name}" for a in node.names}
+        else:
+            continue
+        out |= {e for t in targets for e in ENGINE if t == e or t.startswith(e + ".")}
+    return out
+
+
+def test_the_engine_check_sees_every_kind_of_import(tmp_path: Path) -> None:
+    tables = tmp_path / "tables"
+    tables.mkdir()
+    (tables / "room.py").write_text(
+        "import golf.view\nfrom ...game import Game\nfrom golf import table\n"
+        "def later() -> None:\n    from ...view import remembered\n")
+    assert engine_imports(tables / "room.py", tmp_path) == {
+        "golf.view", "golf.game", "golf.table"}
+    assert engine_imports(SERVER / "core" / "bridge.py") >= {"golf.game", "golf.view"}
+
+
+def test_only_the_bridge_imports_the_engines_game_view_and_table() -> None:
+    offenders = {rel(p): sorted(engine_imports(p)) for p in MODULES
+                 if rel(p) not in BRIDGE and engine_imports(p)}
+    assert offenders == {}

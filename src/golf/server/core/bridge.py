@@ -1,14 +1,21 @@
 """The engine bridge: the one place where the server touches :class:`golf.Game`.
 
+The bridge is this module and its one client, :mod:`golf.server.tables.match`: the live
+match, which drives a :class:`golf.table.Table` (the project's one match driver, with
+its bots) and asks this module for every view it hands out. Only these two modules of
+``golf.server`` import ``golf.game``, ``golf.view`` or ``golf.table``
+(tests/server/test_boundaries.py); the room and everything above it ask the live match.
+
 Everything a client receives about a match is built here, from the engine's views:
 
-* :func:`seat_view` — a seat's view (``Game.view(seat)``), as is;
+* :func:`seat_view` — a seat's view (``Game.view(seat)``), as is; :func:`shown_view` —
+  as the seat is shown it at a memory-mode table (:func:`memory_mode`);
 * :func:`public_view` — what a spectator may see;
-* :func:`hole_scoring` — the scorer's explanation of a hole that just ended.
+* :func:`hole_scoring` — the scorer's explanation of a hole that just ended;
+* :func:`match_result` — a finished match's totals, winners and holes, as stored.
 
 The public view is the engine's ``Game.public_view()``; the events are the engine's
 turn events (``Game.step``, ``golf.events``), rendered per receiver by ``Event.to_dict``.
-Live matches are played by :mod:`golf.server.tables.match` (a :class:`golf.table.Table`).
 
 >>> from golf import Game
 >>> g = Game("german", players=2, seed=1)
@@ -61,6 +68,28 @@ def bot_label(name: str) -> str:
 def seat_view(game: Game, seat: int) -> dict[str, Any]:
     """Exactly what ``seat`` may know: the engine's view."""
     return dict(game.view(seat))
+
+
+def shown_view(game: Game, seat: int, keep_peeks: bool) -> dict[str, Any]:
+    """The view ``seat`` is shown: memory mode is the engine's rule
+    (:func:`golf.view.remembered`), so after its first draw a seat's peeked cards never
+    leave the server again unless it keeps them shown (``keep_peeks``)."""
+    return dict(remembered(game.view(seat), game.rules, keep_peeks))
+
+
+def memory_mode(rules: Rules, show_peeked: bool) -> bool:
+    """Whether a table of ``rules`` plays memory mode (:func:`golf.view.forgets_peeks`):
+    its rules hide a seat's peeked cards after its first draw and the table does not keep
+    them shown (``show_peeked``)."""
+    return forgets_peeks(rules, show_peeked)
+
+
+def match_result(game: Game, ended: str | None, memory: bool) -> dict[str, Any]:
+    """A match's result as stored: totals, winners, each hole's scores, why it ended
+    early (None: it was played to its end) and whether it was played in memory mode (so
+    that its replay shows each seat what that seat was shown, :class:`Replay`)."""
+    return {"totals": game.totals, "winners": game.winners, "ended": ended,
+            "hole_scores": game.hole_scores, "memory": memory}
 
 
 def bot_view(game: Game, seat: int) -> dict[str, Any]:

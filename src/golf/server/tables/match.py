@@ -31,7 +31,7 @@ from ...events import HOLE_STARTED, Event
 from ...game import Game
 from ...rules import Rules
 from ...table import BotSeat, Outside, Seat, Table, Turn, bot_seed
-from ..core.bridge import hole_scoring
+from ..core import bridge
 
 __all__ = ["BY_BOT", "BY_STAND_IN", "STAND_IN", "LiveMatch"]
 
@@ -94,6 +94,43 @@ class LiveMatch:
     def rules(self) -> Rules:
         return self.game.rules
 
+    @property
+    def hole(self) -> int:
+        """The hole being played (1 for the first)."""
+        return self.game.hole
+
+    @property
+    def players(self) -> int:
+        return self.game.players
+
+    def legal_actions(self) -> list[Action]:
+        return self.game.legal_actions()
+
+    # --- what the room hands out (built by the bridge) -------------------------------------
+    def view(self, seat: int, keep_peeks: bool) -> dict[str, Any]:
+        """The view ``seat`` is shown (:func:`golf.server.core.bridge.shown_view`)."""
+        return bridge.shown_view(self.game, seat, keep_peeks)
+
+    def public_view(self) -> dict[str, Any]:
+        """What a spectator may see."""
+        return bridge.public_view(self.game)
+
+    def coach_view(self, seat: int, keep_peeks: bool) -> dict[str, Any]:
+        """The view the coach advises ``seat`` from (:func:`bridge.coach_view`)."""
+        return bridge.coach_view(self.game, seat, keep_peeks)
+
+    def timeout_move(self) -> str:
+        """The safe move for the seat to act whose time ran out
+        (:func:`golf.server.core.bridge.default_move`)."""
+        seat = self.to_act
+        assert seat is not None, "nobody is to act in a finished match"
+        view = bridge.seat_view(self.game, seat)
+        return bridge.default_move(view, view["legal_actions"])
+
+    def result(self, ended: str | None, memory: bool) -> dict[str, Any]:
+        """The match's result as stored (:func:`golf.server.core.bridge.match_result`)."""
+        return bridge.match_result(self.game, ended, memory)
+
     def server_bot(self, seat: int) -> bool:
         """True if a server bot plays ``seat`` (not a person, not an external bot)."""
         return seat in self._specs
@@ -150,4 +187,4 @@ class LiveMatch:
     def explained(self, event: Event) -> list[dict[str, Any] | None] | None:
         """The engine scorer's explanation per seat of the hole ``event`` ended (None
         when it ended none)."""
-        return hole_scoring(self.game, event)
+        return bridge.hole_scoring(self.game, event)

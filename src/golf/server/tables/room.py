@@ -36,7 +36,6 @@ from typing import Any
 
 from ...errors import GolfError, IllegalAction, NotationError
 from ...rules import Rules, preset_rules
-from ...view import forgets_peeks, remembered
 from ..core import bridge
 from ..core.protocol import PROTOCOL, ProtocolError
 from ..core.tokens import new_seed
@@ -83,14 +82,6 @@ class RefusedWithState(ProtocolError):
     def __init__(self, e: ProtocolError, state: dict[str, Any]) -> None:
         super().__init__(e.code, e.message, e.field)
         self.state = state
-
-
-def _result(live: LiveMatch, ended: str | None, memory: bool) -> dict[str, Any]:
-    g = live.game
-    # ``memory``: the match was played in memory mode (the table's rule), so that its
-    # replay shows each seat what that seat was shown (bridge.Replay).
-    return {"totals": g.totals, "winners": g.winners, "ended": ended,
-            "hole_scores": g.hole_scores, "memory": memory}
 
 
 class Room:
@@ -222,7 +213,7 @@ class Room:
         return out
 
     def _memory(self) -> bool:
-        """Whether the table plays memory mode (golf.view.forgets_peeks): its rules hide
+        """Whether the table plays memory mode (bridge.memory_mode): its rules hide
         a seat's peeked cards after its first draw and the table does not keep them shown.
         The table's rule, told to everyone; at a casual table a player may still keep
         their own peeks shown (:meth:`keeps_peeks`)."""
@@ -230,7 +221,7 @@ class Room:
             rules = self._rules()
         except GolfError:
             return False
-        return forgets_peeks(rules, bool(self.options["show_peeked"]))
+        return bridge.memory_mode(rules, bool(self.options["show_peeked"]))
 
     def _casual_reason(self) -> str | None:
         """Why this rated table's next match would not be rated (seats or rules changed
@@ -279,13 +270,10 @@ class Room:
         after an action, the engine's event for that receiver (docs/protocol.md)."""
         live, m = self.live, self.record
         assert live is not None and m is not None
-        if seat is None:
-            view = self._public_view()
-        else:
-            # Memory mode is the engine's rule (golf.view.remembered): after the first draw
-            # a seat's peeked cards never leave the server again unless it keeps them shown.
-            view = dict(remembered(live.game.view(seat), live.game.rules,
-                                   self.keeps_peeks(seat)))
+        # A seat's view as it is shown: after the first draw, at a memory-mode table, its
+        # peeked cards never leave the server again unless it keeps them shown.
+        view = self._public_view() if seat is None else \
+            live.view(seat, self.keeps_peeks(seat))
         return {"type": "state", "table": self.id, "match": m.number,
                 "version": live.version, "view": view, "legal_actions": view["legal_actions"],
                 # Between holes nobody is on turn yet (finish.py).
@@ -316,7 +304,7 @@ class Room:
         live = self.live
         assert live is not None
         if self._public is None or self._public[0] != live.version:
-            self._public = (live.version, dict(live.game.public_view()))
+            self._public = (live.version, live.public_view())
         return self._public[1]
 
     def send_table(self) -> None:
@@ -487,7 +475,7 @@ class Room:
         """The running turn: (hole, seat to act), None once the match is over."""
         live = self.live
         seat = None if live is None else live.to_act
-        return None if live is None or seat is None else (live.game.hole, seat)
+        return None if live is None or seat is None else (live.hole, seat)
 
     def _track_turn(self) -> None:
         self.clocks.track_turn(self._current_turn())
@@ -543,7 +531,7 @@ class Room:
             raise ProtocolError("bad_action", str(e)) from None
         except (IllegalAction, GolfError) as e:
             raise ProtocolError("illegal_action", str(e)) from None
-        result = _result(live, None, self._memory()) if live.is_over else None
+        result = live.result(None, self._memory()) if live.is_over else None
         try:
             # The commit is the acknowledgement (append_action shields the write: a
             # cancelled caller does not cancel it).
@@ -578,7 +566,7 @@ class Room:
         live, m = self.live, self.record
         assert live is not None and m is not None
         reason = f"seat {seat.position} ({seat.rec.name}) did not come back"
-        result = _result(live, reason, self._memory())
+        result = live.result(reason, self._memory())
         await asyncio.shield(self._store.end_match(self.id, m.id, result, "ended"))
         self.rec.status = m.status = "ended"
         m.result = result
@@ -658,8 +646,7 @@ class Room:
             action = await asyncio.to_thread(live.decide, p.kind)
             await self._play(action, p.kind)
         elif p.kind == "timeout":
-            view = live.game.view(seat.position)
-            await self._play(bridge.default_move(view, view["legal_actions"]), "timeout")
+            await self._play(live.timeout_move(), "timeout")
         elif self._elsewhere(seat):
             # On another page of the site, the table still theirs to open: not absent.
             # Their grace starts again; the host has the nudge, the timer and the bot.
@@ -694,11 +681,10 @@ class Room:
             if live.to_act != seat.position:
                 raise ProtocolError("not_your_turn", "hints are given on your own turn")
             if self._coach is None:
-                self._coach = bridge.new_bot(bridge.coach_for(live.rules, live.game.players),
+                self._coach = bridge.new_bot(bridge.coach_for(live.rules, live.players),
                                              live.rules, 0)
-            view = bridge.coach_view(live.game, seat.position,
-                                     self.keeps_peeks(seat.position))
-            legal = live.game.legal_actions()
+            view = live.coach_view(seat.position, self.keeps_peeks(seat.position))
+            legal = live.legal_actions()
             coach = self._coach
         options = await asyncio.to_thread(coach.explain, view, legal)
         if options:
