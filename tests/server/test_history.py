@@ -18,7 +18,7 @@ from test_sessions import close_all, seated
 
 from golf.server.storage import db
 from golf.server.storage.store import Store
-from golf.server.tables.room import CHAT_HISTORY
+from golf.server.tables.telling import CHAT_HISTORY
 
 
 async def chat(c: Client, text: str) -> None:

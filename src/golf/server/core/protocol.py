@@ -138,6 +138,16 @@ class ProtocolError(Exception):
         return out
 
 
+
+class RefusedWithState(ProtocolError):
+    """A refused action, answered with the receiver's current state (``state``, sent in
+    the error frame: a stale version or another's turn, docs/protocol.md)."""
+
+    def __init__(self, e: ProtocolError, state: dict[str, Any]) -> None:
+        super().__init__(e.code, e.message, e.field)
+        self.state = state
+
+
 class TokenBucket:
     """``capacity`` messages at once, refilled at ``rate`` per second."""
 

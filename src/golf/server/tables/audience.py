@@ -14,7 +14,11 @@ from typing import Any, Protocol
 from ..core.protocol import dumps
 from ..storage.store import SeatRecord
 
-__all__ = ["Audience", "Client", "Seat", "dumps"]
+__all__ = ["HERE_FOR", "Audience", "Client", "Seat", "dumps"]
+
+#: Seconds a person counts as on another page of the site after saying so
+#: (``POST /api/tables/{id}/here``; a page says it every 20 s).
+HERE_FOR = 45.0
 
 
 class Client(Protocol):
@@ -41,6 +45,13 @@ class Seat:
     def mark_seen_elsewhere(self) -> None:
         """The person just said, from another page, that the table is still theirs."""
         self.seen_elsewhere = time.monotonic()
+
+    @property
+    def elsewhere(self) -> bool:
+        """The person has no connection to the table but has another page of the site
+        open (``here``, within :data:`HERE_FOR` seconds): they are not taken for absent."""
+        return self.is_person and not self._conns and not self._stand_in and \
+            time.monotonic() - self.seen_elsewhere < HERE_FOR
 
     @property
     def position(self) -> int:

@@ -1,6 +1,7 @@
-"""The end of a hole and of a match at a live table: the break before the next hole and
-the rematch invitation (a part of :class:`golf.server.tables.room.Room`, ``room.finish``,
-as :mod:`.seating` is ``room.seating``).
+"""The end of a hole and of a match at a live table: the break before the next hole, a
+match ended for an absence and rated, and the rematch invitation (a part of
+:class:`golf.server.tables.room.Room`, ``room.finish``, as :mod:`.seating` is
+``room.seating``).
 
 **Between holes.** When a hole ends (and the match goes on), the next hole waits until
 every person connected at that moment has closed the hole-end dialog (their page sends
@@ -27,14 +28,16 @@ import time
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
-from ..core.protocol import ProtocolError
+from ..core.protocol import ProtocolError, dumps
+from ..ratings import rating_service
 
 if TYPE_CHECKING:
-    from ..storage.store import Store, TableRecord
-    from .audience import Seat
+    from ..storage.store import MatchRecord, Store, TableRecord
+    from .audience import Audience, Seat
     from .clocks import Clocks
     from .match import LiveMatch
     from .seating import Changes
+    from .telling import Telling
 
 __all__ = ["Finish"]
 
@@ -43,25 +46,28 @@ class Finish:
     """The hole break and the rematch invitation of a room.
 
     A part of the room, given what it works on: the table's record, its lock, its seats,
-    the store, the room's match and clocks (read when asked), and the room's calls it
-    makes: plan the next move, tell everyone the table or the clock, go on with the next
-    hole, check and apply a rematch's changes (:meth:`.Seating.apply`), start a match."""
+    the store, the audience, the room's match, its stored record and clocks (read when
+    asked), what the room tells (:class:`.Telling`), and the room's calls it makes: plan
+    the next move, go on with the next hole, check and apply a rematch's changes
+    (:meth:`.Seating.apply`), start a match."""
 
     def __init__(self, rec: TableRecord, lock: asyncio.Lock, seats: list[Seat],
-                 store: Store, *, live: Callable[[], LiveMatch | None],
-                 clocks: Callable[[], Clocks], reschedule: Callable[[], None],
-                 send_table: Callable[[], None], send_clock: Callable[[], None],
+                 store: Store, audience: Audience, *,
+                 live: Callable[[], LiveMatch | None],
+                 record: Callable[[], MatchRecord | None], clocks: Callable[[], Clocks],
+                 reschedule: Callable[[], None], telling: Telling,
                  next_hole: Callable[[], None], apply: Callable[[Changes], None],
                  start: Callable[[], Awaitable[None]]) -> None:
         self.rec = rec
         self.lock = lock
         self._seats = seats
         self._store = store
+        self.audience = audience
         self._live = live
+        self._record = record
         self._clocks = clocks
         self._reschedule = reschedule
-        self._send_table = send_table
-        self._send_clock = send_clock
+        self.telling = telling
         self._next_hole = next_hole
         self._apply = apply
         self._start = start
@@ -94,7 +100,7 @@ class Finish:
                 self._next_hole()
             else:
                 self._reschedule()
-                self._send_clock()
+                self.telling.send_clock()
 
     async def save_break(self) -> None:
         """Store the running break (or that none runs): what a restart resumes."""
@@ -138,12 +144,48 @@ class Finish:
             self._next_hole()
         else:
             self._reschedule()
-            self._send_clock()
+            self.telling.send_clock()
 
     def refuse_in_break(self) -> None:
         if self._clocks().breaking:
             raise ProtocolError("hole_break", "the next hole starts once everyone has read "
                                 "the last one's end (at most a few seconds); wait for it")
+
+    # --- the match's end ---------------------------------------------------------------------
+    async def end_for_absence(self, seat: Seat) -> None:
+        """The absence policy ``end``: the match ends because ``seat``'s person did not
+        come back (the lock is held)."""
+        live, m = self._live(), self._record()
+        assert live is not None and m is not None
+        reason = f"seat {seat.position} ({seat.rec.name}) did not come back"
+        result = live.result(reason, self.telling.memory())
+        await asyncio.shield(self._store.end_match(self.rec.id, m.id, result, "ended"))
+        self.rec.status = m.status = "ended"
+        m.result = result
+        self._clocks().stop()
+        event: dict[str, Any] = {"seat": seat.position, "action": None, "by": "absence",
+                                 "ended": reason, "facts": []}
+        self.audience.send_each(lambda receiver: self.telling.state_for(receiver, event))
+        self.telling.send_table()
+        await self.rate(m)
+
+    async def rate(self, m: MatchRecord) -> None:
+        """A rated table's match ended: rate it and tell everyone (the ``rating`` frame).
+        A person abandoned it if they are gone and no grace is left for them (they left,
+        or the absence policy took over and they did not come back)."""
+        live, clocks = self._live(), self._clocks()
+        if not self.rec.rated or live is None or m.result is None:
+            return
+        # Abandonment sticks: a stand-in never plays a rated match to its end for a person
+        # whose grace ran out, even if they looked in again before the end.
+        seats = [rating_service.SeatAtEnd(
+            s.position, s.rec.kind, s.rec.bot,
+            s.rec.kind == "human" and (self.telling.abandoned(s) or (
+                not s.conns and clocks.grace_left[s.position] <= 0)))
+            for s in self._seats]
+        frame = await rating_service.rate_finished(self._store, self.rec.id, m.id,
+                                                   m.number, live.rules, seats, m.result)
+        self.audience.push_all(dumps(frame))
 
     # --- the rematch invitation -----------------------------------------------------------
     def rematch_info(self) -> dict[str, Any] | None:
@@ -191,4 +233,4 @@ class Finish:
             self._rematch = None
             await self._start()
         else:
-            self._send_table()
+            self.telling.send_table()

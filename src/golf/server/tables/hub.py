@@ -28,7 +28,8 @@ from ..core.protocol import ProtocolError
 from ..core.tokens import hash_token
 from ..storage.errors import Unavailable
 from ..storage.store import Store, TableRecord
-from .room import CHAT_HISTORY, Lifecycle, Room
+from .room import Lifecycle, Room
+from .telling import CHAT_HISTORY
 
 log = logging.getLogger("golf.server")
 #: Seconds a request for a table another process holds waits for it (lease expiry or

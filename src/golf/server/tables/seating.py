@@ -13,6 +13,7 @@ from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from ...rules import Rules, preset_rules
 from ..core.bridge import bot_label
 from ..core.protocol import ProtocolError
 from ..core.tokens import hash_token, new_token
@@ -24,7 +25,7 @@ if TYPE_CHECKING:
     from .match import LiveMatch
 
 __all__ = ["ABSENCE", "DEFAULT_OPTIONS", "OPTION_RANGES", "Changes", "Seating", "bot_numbers",
-           "check_options", "number_bots", "options_schema"]
+           "check_options", "number_bots", "options_schema", "table_rules"]
 
 DEFAULT_OPTIONS: dict[str, Any] = {
     "bot_delay": 0.8, "absence": "bot", "grace": 60, "turn_timer": None, "reserve": 30,
@@ -95,6 +96,12 @@ def number_bots(seats: Sequence[SeatRecord]) -> None:
     for position, n in bot_numbers(seats).items():
         seat = seats[position]
         seat.name = numbered(bot_label(seat.bot or "medium"), n)
+
+
+def table_rules(rec: TableRecord) -> Rules:
+    """A table's rules: its preset (a shipped name; never a file, not even for a table
+    stored by an older server that took paths) with its overrides."""
+    return preset_rules(rec.preset, rec.overrides or None)
 
 
 @dataclass(frozen=True)
