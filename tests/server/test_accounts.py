@@ -663,7 +663,8 @@ def test_a_session_lives_thirty_days_after_its_last_use(tmp_path: Any) -> None:
     import asyncio
 
     from golf.identity.passwords import HashParams, Passwords
-    from golf.server.players.accounts import SESSION_IDLE, TOUCH_EVERY, Players
+    from golf.server.players.accounts import Players
+    from golf.server.players.sessions import SESSION_IDLE, TOUCH_EVERY
     from golf.server.storage import db
     from golf.server.storage.store import Store
 
@@ -676,23 +677,23 @@ def test_a_session_lives_thirty_days_after_its_last_use(tmp_path: Any) -> None:
         try:
             players = Players(store, Passwords(HashParams(memory_cost=1024)),
                               clock=lambda: now[0])
-            guest, cookie = await players.new_guest()
+            guest, cookie = await players.sessions.new_guest()
             done = await players.claim(guest, "timekeeper", PASSWORD, None)
             session = done.signed_in.session_cookie
             # The guest cookie no longer names anyone: the profile is an account now.
-            assert await players.resolve(cookie, None) is None
-            who = await players.resolve(None, session)
+            assert await players.sessions.resolve(cookie, None) is None
+            who = await players.sessions.resolve(None, session)
             assert who is not None and who.signed_in and not who.renewed
             now[0] += TOUCH_EVERY + 1
-            who = await players.resolve(None, session)
+            who = await players.sessions.resolve(None, session)
             assert who is not None and who.renewed  # last use recorded: the cookie is renewed
             now[0] += SESSION_IDLE - 1
-            assert await players.resolve(None, session) is not None
+            assert await players.sessions.resolve(None, session) is not None
             now[0] += SESSION_IDLE + 1
-            assert await players.resolve(None, session) is None
+            assert await players.sessions.resolve(None, session) is None
             # Expired means gone: the row was deleted, even an earlier clock finds nothing.
             now[0] -= SESSION_IDLE
-            assert await players.resolve(None, session) is None
+            assert await players.sessions.resolve(None, session) is None
         finally:
             await store.close()
 

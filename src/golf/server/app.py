@@ -182,7 +182,8 @@ def create_app(config: Config) -> FastAPI:
                   ask_handover=lambda t: ask_handover(engine, t, leases.node))
         state["hub"] = hub
         app.state.hub = hub
-        app.state.players = Players(store)
+        app.state.players = players = Players(store)
+        app.state.sessions = players.sessions
         app.state.quickplay = QuickPlay(hub, engine, bot_wait=config.bot_wait)
         app.state.care = Care(engine)
         n = await hub.load_unfinished()

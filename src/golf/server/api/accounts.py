@@ -20,24 +20,22 @@ from pydantic import BaseModel, ConfigDict, Field
 from starlette.convertors import Convertor, register_url_convertor
 
 from ...identity import allowed_origins, same_origin
-from ..players.accounts import (
+from ..players.accounts import MAX_LABEL, Players, players_of
+from ..players.passkeys import PasskeyInfo, Passkeys, relying_party
+from ..players.sessions import (
     GUEST_COOKIE,
     GUEST_MAX_AGE,
-    MAX_LABEL,
     SESSION_COOKIE,
     SESSION_IDLE,
     AccountError,
     Identity,
-    Players,
     SignedIn,
     current_identity,
     drop_cookie,
     is_tls,
-    players_of,
     same_secret,
     set_cookie,
 )
-from ..players.passkeys import PasskeyInfo, Passkeys, relying_party
 from ..ratings import profiles
 from ..tables.hub import Hub
 from .openapi import Name, Number, errors, raises
@@ -354,7 +352,7 @@ def account_router() -> APIRouter:
     async def sign_out(request: Request, response: Response, players: PlayersDep,
                        who: Writer) -> Ended:
         """End this browser's session (it is a guest again)."""
-        await players.sign_out(who)
+        await players.sessions.sign_out(who)
         drop_cookie(response, request, SESSION_COOKIE)
         no_store(response)
         return Ended(ended=1 if who.signed_in else 0)
@@ -365,14 +363,14 @@ def account_router() -> APIRouter:
         no_store(response)
         return SessionsOut(sessions=[SessionOut(id=s.id, label=s.label, created=s.created,
                                                 last_seen=s.last_seen, current=s.current)
-                                     for s in await players.sessions(who)])
+                                     for s in await players.sessions.active(who)])
 
     @api.delete("/sessions/{session_id:session}",
                 responses=errors("not_signed_in", "no_session"))
     async def end_session(request: Request, response: Response, players: PlayersDep,
                           who: Writer, session_id: str) -> Ended:
         """Sign out one session (this one included)."""
-        await players.end_session(who, session_id)
+        await players.sessions.end(who, session_id)
         if session_id == who.session:
             drop_cookie(response, request, SESSION_COOKIE)
         return Ended(ended=1)
@@ -380,7 +378,7 @@ def account_router() -> APIRouter:
     @api.post("/sessions/signout-others", responses=errors("not_signed_in"))
     async def end_others(players: PlayersDep, who: Writer) -> Ended:
         """Sign out every other session of my account."""
-        return Ended(ended=await players.end_other_sessions(who))
+        return Ended(ended=await players.sessions.end_others(who))
 
     @api.post("/account/password", responses=errors(
         "not_signed_in", "wrong_password", "rate_limited", "too_short", "too_long",
@@ -443,11 +441,11 @@ def account_router() -> APIRouter:
                               keys: PasskeysDep, who: Writer, body: CeremonyIn) -> MeOnly:
         """Sign in with the passkey that answered the challenge (a new session)."""
         player = await keys.sign_in(relying_party(request), body.ceremony, body.credential)
-        done = await players.begin_session(who, request.cookies.get(GUEST_COOKIE), player,
+        done = await players.sessions.begin(who, request.cookies.get(GUEST_COOKIE), player,
                                            label(request), False)
         signed_in(request, response, done)
         # Read back: an account signed in by recovery still owes a new password.
-        now = await players.resolve(None, done.session_cookie) or done.identity
+        now = await players.sessions.resolve(None, done.session_cookie) or done.identity
         return MeOnly(me=await me_of(players, now))
 
     return api

@@ -3,7 +3,7 @@ table's seat or a profile): Pydantic models at the edge, one call of
 :class:`golf.server.moderation.care.Care` per route.
 
 Who asks is the player of the request's cookies
-(:func:`golf.server.players.accounts.current_player`); every state-changing route takes
+(:func:`golf.server.players.sessions.current_player`); every state-changing route takes
 :func:`golf.server.api.accounts.checked_write` (this site's Origin and the browser's CSRF
 token), as the account routes do.
 """
@@ -15,7 +15,7 @@ from fastapi import APIRouter, Depends, Request, Response
 from pydantic import BaseModel, Field
 
 from ..moderation.care import MAX_REASON, Care
-from ..players.accounts import Identity, Player, current_player
+from ..players.sessions import Identity, Player, current_player
 from .accounts import AccountRoute, Body, checked_write
 from .openapi import SeatNumber, errors, raises
 

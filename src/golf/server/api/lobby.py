@@ -25,7 +25,8 @@ from ...rules import load_rules, preset_names, setting_schema
 from ..core import bridge
 from ..core.protocol import MAX_SEATS, PROTOCOL, ProtocolError, check_name
 from ..core.tokens import hash_token, new_token
-from ..players.accounts import Player, current_player, player_for_request, players_of
+from ..players.accounts import players_of
+from ..players.sessions import Player, current_player, player_for_request
 from ..tables.creation import check_changes, create_table, external_token, parse_seat
 from ..tables.hub import Hub
 from ..tables.replays import Replays, finished_match

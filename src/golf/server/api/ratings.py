@@ -4,7 +4,7 @@ match's rating changes (docs/protocol.md, "Players and ratings").
 Everything here is public (what anyone at a player's tables could see); no route reads
 a seat token, a cookie's secret or an account detail. The viewer's own leaderboard
 position comes from their player profile (the request's cookies,
-:func:`golf.server.players.accounts.player_for_request`) or from ``me``, a player id:
+:func:`golf.server.players.sessions.player_for_request`) or from ``me``, a player id:
 positions are public, so naming one reveals nothing.
 """
 
@@ -20,7 +20,7 @@ from ...errors import GolfError
 from ...ratings import BANDS, PROVISIONAL_MATCHES, Variant
 from ...rules import preset_names
 from ..core.protocol import ProtocolError
-from ..players.accounts import player_for_request
+from ..players.sessions import player_for_request
 from ..ratings import profiles, rating_service
 from ..storage import db
 from ..tables.hub import Hub

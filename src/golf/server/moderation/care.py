@@ -31,7 +31,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from ...identity import issue_recovery_codes, lookup_key
 from ..core.protocol import ProtocolError, clean_text
-from ..players.accounts import NO_PASSWORD
+from ..players.sessions import NO_PASSWORD
 from ..ratings.profiles import shown_names
 from ..storage import db
 

@@ -1,33 +1,21 @@
-"""Who is asking: guest profiles, accounts and their sessions (the server's side of
-:mod:`golf.identity`).
+"""The rules of accounts over the guest profiles and sessions of :mod:`.sessions`: a
+profile's name and tables, claiming it as an account, signing in (with the password or a
+recovery code), changing the password, deleting the account. Each is a method of
+:class:`Players`, one per route of :mod:`golf.server.api.accounts`.
 
-A first visit makes a **guest profile**: a row in ``golf_players`` with a random id and
-the SHA-256 of a long-lived secret, the ``SELECTOR.SECRET`` token in the guest cookie.
-Claiming the profile adds an account (username and Argon2id password hash) and from
-then on the profile is reached through **sessions** only (rows of ``golf_sessions``,
-one per signed-in browser, their tokens in the session cookie); the guest secret is
-dropped at claim time, so signing out of an account never leaves the browser signed in
-through its old guest cookie. A valid session wins over a guest cookie.
-
-Every route that needs the person asking takes the :func:`current_player` dependency;
-WebSocket code can use :func:`player_for_request` (which never creates a guest: a
-socket cannot set cookies). The rules of accounts (claim, sign-in, recovery, password
-change, deletion) are the methods of :class:`Players`, one per route of
-:mod:`golf.server.api.accounts`.
+Claiming a guest profile adds an account (username and Argon2id password hash) and from
+then on the profile is reached through sessions only (:class:`.sessions.Sessions`).
 """
 
 from __future__ import annotations
 
 import asyncio
-import hashlib
-import hmac
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
-from typing import Annotated, Any
+from typing import Any
 
 import sqlalchemy as sa
-from fastapi import Depends, Request, Response
 from sqlalchemy.exc import IntegrityError
 from starlette.requests import HTTPConnection
 
@@ -35,14 +23,11 @@ from ...identity import (
     SIGN_IN_FAILED,
     IdentityError,
     Passwords,
-    TokenRejected,
     check_password,
     check_username,
     issue_recovery_codes,
     issue_token,
     lookup_key,
-    parse_token,
-    secret_matches,
     username_key,
 )
 from ...identity.recovery import find_code
@@ -51,80 +36,22 @@ from ..core.protocol import check_name
 from ..storage import db
 from ..storage.store import Store
 from .limits import SharedLimiter
+from .sessions import (
+    NO_PASSWORD,
+    AccountError,
+    Identity,
+    Player,
+    Sessions,
+    SignedIn,
+    require_signed_in,
+)
 
-__all__ = ["GUEST_COOKIE", "SESSION_COOKIE", "AccountError", "Identity", "Player", "Players",
-           "current_identity", "current_player", "player_for_request", "players_of"]
+__all__ = ["DELETED_NAME", "MAX_LABEL", "Claimed", "MyTable", "Players", "players_of"]
 
-#: The cookie holding a guest profile's token.
-GUEST_COOKIE = "golf_guest"
-#: The cookie holding a signed-in session's token.
-SESSION_COOKIE = "golf_session"
-#: A guest cookie lives 400 days (the longest browsers keep one).
-GUEST_MAX_AGE = 400 * 24 * 3600
-#: A session ends after 30 days without a request (and its cookie with it).
-SESSION_IDLE = 30 * 24 * 3600
-#: ``last_seen`` is written at most this often per session or guest (not every request).
-TOUCH_EVERY = 300.0
-#: The stored "password" of an account signed in with a recovery code until its owner
-#: sets a new password: not an Argon2 hash, so no password matches it.
-NO_PASSWORD = "!"
 #: Text shown instead of a deleted player's name in other people's histories.
 DELETED_NAME = "deleted player"
 #: Longest session label kept (from the browser's User-Agent).
 MAX_LABEL = 120
-
-
-@dataclass(frozen=True)
-class Player:
-    """The person asking: their profile id, display name and (when the profile is an
-    account) username."""
-
-    id: str
-    name: str | None
-    username: str | None
-
-
-@dataclass(frozen=True)
-class Identity:
-    """A request's player and how it was recognised: ``session`` is the session id when
-    signed in (None for a guest), ``csrf`` the token state-changing requests must echo in
-    the ``X-CSRF-Token`` header, ``password_needed`` whether the account signed in with a
-    recovery code and must set a new password."""
-
-    player: Player
-    session: str | None
-    csrf: str = field(repr=False)
-    password_needed: bool = False
-    #: The session's last use was just recorded: its cookie's lifetime starts again.
-    renewed: bool = False
-
-    @property
-    def signed_in(self) -> bool:
-        """Whether the request comes through an account's session."""
-        return self.session is not None
-
-
-class AccountError(Exception):
-    """A refusal of an account route: a stable ``code``, its ``http_status``, a sentence,
-    the form ``field`` it is about and, for the rate limit, ``retry_after`` seconds."""
-
-    def __init__(self, code: str, message: str, status: int, field: str | None = None,
-                 retry_after: int | None = None) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
-        self.http_status = status
-        self.field = field
-        self.retry_after = retry_after
-
-    def body(self) -> dict[str, Any]:
-        """The REST error body, shaped as the lobby's errors."""
-        out: dict[str, Any] = {"code": self.code, "message": self.message}
-        if self.field is not None:
-            out["field"] = self.field
-        if self.retry_after is not None:
-            out["retry_after"] = self.retry_after
-        return {"error": out}
 
 
 def refused(e: IdentityError) -> AccountError:
@@ -137,39 +64,12 @@ def sign_in_failed() -> AccountError:
     return AccountError("sign_in_failed", SIGN_IN_FAILED, 401)
 
 
-def guest_csrf(secret: str) -> str:
-    """A guest's CSRF token, derived from the secret of its cookie: only a page that can
-    read our responses learns it, and the stored hash does not give it away."""
-    return hashlib.sha256(b"golf-csrf\0" + secret.encode()).hexdigest()[:32]
-
-
-@dataclass(frozen=True)
-class SignedIn:
-    """A new session: the identity it makes and the cookie values to set (the session's,
-    and the guest's when its secret was rotated)."""
-
-    identity: Identity
-    session_cookie: str = field(repr=False)
-    guest_cookie: str | None = field(default=None, repr=False)
-
-
 @dataclass(frozen=True)
 class Claimed:
     """A claimed account: the new session and the recovery codes, shown this once."""
 
     signed_in: SignedIn
     codes: tuple[str, ...] = field(repr=False)
-
-
-@dataclass(frozen=True)
-class SessionInfo:
-    """One active session of an account, as its owner sees it."""
-
-    id: str
-    label: str | None
-    created: float
-    last_seen: float
-    current: bool
 
 
 @dataclass(frozen=True)
@@ -196,82 +96,10 @@ class Players:
         self.store = store
         self.passwords = passwords or Passwords()
         self.clock = clock
+        #: Guest profiles and sessions (the same store and clock).
+        self.sessions = Sessions(store, clock)
         # In the database: one count for every process of a cluster (golf.server.players.limits).
         self.limiter = SharedLimiter(lambda: self.store, lambda: self.clock())
-
-    # --- recognising a request ------------------------------------------------------------
-    async def resolve(self, guest: str | None, session: str | None) -> Identity | None:
-        """The identity of a request's cookies: a valid session first, else a valid
-        guest; None when neither is valid (a malformed cookie counts as none)."""
-        if session:
-            found = await self._session(session)
-            if found is not None:
-                return found
-        if guest:
-            return await self._guest(guest)
-        return None
-
-    async def _session(self, cookie: str) -> Identity | None:
-        try:
-            selector, secret = parse_token(cookie)
-        except TokenRejected:
-            return None
-        s, p, a = db.sessions, db.players, db.accounts
-        async with self.store.engine.connect() as conn:
-            row = (await conn.execute(
-                sa.select(s.c.secret_hash, s.c.csrf, s.c.last_seen, s.c.player_id, p.c.name,
-                          a.c.username, a.c.password_hash)
-                .join(p, p.c.id == s.c.player_id).join(a, a.c.player_id == s.c.player_id)
-                .where(s.c.id == selector, p.c.status == "active"))).first()
-        now = self.clock()
-        if row is None or not secret_matches(secret, row.secret_hash):
-            return None
-        if now - row.last_seen > SESSION_IDLE:
-            await self._end_sessions(sa.and_(s.c.id == selector))
-            return None
-        renewed = now - row.last_seen > TOUCH_EVERY
-        if renewed:
-            await self._touch(s, selector, now)
-        return Identity(Player(row.player_id, row.name, row.username), selector, row.csrf,
-                        password_needed=row.password_hash == NO_PASSWORD, renewed=renewed)
-
-    async def _guest(self, cookie: str) -> Identity | None:
-        try:
-            selector, secret = parse_token(cookie)
-        except TokenRejected:
-            return None
-        p = db.players
-        async with self.store.engine.connect() as conn:
-            row = (await conn.execute(
-                sa.select(p.c.secret_hash, p.c.name, p.c.last_seen)
-                .where(p.c.id == selector, p.c.status == "active",
-                       p.c.secret_hash.is_not(None)))).first()
-        if row is None or not secret_matches(secret, row.secret_hash):
-            return None
-        now = self.clock()
-        if now - row.last_seen > TOUCH_EVERY:
-            await self._touch(p, selector, now)
-        return Identity(Player(selector, row.name, None), None, guest_csrf(secret))
-
-    async def _touch(self, table: sa.Table, key: str, now: float) -> None:
-        async def op(conn: Any) -> None:
-            await conn.execute(table.update().where(table.c.id == key).values(last_seen=now))
-
-        await self.store.submit(op)
-
-    async def new_guest(self) -> tuple[Identity, str]:
-        """A fresh guest profile: its identity and the cookie value to set."""
-        token = issue_token()
-        now = self.clock()
-
-        async def op(conn: Any) -> None:
-            await conn.execute(db.players.insert().values(
-                id=token.selector, secret_hash=token.digest, name=None, status="active",
-                created=now, last_seen=now))
-
-        await self.store.submit(op)
-        return (Identity(Player(token.selector, None, None), None, guest_csrf(token.secret)),
-                token.cookie)
 
     # --- the profile ----------------------------------------------------------------------
     async def set_name(self, who: Identity, name: str) -> Identity:
@@ -381,7 +209,7 @@ class Players:
             await self._set_password_hash(row.player_id, await asyncio.to_thread(
                 self.passwords.hash, password), end_others_than=None)
         player = Player(row.player_id, row.name, row.username)
-        return await self.begin_session(who, guest_cookie, player, label, False)
+        return await self.sessions.begin(who, guest_cookie, player, label, False)
 
     async def sign_in_with_code(self, who: Identity, guest_cookie: str | None, username: str,
                                 code: str, address: str, label: str | None) -> SignedIn:
@@ -420,89 +248,13 @@ class Players:
         except LookupError:
             raise sign_in_failed() from None
         player = Player(pid, row.name, row.username)
-        return await self.begin_session(who, guest_cookie, player, label, True)
-
-    async def begin_session(self, who: Identity, guest_cookie: str | None, player: Player,
-                     label: str | None, password_needed: bool) -> SignedIn:
-        """A new session for ``player``; the request's old session ends and its guest
-        cookie (when valid) gets a new secret, so no value seen before the sign-in is
-        worth anything after it."""
-        session = issue_token()
-        csrf = new_secret(16)
-        now = self.clock()
-        guest = await self._guest(guest_cookie) if guest_cookie else None
-        rotated = issue_token() if guest is not None else None
-        old_session = who.session
-
-        async def op(conn: Any) -> None:
-            if old_session is not None:
-                await conn.execute(db.sessions.delete().where(db.sessions.c.id == old_session))
-            if guest is not None and rotated is not None:
-                await conn.execute(db.players.update()
-                                   .where(db.players.c.id == guest.player.id)
-                                   .values(secret_hash=rotated.digest))
-            await conn.execute(db.sessions.insert().values(
-                id=session.selector, player_id=player.id, secret_hash=session.digest,
-                csrf=csrf, label=label, created=now, last_seen=now))
-
-        await self.store.submit(op)
-        new_guest = None
-        if guest is not None and rotated is not None:
-            new_guest = f"{guest.player.id}.{rotated.secret}"
-        return SignedIn(Identity(player, session.selector, csrf, password_needed),
-                        session.cookie, new_guest)
-
-    async def sign_out(self, who: Identity) -> None:
-        """End the request's own session."""
-        if who.session is not None:
-            await self._end_sessions(db.sessions.c.id == who.session)
-
-    async def sessions(self, who: Identity) -> list[SessionInfo]:
-        """The account's active sessions, most recently used first."""
-        s = self.require_signed_in(who)
-        t = db.sessions
-        async with self.store.engine.connect() as conn:
-            rows = (await conn.execute(
-                sa.select(t.c.id, t.c.label, t.c.created, t.c.last_seen)
-                .where(t.c.player_id == who.player.id).order_by(t.c.last_seen.desc()))).all()
-        return [SessionInfo(r[0], r[1], r[2], r[3], r[0] == s) for r in rows]
-
-    async def end_session(self, who: Identity, session_id: str) -> None:
-        """Sign out one session of the account (perhaps this one)."""
-        self.require_signed_in(who)
-        t = db.sessions
-        n = await self._end_sessions(sa.and_(t.c.id == session_id,
-                                             t.c.player_id == who.player.id))
-        if n == 0:
-            raise AccountError("no_session", "your account has no session with this id",
-                               404, "session")
-
-    async def end_other_sessions(self, who: Identity) -> int:
-        """Sign out every session of the account but this one; how many ended."""
-        current = self.require_signed_in(who)
-        t = db.sessions
-        return await self._end_sessions(sa.and_(t.c.player_id == who.player.id,
-                                                t.c.id != current))
-
-    async def _end_sessions(self, where: Any) -> int:
-        async def op(conn: Any) -> int:
-            res = await conn.execute(db.sessions.delete().where(where))
-            return int(res.rowcount or 0)
-
-        n: int = await self.store.submit(op)
-        return n
-
-    @staticmethod
-    def require_signed_in(who: Identity) -> str:
-        if who.session is None:
-            raise AccountError("not_signed_in", "sign in to your account first", 401)
-        return who.session
+        return await self.sessions.begin(who, guest_cookie, player, label, True)
 
     async def change_password(self, who: Identity, current: str | None, new: str,
                               address: str) -> int:
         """A new password (the current one is needed unless the account signed in with a
         recovery code); every other session ends. Returns how many ended."""
-        session = self.require_signed_in(who)
+        session = require_signed_in(who)
         username = who.player.username or ""
         if not who.password_needed:
             await self._check_wait(username, address)
@@ -542,7 +294,7 @@ class Players:
         """Delete the account: the password (or a recovery sign-in) confirms it; the
         profile keeps its id for other people's histories but loses its name, account,
         sessions, codes and passkeys, and its seats show :data:`DELETED_NAME`."""
-        self.require_signed_in(who)
+        require_signed_in(who)
         if not who.password_needed:
             username = who.player.username or ""
             await self._check_wait(username, address)
@@ -575,66 +327,9 @@ class Players:
         return int(n)
 
 
-# --- FastAPI dependencies -------------------------------------------------------------------
-
 def players_of(conn: HTTPConnection) -> Players:
     """The application's :class:`Players` (made at start-up, see golf.server.app)."""
     players: Players = conn.app.state.players
     return players
 
 
-def is_tls(conn: HTTPConnection) -> bool:
-    """Whether the request came over TLS (directly, or through a trusted proxy that says
-    so: golf.server.http.proxies sets the scheme; anyone else's X-Forwarded-Proto is ignored)."""
-    return conn.url.scheme in ("https", "wss")
-
-
-def set_cookie(response: Response, conn: HTTPConnection, name: str, value: str,
-               max_age: int) -> None:
-    """An HttpOnly, SameSite=Lax cookie for the whole site, Secure behind TLS."""
-    response.set_cookie(name, value, max_age=max_age, path="/", httponly=True,
-                        samesite="lax", secure=is_tls(conn))
-
-
-def drop_cookie(response: Response, conn: HTTPConnection, name: str) -> None:
-    """Tell the browser to forget a cookie."""
-    response.delete_cookie(name, path="/", httponly=True, samesite="lax",
-                           secure=is_tls(conn))
-
-
-async def current_identity(request: Request, response: Response) -> Identity:
-    """The request's identity; a first visit (or cookies that are no longer valid) gets
-    a new guest profile and its cookie. A stale session cookie is dropped."""
-    players = players_of(request)
-    session = request.cookies.get(SESSION_COOKIE)
-    who = await players.resolve(request.cookies.get(GUEST_COOKIE), session)
-    if who is not None and session and who.session is None:
-        drop_cookie(response, request, SESSION_COOKIE)
-    if who is not None and session and who.renewed:
-        # A session lives SESSION_IDLE after its last use, its cookie as long.
-        set_cookie(response, request, SESSION_COOKIE, session, SESSION_IDLE)
-    if who is None:
-        who, cookie = await players.new_guest()
-        set_cookie(response, request, GUEST_COOKIE, cookie, GUEST_MAX_AGE)
-        if session:
-            drop_cookie(response, request, SESSION_COOKIE)
-    return who
-
-
-async def current_player(who: Annotated[Identity, Depends(current_identity)]) -> Player:
-    """The person asking (a FastAPI dependency): the signed-in account, else the guest
-    of the cookie, else a new guest."""
-    return who.player
-
-
-async def player_for_request(conn: HTTPConnection) -> Player | None:
-    """The player of a request's or WebSocket handshake's cookies, or None (no guest is
-    made here: a WebSocket cannot set a cookie)."""
-    who = await players_of(conn).resolve(conn.cookies.get(GUEST_COOKIE),
-                                         conn.cookies.get(SESSION_COOKIE))
-    return None if who is None else who.player
-
-
-def same_secret(a: str, b: str) -> bool:
-    """Constant-time equality of two tokens."""
-    return hmac.compare_digest(a.encode(), b.encode())

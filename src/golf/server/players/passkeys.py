@@ -40,7 +40,8 @@ from webauthn.helpers.structs import (
 
 from ..core.protocol import clean_text
 from ..storage import db
-from .accounts import AccountError, Identity, Player, Players, is_tls
+from .accounts import Players
+from .sessions import AccountError, Identity, Player, is_tls, require_signed_in
 
 __all__ = ["CHALLENGE_TTL", "Passkeys", "RelyingParty", "relying_party"]
 
@@ -134,7 +135,7 @@ class Passkeys:
 
     async def register_options(self, who: Identity, rp: RelyingParty) -> dict[str, Any]:
         """The options for ``navigator.credentials.create`` (signed in only)."""
-        self.players.require_signed_in(who)
+        require_signed_in(who)
         existing = await self._credentials(who.player.id)
         if len(existing) >= MAX_PASSKEYS:
             raise AccountError("too_many_passkeys", f"an account holds at most "
@@ -152,7 +153,7 @@ class Passkeys:
     async def register(self, who: Identity, rp: RelyingParty, ceremony: str,
                        credential: dict[str, Any], name: str) -> PasskeyInfo:
         """Store the new passkey the browser made for ``ceremony``."""
-        self.players.require_signed_in(who)
+        require_signed_in(who)
         challenge = await self._take(ceremony, "register", who.player.id)
         try:
             verified = verify_registration_response(
@@ -234,7 +235,7 @@ class Passkeys:
 
     async def list(self, who: Identity) -> list[PasskeyInfo]:
         """The account's passkeys."""
-        self.players.require_signed_in(who)
+        require_signed_in(who)
         p = db.passkeys
         async with self.players.store.engine.connect() as conn:
             rows = (await conn.execute(sa.select(p.c.id, p.c.name, p.c.created, p.c.last_used)
@@ -244,7 +245,7 @@ class Passkeys:
 
     async def remove(self, who: Identity, passkey_id: int) -> None:
         """Remove one of the account's passkeys."""
-        self.players.require_signed_in(who)
+        require_signed_in(who)
         p = db.passkeys
 
         async def op(conn: Any) -> int:
