@@ -3,7 +3,7 @@
 
 * no module reads or calls another object's ``_private`` attribute;
 * no module assigns an attribute that a class of another server module owns (the
-  stored records of storage/store.py are plain data, written by the room that owns them);
+  stored records of storage/records.py are plain data, written by the room that owns them);
 * the room knows nothing of the hub (not even for type checking);
 * the folders of ``golf/server`` are layers (:data:`LAYERS`, docs/architecture.md): a
   module imports only from its own folder or a folder below it, never from one above, and
@@ -244,10 +244,10 @@ def test_no_server_module_touches_another_objects_private_parts(path: Path) -> N
 
 def test_no_server_module_assigns_what_another_module_owns() -> None:
     trees = {rel(p): ast.parse(p.read_text(encoding="utf-8")) for p in MODULES}
-    assert "storage/store.py" in trees
+    assert "storage/records.py" in trees
     owners: dict[str, set[str]] = {}
     for name, tree in trees.items():
-        if name == "storage/store.py":
+        if name == "storage/records.py":
             continue  # its records are data; the room keeps them up to date
         for attr in own_attributes(tree):
             owners.setdefault(attr, set()).add(name)

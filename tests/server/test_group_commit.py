@@ -11,7 +11,8 @@ from pathlib import Path
 import pytest
 
 from golf.server.storage import db
-from golf.server.storage.store import SeatRecord, Store, TableRecord
+from golf.server.storage.records import SeatRecord, TableRecord
+from golf.server.storage.store import Store
 
 
 def table(tid: str) -> TableRecord:

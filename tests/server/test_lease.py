@@ -12,7 +12,8 @@ from conftest import fresh_database
 from golf.server.cluster.lease import Leases
 from golf.server.storage import db
 from golf.server.storage.errors import Fenced
-from golf.server.storage.store import SeatRecord, Store, TableRecord
+from golf.server.storage.records import SeatRecord, TableRecord
+from golf.server.storage.store import Store
 
 
 def table(tid: str) -> TableRecord:

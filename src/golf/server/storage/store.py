@@ -12,18 +12,25 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import sqlite3
 import time
 from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
-from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 import sqlalchemy as sa
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from . import db
+from .action_writer import ActionWriter
 from .errors import Unavailable
+from .records import (
+    MatchRecord,
+    SeatRecord,
+    TableRecord,
+    insert_seats,
+    load_match,
+    load_table,
+    table_values,
+)
 
 
 class Fence(Protocol):
@@ -36,58 +43,6 @@ class Fence(Protocol):
     async def check(self, conn: AsyncConnection, tables: Iterable[str]) -> None:
         """Raise :class:`~golf.server.storage.errors.Fenced` unless this process may
         still write every one of ``tables``."""
-
-
-@dataclass
-class SeatRecord:
-    position: int
-    kind: str  # human | bot | external
-    name: str | None
-    bot: str | None
-    token_hash: str | None
-    bot_seed: int
-    muted: list[int] = field(default_factory=list)
-    id: int | None = None
-    #: The player profile seated here (golf.server.players.accounts); None for bots.
-    player_id: str | None = None
-
-
-@dataclass
-class MatchRecord:
-    id: int
-    number: int
-    status: str
-    rules: dict[str, Any]
-    players: int
-    seed: int
-    names: list[str]
-    result: dict[str, Any] | None
-    actions: list[str]
-    by: list[str]
-
-
-@dataclass
-class TableRecord:
-    id: str
-    title: str
-    status: str
-    preset: str
-    overrides: dict[str, Any]
-    public: bool
-    options: dict[str, Any]
-    host: int
-    invite: str
-    match: int
-    created: float
-    seats: list[SeatRecord]
-    current: MatchRecord | None = None
-    #: The running match's clocks as last saved (golf.server.tables.clocks.Clocks.snapshot).
-    clocks: dict[str, Any] | None = None
-    #: Rated or casual (golf.server.ratings.rating_service): a rated table's matches are rated.
-    rated: bool = False
-    #: The hole break and the rematch offer as last stored (golf.server.tables.finish).
-    hole_break: dict[str, Any] | None = None
-    rematch: dict[str, Any] | None = None
 
 
 #: At most this many writes share one transaction.
@@ -105,60 +60,6 @@ CONCURRENT_WITHIN = 0.05
 Op = Callable[[AsyncConnection], Awaitable[Any]]
 #: A queued write: its op, its action row, its caller's future, the table it writes.
 Entry = tuple[Op | None, dict[str, Any] | None, asyncio.Future[Any], str | None]
-
-
-class ActionWriter:
-    """Batches made only of action rows, written to SQLite in ONE call on its own thread:
-    ``BEGIN IMMEDIATE``, one ``executemany``, ``COMMIT``.
-
-    Through SQLAlchemy's async layer each statement of a transaction is a hop to
-    aiosqlite's thread and back (begin, execute, commit, cursor close); under load those
-    hops cost more than the writing. The rows are the same rows, the transaction the same
-    transaction: its callers are answered only after ``COMMIT`` returned.
-    """
-
-    def __init__(self, path: str) -> None:
-        self.path = path
-        self.thread = ThreadPoolExecutor(1, thread_name_prefix="golf-db")
-        self.conn: sqlite3.Connection | None = None
-        names = [c.name for c in db.actions.columns]
-        columns = ", ".join(f'"{n}"' for n in names)  # quoted: "by" is an SQL keyword
-        values = ", ".join(f":{n}" for n in names)
-        self.sql = f"INSERT INTO {db.actions.name} ({columns}) VALUES ({values})"
-
-    def _connect(self) -> sqlite3.Connection:
-        # The same pragmas as the engine's connections (db.make_engine).
-        conn = sqlite3.connect(self.path, timeout=30, isolation_level=None,
-                               check_same_thread=False)
-        conn.execute("PRAGMA journal_mode=WAL")
-        conn.execute("PRAGMA synchronous=NORMAL")
-        conn.execute("PRAGMA foreign_keys=ON")
-        return conn
-
-    def _write(self, rows: list[dict[str, Any]]) -> None:
-        if self.conn is None:
-            self.conn = self._connect()
-        conn = self.conn
-        conn.execute("BEGIN IMMEDIATE")
-        try:
-            conn.executemany(self.sql, rows)
-            conn.execute("COMMIT")
-        except BaseException:
-            with contextlib.suppress(sqlite3.Error):
-                conn.execute("ROLLBACK")
-            raise
-
-    async def write(self, rows: list[dict[str, Any]]) -> None:
-        await asyncio.get_running_loop().run_in_executor(self.thread, self._write, rows)
-
-    def _close(self) -> None:
-        if self.conn is not None:
-            self.conn.close()
-            self.conn = None
-
-    async def close(self) -> None:
-        await asyncio.get_running_loop().run_in_executor(self.thread, self._close)
-        self.thread.shutdown(wait=True)
 
 
 class Store:
@@ -324,8 +225,8 @@ class Store:
     # --- tables and seats ------------------------------------------------------------
     async def create_table(self, t: TableRecord) -> None:
         async def op(conn: AsyncConnection) -> None:
-            await conn.execute(db.tables.insert().values(**_table_values(t)))
-            await _insert_seats(conn, t.id, t.seats)
+            await conn.execute(db.tables.insert().values(**table_values(t)))
+            await insert_seats(conn, t.id, t.seats)
 
         # Not fenced: a new id cannot be anyone else's table (its primary key sees to
         # that); its lease is taken by the first process that plays it.
@@ -333,7 +234,7 @@ class Store:
 
     async def save_table(self, t: TableRecord, seats: bool = False) -> None:
         """Write the table's fields (and, with ``seats``, its whole seat list)."""
-        values = _table_values(t)
+        values = table_values(t)
         del values["id"]
         seat_list = list(t.seats) if seats else None
 
@@ -341,7 +242,7 @@ class Store:
             await conn.execute(db.tables.update().where(db.tables.c.id == t.id).values(**values))
             if seat_list is not None:
                 await conn.execute(db.seats.delete().where(db.seats.c.table_id == t.id))
-                await _insert_seats(conn, t.id, seat_list)
+                await insert_seats(conn, t.id, seat_list)
 
         await self.submit(op, table=t.id)
 
@@ -361,7 +262,7 @@ class Store:
     async def start_match(self, t: TableRecord, rules: Mapping[str, Any], players: int,
                           seed: int, names: Sequence[str]) -> MatchRecord:
         """Insert match ``t.match`` and write the table (status, rules) with it."""
-        values = _table_values(t)
+        values = table_values(t)
         del values["id"]
         number = t.match
 
@@ -454,7 +355,7 @@ class Store:
                 sa.select(db.tables).where(db.tables.c.id == table_id))).mappings().first()
             if row is None:
                 return None
-            return await _load(conn, row)
+            return await load_table(conn, row)
 
     async def unfinished_ids(self) -> list[str]:
         async with self.engine.connect() as conn:
@@ -497,7 +398,7 @@ class Store:
             row = (await conn.execute(sa.select(db.matches).where(
                 db.matches.c.table_id == table_id, db.matches.c.number == number))
             ).mappings().first()
-            return None if row is None else await _match(conn, row)
+            return None if row is None else await load_match(conn, row)
 
     async def matches(self, table_id: str) -> list[dict[str, Any]]:
         async with self.engine.connect() as conn:
@@ -507,59 +408,9 @@ class Store:
             return [{"match": r[0], "status": r[1], "result": r[2]} for r in res]
 
 
-def _table_values(t: TableRecord) -> dict[str, Any]:
-    return {"id": t.id, "title": t.title, "status": t.status, "preset": t.preset,
-            "overrides": dict(t.overrides), "public": t.public, "options": dict(t.options),
-            "host": t.host, "invite": t.invite, "match": t.match, "created": t.created,
-            "rated": t.rated}
-
-
-async def _insert_seats(conn: AsyncConnection, table_id: str,
-                        seats: Sequence[SeatRecord]) -> None:
-    if not seats:
-        return
-    rows = [{"table_id": table_id, "position": s.position, "kind": s.kind, "name": s.name,
-             "bot": s.bot, "token_hash": s.token_hash, "bot_seed": str(s.bot_seed),
-             "muted": list(s.muted)} for s in seats]
-    # player_id only when a seat has one (NULL is the column's default): the rows stay
-    # writable into a database of the schema before players (migration 0003).
-    if any(s.player_id is not None for s in seats):
-        for row, s in zip(rows, seats, strict=True):
-            row["player_id"] = s.player_id
-    await conn.execute(db.seats.insert(), rows)
-
-
 async def _finish(conn: AsyncConnection, table_id: str, match_id: int,
                   result: dict[str, Any], status: str) -> None:
     await conn.execute(db.matches.update().where(db.matches.c.id == match_id).values(
         status=status, result=result, finished=time.time()))
     await conn.execute(db.tables.update().where(db.tables.c.id == table_id).values(
         status=status))
-
-
-async def _load(conn: AsyncConnection, row: sa.RowMapping) -> TableRecord:
-    seat_rows = (await conn.execute(sa.select(db.seats).where(
-        db.seats.c.table_id == row["id"]).order_by(db.seats.c.position))).mappings().all()
-    seats = [SeatRecord(s["position"], s["kind"], s["name"], s["bot"], s["token_hash"],
-                        int(s["bot_seed"]), list(s["muted"] or []), s["id"],
-                        s["player_id"])
-             for s in seat_rows]
-    t = TableRecord(row["id"], row["title"], row["status"], row["preset"],
-                    dict(row["overrides"]), bool(row["public"]), dict(row["options"]),
-                    row["host"], row["invite"], row["match"], row["created"], seats,
-                    clocks=row.get("clocks"), rated=bool(row.get("rated")),
-                    hole_break=row.get("hole_break"), rematch=row.get("rematch"))
-    if t.match:
-        m = (await conn.execute(sa.select(db.matches).where(
-            db.matches.c.table_id == t.id, db.matches.c.number == t.match))).mappings().first()
-        if m is not None:
-            t.current = await _match(conn, m)
-    return t
-
-
-async def _match(conn: AsyncConnection, m: sa.RowMapping) -> MatchRecord:
-    acts = (await conn.execute(sa.select(db.actions.c.action, db.actions.c.by).where(
-        db.actions.c.match_id == m["id"]).order_by(db.actions.c.idx))).all()
-    return MatchRecord(m["id"], m["number"], m["status"], dict(m["rules"]), m["players"],
-                       int(m["seed"]), list(m["names"]), m["result"], [a[0] for a in acts],
-                       [a[1] for a in acts])

@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterable
 from typing import Any, Protocol
 
 from ..core.protocol import dumps
-from ..storage.store import SeatRecord
+from ..storage.records import SeatRecord
 
 __all__ = ["HERE_FOR", "Audience", "Client", "Seat", "dumps"]
 

@@ -22,7 +22,7 @@ from ..core import bridge
 from ..core.protocol import ProtocolError, check_name, clean_text
 from ..core.tokens import hash_token, new_invite, new_seed, new_table_id, new_token
 from ..ratings import rating_service
-from ..storage.store import SeatRecord, TableRecord
+from ..storage.records import SeatRecord, TableRecord
 from .hub import Hub
 from .room import Room
 from .seating import Changes, check_options, number_bots

@@ -32,7 +32,8 @@ from ..core.protocol import ProtocolError, dumps
 from ..ratings import rating_service
 
 if TYPE_CHECKING:
-    from ..storage.store import MatchRecord, Store, TableRecord
+    from ..storage.records import MatchRecord, TableRecord
+    from ..storage.store import Store
     from .audience import Audience, Seat
     from .clocks import Clocks
     from .match import LiveMatch

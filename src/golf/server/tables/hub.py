@@ -27,7 +27,8 @@ from ..cluster.notify import MIN_HOLD
 from ..core.protocol import ProtocolError
 from ..core.tokens import hash_token
 from ..storage.errors import Unavailable
-from ..storage.store import Store, TableRecord
+from ..storage.records import TableRecord
+from ..storage.store import Store
 from .room import Lifecycle, Room
 from .telling import CHAT_HISTORY
 

@@ -31,7 +31,8 @@ from ..core.tokens import hash_token, new_token
 from .seating import check_options
 
 if TYPE_CHECKING:
-    from ..storage.store import Store, TableRecord
+    from ..storage.records import TableRecord
+    from ..storage.store import Store
     from .audience import Audience, Seat
     from .clocks import Clocks
     from .match import LiveMatch

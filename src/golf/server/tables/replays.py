@@ -11,7 +11,8 @@ from collections import OrderedDict
 
 from ..core import bridge
 from ..core.protocol import ProtocolError
-from ..storage.store import MatchRecord, Store
+from ..storage.records import MatchRecord
+from ..storage.store import Store
 from .room import Room
 
 __all__ = ["REPLAY_CACHE", "Replays", "finished_match"]

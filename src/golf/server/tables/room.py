@@ -41,7 +41,8 @@ from typing import Any
 from ...errors import GolfError, IllegalAction, NotationError
 from ..core.protocol import ProtocolError, RefusedWithState
 from ..core.tokens import new_seed
-from ..storage.store import MatchRecord, Store, TableRecord
+from ..storage.records import MatchRecord, TableRecord
+from ..storage.store import Store
 from .audience import Audience, Client, Seat, dumps
 from .autopilot import Autopilot
 from .clocks import Clocks, Plan, clock_key

@@ -17,7 +17,8 @@ from ...rules import Rules, preset_rules
 from ..core.bridge import bot_label
 from ..core.protocol import ProtocolError
 from ..core.tokens import hash_token, new_token
-from ..storage.store import SeatRecord, Store, TableRecord
+from ..storage.records import SeatRecord, TableRecord
+from ..storage.store import Store
 from .audience import Seat, dumps
 
 if TYPE_CHECKING:

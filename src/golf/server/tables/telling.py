@@ -24,7 +24,7 @@ from .match import BY_STAND_IN, LiveMatch
 from .seating import bot_numbers, table_rules
 
 if TYPE_CHECKING:
-    from ..storage.store import MatchRecord, TableRecord
+    from ..storage.records import MatchRecord, TableRecord
     from .clocks import Clocks
 
 __all__ = ["CHAT_HISTORY", "Telling"]
