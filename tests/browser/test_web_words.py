@@ -21,7 +21,7 @@ from webplay import (
 )
 
 from golf.rules import preset_names, preset_title
-from golf.server.ratings.profiles import rating_svg
+from golf.server.ratings.rating_graph import rating_svg
 
 # One call into the page's own modules per language: the sentences a template that takes a
 # player's name gives when that player is the reader (seat 0), and the helpers' words.

@@ -29,7 +29,7 @@ from golf.admin import run_action
 from golf.ratings import PROVISIONAL_MATCHES, Anchors, Variant
 from golf.rules import load_rules
 from golf.server.moderation.care import Care
-from golf.server.ratings import profiles
+from golf.server.ratings import leaderboards, names, profiles
 from golf.server.storage import db
 
 # --- bots of one level are numbered ----------------------------------------------------
@@ -145,7 +145,7 @@ def test_a_guest_shows_by_the_name_they_played_under_everywhere() -> None:
             assert opponents[0]["player"] == "g1"
             heads = {h.who.key(): h.who.name for h in mine.head_to_head}
             assert heads["p:g1"] == "Zed" and heads["b:easy"] == "Easy bot"
-            board = await profiles.leaderboard(conn, Variant("six-card", "3-4"), 1, None,
+            board = await leaderboards.leaderboard(conn, Variant("six-card", "3-4"), 1, None,
                                                Anchors())
             assert [r["name"] for r in board.rows] == ["Zed"]
         care = Care(engine)
@@ -242,8 +242,8 @@ def test_no_name_of_a_guest_reads_guest_in_the_database_either() -> None:
                                                           last_seen=0))
             await conn.execute(sa.update(db.players).where(db.players.c.id == "ann")
                                .values(status="deleted"))
-            out = await profiles.shown_names(conn, ["ann", "g1", "g2"])
+            out = await names.shown_names(conn, ["ann", "g1", "g2"])
         await engine.dispose()
         return out
 
-    assert asyncio.run(read()) == {"ann": profiles.DELETED, "g1": "Zed", "g2": "guest"}
+    assert asyncio.run(read()) == {"ann": names.DELETED, "g1": "Zed", "g2": "guest"}

@@ -36,7 +36,7 @@ from ..players.sessions import (
     same_secret,
     set_cookie,
 )
-from ..ratings import profiles
+from ..ratings.names import played_names
 from ..tables.hub import Hub
 from .openapi import Name, Number, errors, raises
 
@@ -277,7 +277,7 @@ def account_router() -> APIRouter:
             # Never chose one: the name they last played under (what others see on their
             # profile), so a second browser's lobby gets it too.
             async with players.store.engine.connect() as conn:
-                name = (await profiles.played_names(conn, [who.player.id])).get(who.player.id)
+                name = (await played_names(conn, [who.player.id])).get(who.player.id)
         return MeOut(player=PlayerOut(id=who.player.id, name=name,
                                       username=who.player.username),
                      signed_in=who.signed_in, csrf=who.csrf,

@@ -21,7 +21,9 @@ from ...ratings import BANDS, PROVISIONAL_MATCHES, Variant
 from ...rules import preset_names
 from ..core.protocol import ProtocolError
 from ..players.sessions import player_for_request
-from ..ratings import profiles, rating_service
+from ..ratings import leaderboards, profiles, rating_service
+from ..ratings.names import player_name
+from ..ratings.rating_graph import rating_history, rating_svg
 from ..storage import db
 from ..tables.hub import Hub
 from .openapi import Number, Page, errors
@@ -110,11 +112,11 @@ def router(hub: Hub) -> APIRouter:
              responses=errors("no_player", "bad_message"))
     async def rating_graph(player_id: str, lang: Literal["en", "de"] = "en") -> Response:
         async with hub.store.engine.connect() as conn:
-            name = await profiles.player_name(conn, player_id)
+            name = await player_name(conn, player_id)
             if name is None:
                 raise ProtocolError("no_player", f"there is no player {player_id!r}")
-            history = await profiles.rating_history(conn, player_id)
-        return Response(profiles.rating_svg(name, history, lang), media_type="image/svg+xml",
+            history = await rating_history(conn, player_id)
+        return Response(rating_svg(name, history, lang), media_type="image/svg+xml",
                         headers={"Cache-Control": "no-cache"})
 
     @api.get("/leaderboards")
@@ -135,7 +137,7 @@ def router(hub: Hub) -> APIRouter:
         async with hub.store.engine.connect() as conn:
             # A page past the last has no rows (``pages`` says how many there are): the
             # board shrinks while a client pages through it.
-            out = await profiles.leaderboard(conn, variant, page, viewer)
+            out = await leaderboards.leaderboard(conn, variant, page, viewer)
         return LeaderboardOut.model_validate(out.to_json())
 
     @api.get("/tables/{table_id}/matches/{number}/ratings", responses=errors("no_match"))

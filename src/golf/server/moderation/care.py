@@ -32,7 +32,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 from ...identity import issue_recovery_codes, lookup_key
 from ..core.protocol import ProtocolError, clean_text
 from ..players.sessions import NO_PASSWORD
-from ..ratings.profiles import shown_names
+from ..ratings.names import shown_names
 from ..storage import db
 
 __all__ = ["MAX_REASON", "Care", "Report", "find_player"]
