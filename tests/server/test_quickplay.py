@@ -27,19 +27,19 @@ from test_accounts import Browser
 from golf.ratings import Anchors, Rating, Variant
 from golf.server.core.protocol import ProtocolError
 from golf.server.core.tokens import hash_token
-from golf.server.matchmaking.quickplay import (
+from golf.server.matchmaking.matching import (
     WINDOW_EVERY,
     WINDOW_MAX,
     WINDOW_START,
     WINDOW_STEP,
     Entry,
-    QuickPlay,
     compatible,
     nearest_bot,
     pick_groups,
     unique_names,
     window,
 )
+from golf.server.matchmaking.quickplay import QuickPlay
 from golf.server.storage import db
 from golf.server.storage.store import Store
 from golf.server.tables.hub import Hub
