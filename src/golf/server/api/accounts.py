@@ -3,23 +3,18 @@
 :class:`~golf.server.players.accounts.Players` (or
 :class:`~golf.server.players.passkeys.Passkeys`) per route.
 
-Every state-changing route takes :func:`checked_write`: the request's ``Origin`` (else
-``Referer``) must be this site's own (:func:`golf.identity.same_origin`), and its
-``X-CSRF-Token`` header the token ``GET /api/me`` gave this browser. A refusal is the
-lobby's error shape, ``{"error": {"code", "message", "field"?, "retry_after"?}}``.
+Every state-changing route takes :func:`golf.server.api.checked.checked_write` (this
+site's Origin, this browser's CSRF token). A refusal is the lobby's error shape,
+``{"error": {"code", "message", "field"?, "retry_after"?}}``.
 """
 
 # No ``from __future__ import annotations``: FastAPI reads the annotations at run time.
-from collections.abc import Callable, Coroutine
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Request, Response
-from fastapi.responses import JSONResponse
-from fastapi.routing import APIRoute
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, Field
 from starlette.convertors import Convertor, register_url_convertor
 
-from ...identity import allowed_origins, same_origin
 from ..players.accounts import MAX_LABEL, Players, players_of
 from ..players.passkeys import PasskeyInfo, Passkeys, relying_party
 from ..players.sessions import (
@@ -27,48 +22,20 @@ from ..players.sessions import (
     GUEST_MAX_AGE,
     SESSION_COOKIE,
     SESSION_IDLE,
-    AccountError,
     Identity,
     SignedIn,
-    current_identity,
     drop_cookie,
-    is_tls,
-    same_secret,
     set_cookie,
 )
 from ..ratings.names import played_names
 from ..tables.hub import Hub
+from .checked import AccountRoute, Body, Who, Writer
 from .openapi import Name, Number, errors, raises
 
-__all__ = ["account_router", "checked_write"]
-
-
-class AccountRoute(APIRoute):
-    """A route whose AccountError becomes the error body, with ``Retry-After`` when the
-    rate limit answered."""
-
-    def get_route_handler(self) -> Callable[[Request], Coroutine[Any, Any, Response]]:
-        handler = super().get_route_handler()
-
-        async def run(request: Request) -> Response:
-            try:
-                return await handler(request)
-            except AccountError as e:
-                headers = {"Cache-Control": "no-store"}
-                if e.retry_after is not None:
-                    headers["Retry-After"] = str(e.retry_after)
-                return JSONResponse(e.body(), status_code=e.http_status, headers=headers)
-
-        return run
+__all__ = ["account_router"]
 
 
 # --- bodies ---------------------------------------------------------------------------------
-
-class Body(BaseModel):
-    """A request body: JSON types as they are, no unknown fields."""
-
-    model_config = ConfigDict(strict=True, extra="forbid")
-
 
 class NameIn(Body):
     name: Name
@@ -202,38 +169,6 @@ register_url_convertor("session", SessionId())
 
 
 # --- dependencies ---------------------------------------------------------------------------
-
-Who = Annotated[Identity, Depends(current_identity)]
-
-
-def own_origin(request: Request) -> str:
-    """This site's origin as the request addressed it."""
-    scheme = "https" if is_tls(request) else "http"
-    return f"{scheme}://{request.headers.get('host', request.url.netloc)}"
-
-
-@raises("cross_site", "bad_csrf")
-async def checked_write(request: Request, who: Who) -> Identity:
-    """The identity of a state-changing request that came from this site's own page
-    (Origin, else Referer) with this browser's CSRF token; 403 ``cross_site`` or
-    ``bad_csrf`` otherwise."""
-    try:
-        allowed = allowed_origins([own_origin(request)])
-    except ValueError:
-        allowed = frozenset()
-    if not same_origin(request.headers.get("origin"), request.headers.get("referer"),
-                       allowed):
-        raise AccountError("cross_site", "account changes are accepted from this site's "
-                           "own pages only (the Origin header must name it)", 403)
-    token = request.headers.get("x-csrf-token", "")
-    if not token or not same_secret(token, who.csrf):
-        raise AccountError("bad_csrf", "this page's security token is missing or old; "
-                           "reload the page and try again", 403)
-    return who
-
-
-Writer = Annotated[Identity, Depends(checked_write)]
-
 
 def address(request: Request) -> str:
     """The address a sign-in is limited by."""

@@ -4,7 +4,7 @@ table's seat or a profile): Pydantic models at the edge, one call of
 
 Who asks is the player of the request's cookies
 (:func:`golf.server.players.sessions.current_player`); every state-changing route takes
-:func:`golf.server.api.accounts.checked_write` (this site's Origin and the browser's CSRF
+:func:`golf.server.api.checked.checked_write` (this site's Origin and the browser's CSRF
 token), as the account routes do.
 """
 
@@ -16,7 +16,7 @@ from pydantic import BaseModel, Field
 
 from ..moderation.care import MAX_REASON, Care
 from ..players.sessions import Identity, Player, current_player
-from .accounts import AccountRoute, Body, checked_write
+from .checked import AccountRoute, Body, checked_write
 from .openapi import SeatNumber, errors, raises
 
 __all__ = ["care_router"]

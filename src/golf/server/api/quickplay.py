@@ -3,7 +3,7 @@ service call per route.
 
 Who asks is the player of the request's cookies
 (:func:`golf.server.players.sessions.current_player`);
-every state-changing route takes :func:`golf.server.api.accounts.checked_write` (this
+every state-changing route takes :func:`golf.server.api.checked.checked_write` (this
 site's Origin and the browser's CSRF token), as the account routes do. A quick play
 client polls its ticket about once a second (``GET /api/quickplay/{ticket}``): polling
 works through any proxy and any server process, and keeps the ticket alive
@@ -20,7 +20,7 @@ from ...rules import preset_names
 from ..core.protocol import MAX_SEATS
 from ..matchmaking.quickplay import QuickPlay, TicketState
 from ..players.sessions import Identity, Player, current_player
-from .accounts import AccountRoute, Body, checked_write
+from .checked import AccountRoute, Body, checked_write
 from .openapi import errors, raises
 
 __all__ = ["quickplay_router"]
