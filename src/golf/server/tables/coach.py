@@ -8,13 +8,16 @@ longer sees). A room asks it only at a casual table, on the asker's own turn.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from ...actions import Action
 from ...bots.base import Bot
 from ..core import bridge
+from ..core.protocol import ProtocolError
+from ..storage.records import TableRecord
+from .audience import Seat
 from .match import LiveMatch
 
 __all__ = ["Coach", "Question"]
@@ -45,10 +48,37 @@ class Question:
 
 
 class Coach:
-    """One room's coach, built on the first hint asked for."""
+    """One room's coach, built on the first hint asked for.
 
-    def __init__(self) -> None:
+    A part of the room (``room.coach``), given the table's record and lock, the room's
+    match (read when asked) and whether a seat keeps its peeked cards shown."""
+
+    def __init__(self, rec: TableRecord, lock: asyncio.Lock, *,
+                 live: Callable[[], LiveMatch | None],
+                 keeps_peeks: Callable[[int], bool]) -> None:
+        self.rec = rec
+        self.lock = lock
+        self._live = live
+        self._keeps_peeks = keeps_peeks
         self._bot: Bot | None = None
+
+    async def hint(self, seat: Seat | None, version: int) -> dict[str, Any]:
+        """The ``hint`` frame for ``seat``'s own turn (ProtocolError for a spectator, at
+        a rated table, before a match or on another's turn)."""
+        if seat is None:
+            raise ProtocolError("spectator", "spectators cannot ask for hints")
+        if self.rec.rated:
+            # No expert advice where a rating is at stake (docs/ratings.md).
+            raise ProtocolError("rated_table", "the Hint is off at rated tables: a rating "
+                                "measures the players, not the coach")
+        async with self.lock:
+            live = self._live()
+            if self.rec.status != "playing" or live is None or live.is_over:
+                raise ProtocolError("not_started", "hints are given during a match")
+            if live.to_act != seat.position:
+                raise ProtocolError("not_your_turn", "hints are given on your own turn")
+            question = self.question(live, seat.position, self._keeps_peeks(seat.position))
+        return await question.answer(version)
 
     def question(self, live: LiveMatch, seat: int, keep_peeks: bool) -> Question:
         """What to ask about ``seat``'s turn (under the table's lock: the match stands

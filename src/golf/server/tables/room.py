@@ -108,7 +108,8 @@ class Room:
             rec, self.lock, self._seats, store, self.audience, live=self._live,
             clocks=self._clocks, reschedule=self.reschedule, send_table=self.telling.send_table,
             save_clocks=self.save_clocks)
-        self.coach = Coach()
+        self.coach = Coach(rec, self.lock, live=self._live,
+                           keeps_peeks=self.telling.keeps_peeks)
         self.autopilot = Autopilot(
             rec.id, self.lock, plan=self.plan, fire=self._fire,
             draining=lambda: life.draining, clock=lambda: self.clocks.clock,
@@ -438,24 +439,6 @@ class Room:
                 await self.finish.end_for_absence(seat)
             else:
                 self.reschedule(announce=True)
-
-    async def hint(self, client: Client, version: int) -> dict[str, Any]:
-        seat = client.seat
-        if seat is None:
-            raise ProtocolError("spectator", "spectators cannot ask for hints")
-        if self.rec.rated:
-            # No expert advice where a rating is at stake (docs/ratings.md).
-            raise ProtocolError("rated_table", "the Hint is off at rated tables: a rating "
-                                "measures the players, not the coach")
-        async with self.lock:
-            live = self.live
-            if not self.running or live is None:
-                raise ProtocolError("not_started", "hints are given during a match")
-            if live.to_act != seat.position:
-                raise ProtocolError("not_your_turn", "hints are given on your own turn")
-            question = self.coach.question(live, seat.position,
-                                           self.telling.keeps_peeks(seat.position))
-        return await question.answer(version)
 
     # --- shutting down -------------------------------------------------------------------
     def cancel_timers(self) -> None:

@@ -217,7 +217,8 @@ class Connection:
             await self.mute(room, msg)
         elif kind == "hint":
             version = field(msg, "version", int, "the state version", optional=True)
-            self.send(await room.hint(self, room.version if version is None else version))
+            self.send(await room.coach.hint(self.seat, room.version if version is None
+                                             else version))
         elif kind == "sync":
             await self.sync(room, msg)
         elif kind == "ready":
