@@ -129,7 +129,7 @@ class Players:
         """Refuse (``no_seat``) unless this player holds a seat at the unfinished table
         ``table_id``: asked before the table issues the seat a fresh token (``POST
         /api/me/tables/{id}/seat``, which the routes make of this and
-        :meth:`golf.server.tables.room.Room.reissue_token`)."""
+        :meth:`golf.server.tables.seating.Seating.reissue_token`)."""
         if table_id not in {t.table_id for t in await self.my_tables(who.player.id)}:
             raise AccountError("no_seat", "you hold no seat at an unfinished table with "
                                "this id", 404, "table")

@@ -18,7 +18,7 @@ from ..core import bridge
 from ..core.protocol import ProtocolError
 from ..storage.records import TableRecord
 from .audience import Seat
-from .match import LiveMatch
+from .match import LiveMatch, runs
 
 __all__ = ["Coach", "Question"]
 
@@ -73,7 +73,7 @@ class Coach:
                                 "measures the players, not the coach")
         async with self.lock:
             live = self._live()
-            if self.rec.status != "playing" or live is None or live.is_over:
+            if not runs(self.rec.status, live) or live is None:
                 raise ProtocolError("not_started", "hints are given during a match")
             if live.to_act != seat.position:
                 raise ProtocolError("not_your_turn", "hints are given on your own turn")

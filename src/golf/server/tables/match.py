@@ -33,7 +33,7 @@ from ...rules import Rules
 from ...table import BotSeat, Outside, Seat, Table, Turn, bot_seed
 from ..core import bridge
 
-__all__ = ["BY_BOT", "BY_STAND_IN", "STAND_IN", "LiveMatch"]
+__all__ = ["BY_BOT", "BY_STAND_IN", "STAND_IN", "LiveMatch", "runs"]
 
 #: The bot that plays for an absent person under the absence policy ``bot``.
 STAND_IN = "medium"
@@ -188,3 +188,9 @@ class LiveMatch:
         """The engine scorer's explanation per seat of the hole ``event`` ended (None
         when it ended none)."""
         return bridge.hole_scoring(self.game, event)
+
+
+def runs(status: str, live: LiveMatch | None) -> bool:
+    """Whether a table of ``status`` has a match running: it plays, and its match
+    ``live`` is not over."""
+    return status == "playing" and live is not None and not live.is_over

@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..core.protocol import ProtocolError, dumps
 from ..core.tokens import hash_token, new_token
+from .match import runs
 from .seating import check_options
 
 if TYPE_CHECKING:
@@ -75,8 +76,7 @@ class Patience:
     @property
     def running(self) -> bool:
         """A match runs (the room's :attr:`~golf.server.tables.room.Room.running`)."""
-        live = self._live()
-        return self.rec.status == "playing" and live is not None and not live.is_over
+        return runs(self.rec.status, self._live())
 
     def _check_running(self, what: str) -> LiveMatch:
         live = self._live()

@@ -48,7 +48,7 @@ from .autopilot import Autopilot
 from .clocks import Clocks, Plan, clock_key
 from .coach import Coach
 from .finish import Finish
-from .match import BY_BOT, BY_STAND_IN, LiveMatch
+from .match import BY_BOT, BY_STAND_IN, LiveMatch, runs
 from .patience import Patience
 from .seating import DEFAULT_OPTIONS, Changes, Seating, check_options, table_rules
 from .telling import Telling
@@ -162,8 +162,7 @@ class Room:
 
     @property
     def running(self) -> bool:
-        return self.rec.status == "playing" and self.live is not None and \
-            not self.live.is_over
+        return runs(self.rec.status, self.live)
 
     @property
     def seats(self) -> tuple[Seat, ...]:

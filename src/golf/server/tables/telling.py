@@ -20,7 +20,7 @@ from ..core import bridge
 from ..core.protocol import PROTOCOL
 from ..ratings import rating_service
 from .audience import Audience, Client, Seat, dumps
-from .match import BY_STAND_IN, LiveMatch
+from .match import BY_STAND_IN, LiveMatch, runs
 from .seating import bot_numbers, table_rules
 
 if TYPE_CHECKING:
@@ -59,8 +59,7 @@ class Telling:
     @property
     def running(self) -> bool:
         """A match runs (the room's :attr:`~golf.server.tables.room.Room.running`)."""
-        live = self._live()
-        return self.rec.status == "playing" and live is not None and not live.is_over
+        return runs(self.rec.status, self._live())
 
     def add_chat(self, line: dict[str, Any]) -> None:
         """A chat line was stored: (re)joining clients get it with the history."""
