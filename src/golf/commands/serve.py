@@ -44,6 +44,10 @@ def register(sub: Any) -> None:
     p.add_argument("--bot-wait", type=float, default=None, metavar="SECONDS",
                    help="quick play: seconds a player waits for people before they may "
                    "fill their table with bots (default 20)")
+    p.add_argument("--hole-break", type=float, default=None, metavar="SECONDS",
+                   help="the longest break between two holes: the next hole starts when "
+                   "every person has closed the hole-end dialog, or after this many seconds "
+                   "(default 15; a testing and operator knob)")
     p.add_argument("--commit-interval", type=float, default=None, metavar="MS",
                    help="group commit: while several tables write, a transaction begins at "
                    "most this often, carrying every write queued meanwhile (default 8 ms; 0: "
@@ -98,6 +102,10 @@ def run(args: argparse.Namespace) -> int:
     extra = {} if args.bot_wait is None else {"bot_wait": args.bot_wait}
     if args.bot_wait is not None and not 0 <= args.bot_wait <= 3600:
         raise GolfError(f"--bot-wait must be from 0 to 3600 seconds, got {args.bot_wait}")
+    if args.hole_break is not None:
+        if not 0 <= args.hole_break <= 3600:
+            raise GolfError(f"--hole-break must be from 0 to 3600 seconds, got {args.hole_break:g}")
+        extra["hole_break"] = args.hole_break
     if not 0.5 <= args.lease_ttl <= 600:
         raise GolfError(f"--lease-ttl must be from 0.5 to 600 seconds, got {args.lease_ttl}")
     if args.commit_interval is not None:

@@ -42,6 +42,7 @@ from .moderation.care import Care
 from .players.accounts import Players
 from .storage import db, schema
 from .storage.store import COMMIT_INTERVAL, Store
+from .tables.clocks import HOLE_BREAK
 from .tables.hub import Hub
 from .tables.sockets import endpoint
 
@@ -74,6 +75,9 @@ class Config:
     gc: str = "steady"
     #: Quick play: seconds of waiting before a player may fill their table with bots.
     bot_wait: float = BOT_WAIT
+    #: Seconds the next hole waits at most for the people to read the last one's end
+    #: (golf.server.tables.clocks; shorter for tests).
+    hole_break: float = HOLE_BREAK
     #: This process's name among several on one PostgreSQL database (None: host:port).
     node: str | None = None
     #: Seconds a table's lease lasts unrenewed (golf.server.cluster.lease).
@@ -179,6 +183,7 @@ def create_app(config: Config) -> FastAPI:
                         ttl=config.lease_ttl)
         store = Store(engine, leases, commit_interval=config.commit_interval)
         hub = Hub(store, keep_finished=config.keep_finished, leases=leases,
+                  hole_break=config.hole_break,
                   ask_handover=lambda t: ask_handover(engine, t, leases.node))
         state["hub"] = hub
         app.state.hub = hub

@@ -30,7 +30,8 @@ from ..core.protocol import now_ms
 __all__ = ["HOLE_BREAK", "Clocks", "Plan"]
 
 #: Seconds the next hole waits at most for the people at the table to close the hole-end
-#: dialog (they say so with ``ready``); no bot moves and no turn timer runs meanwhile.
+#: dialog (they say so with ``ready``); no bot moves and no turn timer runs meanwhile. The
+#: default of ``golf serve --hole-break``.
 HOLE_BREAK = 15.0
 
 
@@ -46,8 +47,11 @@ class Plan:
 class Clocks:
     """Every seat's clocks during one match (made anew for each match)."""
 
-    def __init__(self, options: Mapping[str, Any], players: int) -> None:
+    def __init__(self, options: Mapping[str, Any], players: int,
+                 hole_break: float = HOLE_BREAK) -> None:
         self._options = options
+        #: Seconds the next hole waits at most (``golf serve --hole-break``).
+        self.break_length = hole_break
         self.grace_left = [float(options["grace"])] * players
         self.reserve_left = [float(options["reserve"])] * players
         self.absence_started: list[float | None] = [None] * players
@@ -75,11 +79,11 @@ class Clocks:
 
     def begin_break(self, people: set[int], now: float | None = None) -> None:
         """A hole ended (not the match): the next one waits until each seat of ``people``
-        (the people connected now) is ready, at most :data:`HOLE_BREAK` seconds. With
+        (the people connected now) is ready, at most :attr:`break_length` seconds. With
         nobody to wait for (bots only) there is no break."""
         now = time.monotonic() if now is None else now
         self.waiting = set(people)
-        self.break_until = now + HOLE_BREAK if people else None
+        self.break_until = now + self.break_length if people else None
 
     def resume_break(self, waiting: set[int], until: float, now: float | None = None
                      ) -> None:

@@ -5,7 +5,8 @@ match ended for an absence and rated, and the rematch invitation (a part of
 
 **Between holes.** When a hole ends (and the match goes on), the next hole waits until
 every person connected at that moment has closed the hole-end dialog (their page sends
-``ready``) or the countdown of :data:`golf.server.tables.clocks.HOLE_BREAK` seconds ends. The
+``ready``) or the countdown ends (:data:`golf.server.tables.clocks.HOLE_BREAK` seconds unless
+``golf serve --hole-break`` says otherwise). The
 countdown is the match's clocks' (``clock.kind == "next_hole"``); meanwhile no bot moves,
 no turn timer runs and no action is accepted (``hole_break``), and ``your_turn`` is false
 for everyone. When it ends, everyone gets the state again. A person who leaves during the

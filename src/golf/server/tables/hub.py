@@ -29,6 +29,7 @@ from ..core.tokens import hash_token
 from ..storage.errors import Unavailable
 from ..storage.records import TableRecord
 from ..storage.store import Store
+from .clocks import HOLE_BREAK
 from .room import Lifecycle, Room
 from .telling import CHAT_HISTORY
 
@@ -45,7 +46,8 @@ CLAIM_POLL = 0.05
 class Hub:
     def __init__(self, store: Store, keep_finished: float = 600.0,
                  leases: Leases | None = None,
-                 ask_handover: Callable[[str], Awaitable[None]] | None = None) -> None:
+                 ask_handover: Callable[[str], Awaitable[None]] | None = None,
+                 hole_break: float = HOLE_BREAK) -> None:
         self.store = store
         #: Set when several processes share the database (golf.server.cluster.lease); the hub
         #: then loads a table only once it holds its lease (see docs/server.md).
@@ -53,8 +55,9 @@ class Hub:
         #: Called with a table id to ask its current holder to hand it over.
         self.ask_handover = ask_handover
         self.rooms: dict[str, Room] = {}
-        #: Shared with every room: whether the server is shutting down.
-        self.life = Lifecycle()
+        #: Shared with every room: whether the server is shutting down, and the longest
+        #: break between two holes.
+        self.life = Lifecycle(hole_break)
         self.started = time.time()
         self.keep_finished = keep_finished
         self._loading = asyncio.Lock()

@@ -45,7 +45,7 @@ from ..storage.records import MatchRecord, TableRecord
 from ..storage.store import Store
 from .audience import Audience, Client, Seat, dumps
 from .autopilot import Autopilot
-from .clocks import Clocks, Plan, clock_key
+from .clocks import HOLE_BREAK, Clocks, Plan, clock_key
 from .coach import Coach
 from .finish import Finish
 from .match import BY_BOT, BY_STAND_IN, LiveMatch, runs
@@ -58,10 +58,12 @@ __all__ = ["DEFAULT_OPTIONS", "Changes", "Client", "Lifecycle", "Room", "Seat",
 
 class Lifecycle:
     """What a room needs to know about its server process: whether it is shutting
-    down (then no new time-driven move is planned and nobody inherits the host role)."""
+    down (then no new time-driven move is planned and nobody inherits the host role),
+    and how long the break between two holes lasts at most (``golf serve --hole-break``)."""
 
-    def __init__(self) -> None:
+    def __init__(self, hole_break: float = HOLE_BREAK) -> None:
         self._draining = False
+        self.break_length = hole_break
 
     @property
     def draining(self) -> bool:
@@ -90,7 +92,7 @@ class Room:
         self.lock = asyncio.Lock()
         self.record: MatchRecord | None = rec.current
         self.live: LiveMatch | None = None
-        self.clocks = Clocks(self.options, len(self._seats))
+        self.clocks = Clocks(self.options, len(self._seats), life.break_length)
         self.telling = Telling(
             rec, self._seats, self.audience, chat, live=self._live, record=self._record,
             clocks=self._clocks, rematch=lambda: self.finish.rematch_info(),
@@ -296,7 +298,7 @@ class Room:
     def _new_clocks(self) -> None:
         for s in self._seats:
             s.hand_to_bot(False)
-        self.clocks = Clocks(self.options, len(self._seats))
+        self.clocks = Clocks(self.options, len(self._seats), self._life.break_length)
         self._track_turn()
 
     def _current_turn(self) -> tuple[int, int] | None:
