@@ -81,11 +81,18 @@ def test_fixed_simulations_and_seed_reproduce_every_decision() -> None:
 
 def test_search_beats_greedy_on_duplicate_deals() -> None:
     """Each deal played twice with seats swapped (9-hole matches): search wins clearly
-    more matches and points than greedy on the same cards."""
+    more matches and points than greedy on the same cards.
+
+    Six deals (12 matches) suffice: on the twelve deals seeded 100-111 search won 0.94 of
+    the matches by +34 points a match (a deal's mean margin varies by about 15), and every
+    run of six consecutive deals of them won at least 0.92 by at least +33. The bars are
+    raised for the smaller sample, and still leave room: at least 0.8 of the matches
+    (two equal bots, each match a coin toss, would reach it about 2% of the time) and
+    +15 points a match."""
     rules = load_rules("six-card")
     wins = margin = 0.0
     matches = 0
-    for deal in range(12):
+    for deal in range(6):
         for seat in (0, 1):
             bots = ["greedy", "greedy"]
             bots[seat] = "search:sims=120"
@@ -93,8 +100,8 @@ def test_search_beats_greedy_on_duplicate_deals() -> None:
             wins += (seat in r.winners) / len(r.winners)
             margin += r.totals[1 - seat] - r.totals[seat]
             matches += 1
-    assert wins / matches >= 0.7, (wins, matches)
-    assert margin / matches > 10, margin / matches
+    assert wins / matches >= 0.8, (wins, matches)
+    assert margin / matches > 15, margin / matches
 
 
 def test_bad_options_are_refused_clearly() -> None:
