@@ -82,7 +82,7 @@ class Finish:
         return {s.position for s in self._seats
                 if s.rec.kind == "human" and s.conns and not s.stand_in}
 
-    def hole_ended(self) -> None:
+    def begin_break(self) -> None:
         """A hole ended and the match goes on: the break begins (the lock is held)."""
         self._clocks().begin_break(self._people_here())
 

@@ -381,7 +381,7 @@ class Room:
         self._track_turn()
         scoring = live.explained(event := turn.event)  # type: ignore[arg-type]
         if scoring is not None and result is None:
-            self.finish.hole_ended()
+            self.finish.begin_break()
             await self.finish.save_break()
         if self._current_turn() != was and (mattered or self._clocks_matter()):
             # A new turn's clocks are stored, so that a crash does not reset them.
