@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from golf import Game
@@ -79,3 +80,40 @@ def warm_compiled_search() -> None:
         g.apply(g.legal_actions()[0])
     make_bot("search:sims=4", g.rules).explain(g.view(g.current_player, codes=True),
                                                 g.legal_actions())
+
+
+def import_cycles(edges: Mapping[str, Iterable[str]]) -> list[list[str]]:
+    """The strongly connected components of more than one module of an import graph
+    (Tarjan), each sorted, in the order of their lowest module (the package's and the
+    server's layering tests both ask it)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    found: list[list[str]] = []
+
+    def visit(v: str) -> None:
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        on_stack.add(v)
+        for w in sorted(edges.get(v, ())):
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on_stack:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            comp = []
+            while True:
+                w = stack.pop()
+                on_stack.discard(w)
+                comp.append(w)
+                if w == v:
+                    break
+            if len(comp) > 1:
+                found.append(sorted(comp))
+
+    for m in sorted(edges):
+        if m not in index:
+            visit(m)
+    return found

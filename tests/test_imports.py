@@ -13,6 +13,8 @@ from pathlib import Path
 
 import pytest
 
+from helpers import import_cycles
+
 SRC = Path(__file__).resolve().parents[1] / "src"
 PACKAGE = SRC / "golf"
 
@@ -95,39 +97,8 @@ def imports_of(name: str) -> set[str]:
 
 
 def cycles() -> list[set[str]]:
-    """The strongly connected components of more than one module (Tarjan)."""
-    graph = {m: imports_of(m) for m in MODULES}
-    index: dict[str, int] = {}
-    low: dict[str, int] = {}
-    stack: list[str] = []
-    on_stack: set[str] = set()
-    found: list[set[str]] = []
-
-    def visit(v: str) -> None:
-        index[v] = low[v] = len(index)
-        stack.append(v)
-        on_stack.add(v)
-        for w in graph[v]:
-            if w not in index:
-                visit(w)
-                low[v] = min(low[v], low[w])
-            elif w in on_stack:
-                low[v] = min(low[v], index[w])
-        if low[v] == index[v]:
-            comp = set()
-            while True:
-                w = stack.pop()
-                on_stack.discard(w)
-                comp.add(w)
-                if w == v:
-                    break
-            if len(comp) > 1:
-                found.append(comp)
-
-    for m in sorted(graph):
-        if m not in index:
-            visit(m)
-    return found
+    """The import cycles among the package's modules (tests/helpers.py)."""
+    return [set(c) for c in import_cycles({m: imports_of(m) for m in MODULES})]
 
 
 #: The package's layers, bottom first. A unit is a module at the top of ``golf`` or a

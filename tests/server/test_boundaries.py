@@ -23,6 +23,8 @@ from pathlib import Path
 
 import pytest
 
+from helpers import import_cycles
+
 SRC = Path(__file__).resolve().parents[2] / "src"
 SERVER = SRC / "golf" / "server"
 MODULES = sorted(SERVER.rglob("*.py"))
@@ -112,38 +114,8 @@ def upward(edges: dict[str, set[str]], rank: Callable[[str], int] = layer_of) ->
 
 
 def cycles(edges: dict[str, set[str]]) -> list[list[str]]:
-    """The strongly connected components of more than one module (Tarjan)."""
-    index: dict[str, int] = {}
-    low: dict[str, int] = {}
-    stack: list[str] = []
-    on_stack: set[str] = set()
-    found: list[list[str]] = []
-
-    def visit(v: str) -> None:
-        index[v] = low[v] = len(index)
-        stack.append(v)
-        on_stack.add(v)
-        for w in sorted(edges.get(v, ())):
-            if w not in index:
-                visit(w)
-                low[v] = min(low[v], low[w])
-            elif w in on_stack:
-                low[v] = min(low[v], index[w])
-        if low[v] == index[v]:
-            comp = []
-            while True:
-                w = stack.pop()
-                on_stack.discard(w)
-                comp.append(w)
-                if w == v:
-                    break
-            if len(comp) > 1:
-                found.append(sorted(comp))
-
-    for m in sorted(edges):
-        if m not in index:
-            visit(m)
-    return found
+    """The import cycles among the server's modules (tests/helpers.py)."""
+    return import_cycles(edges)
 
 
 def own_attributes(tree: ast.Module) -> set[str]:

@@ -20,6 +20,7 @@ from fastapi.responses import JSONResponse
 from ... import __version__
 from ...bots import bot_names
 from ...bots.base import LEVELS
+from ...digits import whole
 from ...lab import effects_for
 from ...rules import load_rules, preset_names, setting_schema
 from ..core import bridge
@@ -60,7 +61,8 @@ from .openapi import Number, SeatNumber, errors, raises
 __all__ = ["router"]
 
 #: Whose steps a replay shows: ``public``, ``all`` (every card) or a seat number.
-ReplaySeat = Annotated[str, Query(json_schema_extra={"pattern": r"^(public|all|[0-7])$"})]
+ReplaySeat = Annotated[str, Query(json_schema_extra={
+    "pattern": rf"^(public|all|[0-{MAX_SEATS - 1}])$"})]
 
 
 def bearer(authorization: str | None) -> str:
@@ -358,16 +360,16 @@ def router(hub: Hub) -> APIRouter:
         if version > steps.length:
             raise ProtocolError("no_step", f"match {number} has steps 0 to {steps.length}")
         players = steps.games[0].players
-        if seat in ("public", "all"):
-            who = None
-        elif not (len(seat) == 1 and "0" <= seat <= "7"):
-            raise ProtocolError("bad_message", "seat is 'public', 'all' or a seat number 0 "
-                                "to 7", field="seat")
-        elif int(seat) < players:
-            who = int(seat)
-        else:
-            raise ProtocolError("bad_seats", f"match {number} has seats 0 to {players - 1}",
-                                field="seat")
+        who: int | None = None
+        if seat not in ("public", "all"):
+            # One digit, as the document's pattern says ("07" is no seat).
+            who = whole(seat) if len(seat) == 1 else None
+            if who is None or who >= MAX_SEATS:
+                raise ProtocolError("bad_message", "seat is 'public', 'all' or a seat number "
+                                    f"0 to {MAX_SEATS - 1}", field="seat")
+            if who >= players:
+                raise ProtocolError("bad_seats", f"match {number} has seats 0 to "
+                                    f"{players - 1}", field="seat")
         # "all": every card; replays.steps has made sure that the match is over.
         return ReplayStep.model_validate(steps.step(version, who, every_card=seat == "all"))
 
