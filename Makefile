@@ -47,8 +47,11 @@ lint: $(STAMP)
 # The server suite starts its own throwaway PostgreSQL (scripts/ci/postgres.sh, which
 # installs Debian's postgresql if missing) and stops it at the end (tests/server/conftest.py);
 # the cluster suite (tests/cluster) also runs nginx through scripts/ci/nginx.sh (the same).
+# Three workers on two cores: many tests wait on servers, browsers and timers, so a third
+# keeps both cores busy (tests/conftest.py does the once-only set-up and groups the units).
+TEST_WORKERS ?= 3
 test: lint
-	$(VENV)/bin/pytest
+	$(VENV)/bin/pytest -n $(TEST_WORKERS) --dist loadgroup --no-loadscope-reorder
 
 bench: $(STAMP)
 	$(PY) bench/engine.py

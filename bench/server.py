@@ -840,7 +840,10 @@ def main() -> None:
         import pstats
 
         print("\nwhere the server's time went (cProfile, by own time):")
-        pstats.Stats(str(prof)).sort_stats("tottime").print_stats(25)
+        stats = pstats.Stats(str(prof))
+        stats.sort_stats("tottime").print_stats(25)
+        print("\nby inclusive time:")
+        stats.sort_stats("cumulative").print_stats(60)
 
 
 if __name__ == "__main__":

@@ -59,7 +59,7 @@ start() {
                 >"$DIR/initdb.log" 2>&1 || { cat "$DIR/initdb.log" >&2; exit 1; }
         fi
         as_pg "$bin/pg_ctl" -D "$DATA" -l "$DIR/server.log" -w -t 60 \
-            -o "-p $PORT -k $DIR -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200" \
+            -o "-p $PORT -k $DIR -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=400" \
             start >&2 || { cat "$DIR/server.log" >&2; exit 1; }
     fi
     local psql="$bin/psql"
