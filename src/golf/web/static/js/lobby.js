@@ -3,7 +3,11 @@
 // tables, an invite, your tables.
 
 import { h, replace } from "./dom.js";
-import { lang, presetName, presetText, rankName, t, tableTitle } from "./i18n.js";
+import { lang, t } from "./i18n.js";
+import { presetName, presetText, rankName, tableTitle } from "./names.js";
+import "./strings/common.js";
+import "./strings/lobby.js";
+import "./strings/options.js";
 import { ApiError, allTokens, get, post, rememberSeat, saveName, savedName } from "./api.js";
 import { cardBack, cardFace, rankLetter } from "./cards.js";
 import "./strings/profiles.js";

@@ -3,7 +3,14 @@
 // and offers exactly the legal actions it lists.
 
 import { h, replace, prefersReducedMotion } from "./dom.js";
-import { sentence, t, tableTitle } from "./i18n.js";
+import { sentence, t } from "./i18n.js";
+import { tableTitle } from "./names.js";
+import "./strings/common.js";
+import "./strings/holeend.js";
+import "./strings/lobby.js";
+import "./strings/narrate.js";
+import "./strings/table.js";
+import "./strings/waiting.js";
 import { api, forgetSeat, get, pref, rememberSeat, tokenFor } from "./api.js";
 import { PROTOCOL, TableSocket } from "./socket.js";
 import { discardEl, gridEl, handSlotEl, heldEl, historyEl, stockEl, targetsOf } from "./board.js";

@@ -1,7 +1,10 @@
 // The waiting room: seats, bots by difficulty, the invite link, host controls, start.
 
 import { h, replace } from "./dom.js";
-import { isolate, presetName, presetText, t, tableTitle } from "./i18n.js";
+import { isolate, t } from "./i18n.js";
+import { presetName, presetText, tableTitle } from "./names.js";
+import "./strings/table.js";
+import "./strings/waiting.js";
 import { loadPresets, settingWords, valueText } from "./rulewords.js";
 import { seatName } from "./narrate.js";
 import { optionsEl } from "./tablebits.js";
