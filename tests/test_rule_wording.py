@@ -130,7 +130,7 @@ def test_the_web_string_table_has_no_wording_of_a_choice(key: str, value: str) -
 
 
 def test_the_web_reads_rule_words_only_from_the_schema() -> None:
-    for name in ("lobby.js", "waiting.js"):
+    for name in ("lobby.js", "rulesform.js", "waiting.js"):
         code = (STATIC / name).read_text(encoding="utf-8")
         assert "rulewords.js" in code, name
         assert not re.search(r"\b(settingText|choiceText)\b", code), name
