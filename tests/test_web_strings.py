@@ -1,7 +1,7 @@
 """The page's words beside their screens (issue 36): each feature's strings in a module under
 js/strings/, in English and German, each written once; i18n.js only the mechanism; and every
 module loads the strings it says (through its own static imports), so that no screen shows a
-key because another screen happened to load its words first."""
+key because another screen happened to load its words first. No module over 500 lines."""
 
 from __future__ import annotations
 
@@ -88,6 +88,13 @@ def test_every_module_loads_the_words_it_says() -> None:
                 assert any(DEFINED[k] in loaded for k in keys), \
                     f"{path.name} builds {prefix}… but loads none of those strings"
     assert checked >= 400  # the check read the modules' keys, not nothing
+
+
+def test_no_module_is_over_500_lines() -> None:
+    assert len(CODE) >= 30
+    for path in MODULES:
+        lines = path.read_text(encoding="utf-8").count("\n")
+        assert lines <= 500, f"{name(path)}: {lines} lines"
 
 
 def test_the_modules_import_no_cycle() -> None:
