@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Iterable, Mapping
+from pathlib import Path
 from typing import Any
 
 from golf import Game
@@ -116,4 +118,35 @@ def import_cycles(edges: Mapping[str, Iterable[str]]) -> list[list[str]]:
     for m in sorted(edges):
         if m not in index:
             visit(m)
+    return found
+
+
+#: The browser client's ES modules.
+WEB_JS = Path(__file__).resolve().parents[1] / "src" / "golf" / "web" / "static" / "js"
+_ENTRY = re.compile(r'^\s*"((?:[^"\\]|\\.)+)":\s*"((?:[^"\\]|\\.)*)",?\s*$')
+
+
+def web_strings() -> dict[str, tuple[dict[str, str], dict[str, str]]]:
+    """The page's words: each module under js/strings/ by its name ("table.js"), with its
+    English and its German table parsed from its ``extendStrings({...}, {...})`` call. Every
+    line of the tables is one entry or a comment; any other line is an error here, so that no
+    entry goes unread."""
+    found = {}
+    for path in sorted((WEB_JS / "strings").glob("*.js")):
+        text = path.read_text(encoding="utf-8")
+        call = text[text.index("extendStrings({\n") + len("extendStrings({\n"):]
+        en_part, de_part = call.split("\n}, {\n")
+        de_part = de_part[:de_part.index("\n});")]
+        tables = []
+        for part in (en_part, de_part):
+            table: dict[str, str] = {}
+            for line in part.splitlines():
+                if not line.strip() or line.strip().startswith("//"):
+                    continue
+                entry = _ENTRY.match(line)
+                assert entry, f"{path.name}: not one entry: {line!r}"
+                assert entry[1] not in table, f"{path.name}: {entry[1]} twice"
+                table[entry[1]] = entry[2]
+            tables.append(table)
+        found[path.name] = (tables[0], tables[1])
     return found

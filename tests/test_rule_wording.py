@@ -27,7 +27,9 @@ PLAYING = [k for k in SETTINGS if k not in ("name", "description", "sources")]
 CHOICE_VALUES = [(k, v) for k, values in CHOICES.items() for v in values] + \
     [("match", p) for p in PATTERNS]
 STATIC = Path(__file__).resolve().parents[1] / "src" / "golf" / "web" / "static" / "js"
-I18N = (STATIC / "i18n.js").read_text(encoding="utf-8")
+#: The page's own words: i18n.js (the mechanism) and each feature's strings beside it.
+PAGE_FILES = [STATIC / "i18n.js", *sorted((STATIC / "strings").glob("*.js"))]
+PAGE_WORDS = "\n".join(p.read_text(encoding="utf-8") for p in PAGE_FILES)
 #: The numbers an explanation may name, filled in from the rules in play.
 FIELDS = {"rows", "cols", "block_points"}
 
@@ -107,27 +109,29 @@ def test_unknown_settings_and_choices_have_no_words() -> None:
 
 @pytest.mark.parametrize("key", PLAYING)
 def test_the_web_string_table_has_no_wording_of_a_setting(key: str) -> None:
-    """i18n.js holds the page's own strings only: no entry keyed by a setting
-    (``holes: [...]``, ``"holes": ...``, ``"setup.peek"``) and none of the engine's words."""
+    """The page's strings (i18n.js and js/strings/) are its own only: no entry keyed by a
+    setting (``holes: [...]``, ``"holes": ...``, ``"setup.peek"``) and none of the engine's
+    words."""
+    assert len(PAGE_FILES) >= 15 and PAGE_WORDS.count('": "') >= 1200  # read, not nothing
     entry = re.compile(rf"""(^\s*|[{{,]\s*)["']?{re.escape(key)}["']?\s*:""", re.M)
-    assert not entry.search(I18N), f"i18n.js words setting {key!r}"
+    assert not entry.search(PAGE_WORDS), f"the page's strings word setting {key!r}"
     for lang in LANGS:
-        assert setting_words(key, lang).explain not in I18N, (key, lang)
+        assert setting_words(key, lang).explain not in PAGE_WORDS, (key, lang)
 
 
 @pytest.mark.parametrize(("key", "value"), CHOICE_VALUES)
 def test_the_web_string_table_has_no_wording_of_a_choice(key: str, value: str) -> None:
-    assert f'"{key}.{value}"' not in I18N, f"i18n.js words {key}={value!r}"
+    assert f'"{key}.{value}"' not in PAGE_WORDS, f"the page's strings word {key}={value!r}"
     for lang in LANGS:
         # The words between the {fields}, where long enough not to be any sentence's.
         pieces = re.split(r"\{\w+\}", choice_words(key, value, lang).explain)
         for piece in (p for p in pieces if len(p) >= 20):
-            assert piece not in I18N, (key, value, lang, piece)
+            assert piece not in PAGE_WORDS, (key, value, lang, piece)
 
 
 def test_the_web_reads_rule_words_only_from_the_schema() -> None:
-    for name in ("lobby.js", "waiting.js"):
+    for name in ("lobby.js", "rulesform.js", "waiting.js"):
         code = (STATIC / name).read_text(encoding="utf-8")
         assert "rulewords.js" in code, name
         assert not re.search(r"\b(settingText|choiceText)\b", code), name
-    assert not re.search(r"\bconst (SETTINGS|CHOICES)\b", I18N)
+    assert not re.search(r"\bconst (SETTINGS|CHOICES)\b", PAGE_WORDS)

@@ -829,7 +829,7 @@ def preset_names() -> list[str]:
 
 #: Each shipped preset's name for people, in the server's language (English), as in the name
 #: the server gives a quick-play table. The browser shows it in the page's language
-#: (``js/i18n.js``, ``PRESET_NAMES``, whose English names are these).
+#: (``js/strings/names.js``, the ``preset.name.*`` strings, whose English names are these).
 PRESET_TITLES: dict[str, str] = {
     "six-card": "Six-card Golf",
     "six-card-knock": "Six-card Golf with knocking",

@@ -171,6 +171,7 @@ SENTENCE_JS = """async (name) => {
   const finish = await import('/static/js/finish.js');
   const narrate = await import('/static/js/narrate.js');
   const i18n = await import('/static/js/i18n.js');
+  const names = await import('/static/js/names.js');
   const table = { seats: [{ seat: 0, kind: 'human', name: 'Ann' },
                           { seat: 1, kind: 'human', name }] };
   const text = finish.targetEndText({ is_over: true, holes: 9, totals: [12, 53],
@@ -180,7 +181,7 @@ SENTENCE_JS = """async (name) => {
   p.id = 'probe';
   p.textContent = text;
   document.body.append(p);
-  return { text, ltr: i18n.isolate('Ann (53)'), joined: i18n.joinNames(['Ann', 'Bob']) };
+  return { text, ltr: i18n.isolate('Ann (53)'), joined: names.joinNames(['Ann', 'Bob']) };
 }"""
 
 

@@ -27,6 +27,7 @@ from golf.server.ratings.rating_graph import rating_svg
 # player's name gives when that player is the reader (seat 0), and the helpers' words.
 WORDS_JS = """async (code) => {
   const i18n = await import('/static/js/i18n.js');
+  const names = await import('/static/js/names.js');
   const narrate = await import('/static/js/narrate.js');
   const finish = await import('/static/js/finish.js');
   const holeend = await import('/static/js/holeend.js');
@@ -59,10 +60,10 @@ WORDS_JS = """async (code) => {
     early: finish.targetEndText(view, { target: 50, target_ends: 'exceed' }, 0, name),
     notEarly: finish.targetEndText({ ...view, totals: [12, 40, 30] },
       { target: 50, target_ends: 'exceed' }, 0, name),
-    articles: ['JC', 'QH', 'AS', '7D', 'KS', 'JK'].map((c) => i18n.cardArticle(c)),
-    ownTitle: i18n.tableTitle("Ann's table"),
-    quickTitle: i18n.tableTitle('Quick play: six-card'),
-    typedTitle: i18n.tableTitle('Friday night'),
+    articles: ['JC', 'QH', 'AS', '7D', 'KS', 'JK'].map((c) => names.cardArticle(c)),
+    ownTitle: names.tableTitle("Ann's table"),
+    quickTitle: names.tableTitle('Quick play: six-card'),
+    typedTitle: names.tableTitle('Friday night'),
     sentence: i18n.sentence('a password needs at least 10 characters'),
     browser: account.browserName('Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 '
       + '(KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36'),
@@ -129,11 +130,12 @@ def test_sentences_that_name_the_reader_and_german_words(browser: Browser,
     titles = {name: f"Quick play · {preset_title(name)}" for name in preset_names()}
     shown = page.evaluate("""async (titles) => {
       const i18n = await import('/static/js/i18n.js');
+      const names = await import('/static/js/names.js');
       const out = {};
       for (const code of ['en', 'de']) {
         i18n.setLang(code);
         out[code] = Object.fromEntries(Object.entries(titles).map(([k, v]) =>
-          [k, [i18n.tableTitle(v), i18n.presetName(k)]]));
+          [k, [names.tableTitle(v), names.presetName(k)]]));
       }
       return out;
     }""", titles)

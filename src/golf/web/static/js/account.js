@@ -9,7 +9,8 @@ import "./strings/profiles.js";
 import "./strings/care.js";
 import { myBlocks, setBlocked } from "./care.js";
 import { h, replace, svg } from "./dom.js";
-import { isolate, lang, t, tableTitle } from "./i18n.js";
+import { isolate, lang, t } from "./i18n.js";
+import { tableTitle } from "./names.js";
 import { ApiError, api, rememberSeat, saveName, savedName } from "./api.js";
 
 const state = { me: null, codes: null, notice: "", open: false, useCode: false, focus: null };

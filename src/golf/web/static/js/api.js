@@ -2,6 +2,7 @@
 // the player's name and the seat token of each table it sits at.
 
 import { sentence, t } from "./i18n.js";
+import "./strings/common.js";
 
 const STORE = "golf.seats";
 

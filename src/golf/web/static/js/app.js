@@ -5,6 +5,7 @@
 
 import { h, replace } from "./dom.js";
 import { lang, onLangChange, setLang, t } from "./i18n.js";
+import "./strings/common.js";
 import { pref, setPref } from "./api.js";
 import { cardBack, cardFace } from "./cards.js";
 import { soundSwitch } from "./sound.js";

@@ -2,7 +2,9 @@
 // Nothing here decides what is legal: targets are exactly the legal actions the server sent.
 
 import { h } from "./dom.js";
-import { cardName, t } from "./i18n.js";
+import { t } from "./i18n.js";
+import { cardName } from "./names.js";
+import "./strings/table.js";
 import { cardBack, cardFace, cardSpace } from "./cards.js";
 import { parseAction } from "./narrate.js";
 import { forgotten } from "./memory.js";

@@ -3,7 +3,8 @@
 // the page only ever gets the cards the server's view lets this viewer see.
 
 import { svg } from "./dom.js";
-import { cardName, lang } from "./i18n.js";
+import { lang } from "./i18n.js";
+import { cardName } from "./names.js";
 
 // German cards name the jack Bube (B) and the queen Dame (D); king and ace keep K and A.
 const RANK_LETTERS = { de: { J: "B", Q: "D" } };

@@ -6,7 +6,9 @@
 
 import { h } from "./dom.js";
 import { cardText } from "./cards.js";
-import { cardArticle, lang, t } from "./i18n.js";
+import { lang, t } from "./i18n.js";
+import { cardArticle } from "./names.js";
+import "./strings/table.js";
 import { parseAction } from "./narrate.js";
 import "./strings/coach.js";
 

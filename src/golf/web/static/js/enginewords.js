@@ -2,7 +2,8 @@
 // parameters (POST /api/rules/check's `codes`); a message without a code, or with a code
 // this page does not know, stays the engine's own English sentence.
 
-import { lang, presetName, t } from "./i18n.js";
+import { lang, t } from "./i18n.js";
+import { presetName } from "./names.js";
 import { choiceWords, settingWords } from "./rulewords.js";
 import { num } from "./tablebits.js";
 import "./strings/engine.js";

@@ -3,7 +3,8 @@
 // summary's `rematch`), and a short celebration for the winner.
 
 import { h } from "./dom.js";
-import { joinNames, t } from "./i18n.js";
+import { t } from "./i18n.js";
+import { joinNames } from "./names.js";
 import { aboutSeats } from "./narrate.js";
 import "./strings/finish.js";
 

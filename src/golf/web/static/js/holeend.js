@@ -3,6 +3,7 @@
 
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
+import "./strings/holeend.js";
 import { cardFace } from "./cards.js";
 import { aboutSeats, seatName } from "./narrate.js";
 

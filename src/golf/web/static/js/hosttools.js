@@ -3,7 +3,8 @@
 // person's seat, which the others must agree to; and the proposal as the others answer it.
 
 import { h } from "./dom.js";
-import { joinNames, t } from "./i18n.js";
+import { t } from "./i18n.js";
+import { joinNames } from "./names.js";
 import "./strings/host.js";
 
 const TIMER_CHOICES = [30, 60, 120];

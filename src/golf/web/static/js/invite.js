@@ -1,7 +1,11 @@
 // /join/{code}: what the invite leads to, then a seat at that table.
 
 import { h, replace } from "./dom.js";
-import { presetName, presetText, t, joinNames, tableTitle } from "./i18n.js";
+import { t } from "./i18n.js";
+import { joinNames, presetName, presetText, tableTitle } from "./names.js";
+import "./strings/common.js";
+import "./strings/invite.js";
+import "./strings/lobby.js";
 import { get, post, rememberSeat, saveName, savedName, tokenFor } from "./api.js";
 import { cardBack, cardFace } from "./cards.js";
 import { seatName } from "./narrate.js";

@@ -3,7 +3,9 @@
 // ratings for comparison (GET /api/leaderboards/{preset}/{band}).
 
 import { h, replace } from "./dom.js";
-import { isolate, joinNames, presetName, t } from "./i18n.js";
+import { isolate, t } from "./i18n.js";
+import { joinNames, presetName } from "./names.js";
+import "./strings/common.js";
 import { get } from "./api.js";
 import "./strings/profiles.js";
 import { formatNumber, formatPercent } from "./numbers.js";

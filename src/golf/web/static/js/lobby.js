@@ -3,11 +3,16 @@
 // tables, an invite, your tables.
 
 import { h, replace } from "./dom.js";
-import { lang, presetName, presetText, rankName, t, tableTitle } from "./i18n.js";
+import { t } from "./i18n.js";
+import { presetName, presetText, tableTitle } from "./names.js";
+import "./strings/common.js";
+import "./strings/lobby.js";
+import "./strings/options.js";
 import { ApiError, allTokens, get, post, rememberSeat, saveName, savedName } from "./api.js";
-import { cardBack, cardFace, rankLetter } from "./cards.js";
+import { cardBack, cardFace } from "./cards.js";
 import "./strings/profiles.js";
-import { choiceWords, loadPresets, settingKind, settingWords, valueText } from "./rulewords.js";
+import { loadPresets, settingKind } from "./rulewords.js";
+import { labSource, settingField } from "./rulesform.js";
 import { mountQuickPlay } from "./quickplay.js";
 import { engineMessage } from "./enginewords.js";
 import { tableBadges } from "./waiting.js";
@@ -73,7 +78,7 @@ export function lobbyScreen(root, _where, { navigate }) {
     return value;
   }
 
-  // --- the rules form --------------------------------------------------------------------
+  // --- the rules form (its fields: js/rulesform.js) ------------------------------------------
   function currentValue(key) {
     return key in state.overrides ? state.overrides[key] : preset().settings[key];
   }
@@ -84,128 +89,6 @@ export function lobbyScreen(root, _where, { navigate }) {
     else state.overrides[key] = value;
     check();
     updateChangedCount();
-  }
-
-  // The numbers a choice's explanation names ("a column of {rows} equal cards").
-  function explainParams() {
-    return { rows: currentValue("rows"), cols: currentValue("cols"),
-      block_points: currentValue("block_points") };
-  }
-
-  function settingField(key) {
-    const value = currentValue(key);
-    const kind = settingKind(key) || { type: "text" };
-    const { name: label, explain: help } = settingWords(key);
-    const choice = (c) => choiceWords(key, c, explainParams());
-    const id = `rule-${key}`;
-    const described = `${id}-help err-${key}`;
-    let control;
-    if (kind.type === "bool") {
-      control = h("label.switch", {},
-        h("input", { id, type: "checkbox", checked: value, "aria-describedby": described,
-          onchange: (e) => setOverride(key, e.target.checked) }),
-        h("span", { text: t("rules.on") }));
-    } else if (kind.type === "int") {
-      control = h("input.num", { id, type: "number", step: 1, value: String(value),
-        min: kind.min, max: kind.max, "aria-describedby": described,
-        onchange: (e) => setOverride(key, e.target.value === "" ? e.target.value
-          : Number(e.target.value)) });
-    } else if (kind.type === "choice") {
-      const all = kind.choices.includes(value) ? kind.choices : [...kind.choices, value];
-      control = h("select", { id, "aria-describedby": described,
-        onchange: (e) => setOverride(key, e.target.value) },
-        all.map((c) => h("option", { value: c, selected: c === value,
-          text: choice(c).name, title: choice(c).explain || null })));
-    } else if (kind.type === "patterns") {
-      const chosen = new Set(value);
-      const choices = [...new Set([...kind.choices, ...value])];
-      control = h("div.chips", { id, role: "group", "aria-label": label,
-        "aria-describedby": described },
-        choices.map((c) => h("label.chip", { title: choice(c).explain || null },
-          h("input", { type: "checkbox", checked: chosen.has(c), onchange: (e) => {
-            const next = new Set(currentValue(key));
-            if (e.target.checked) next.add(c); else next.delete(c);
-            setOverride(key, choices.filter((x) => next.has(x)));
-          } }), " ", choice(c).name)));
-    } else if (kind.type === "players") {
-      const [lo, hi] = value;
-      const both = () => [Number(loIn.value), Number(hiIn.value)];
-      const loIn = h("input.num", { type: "number", value: lo, min: kind.min, max: kind.max,
-        "aria-label": `${label}: ${t("rules.atLeast")}`,
-        onchange: () => setOverride(key, both()) });
-      const hiIn = h("input.num", { type: "number", value: hi, min: kind.min, max: kind.max,
-        "aria-label": `${label}: ${t("rules.atMost")}`,
-        onchange: () => setOverride(key, both()) });
-      control = h("div.inline", { id, "aria-describedby": described },
-        t("rules.atLeast"), " ", loIn, " ", t("rules.atMost"), " ", hiIn);
-    } else if (kind.type === "decks") {
-      const steps = Object.entries(value);
-      const from = (n) => t(Number(n) === 1 ? "rules.decksFromOne" : "rules.decksFrom", { n });
-      const inputs = steps.map(([start, n]) => h("input.num", { type: "number", value: n,
-        min: kind.min, max: kind.max, "aria-label": `${label} ${from(start)}`,
-        onchange: () => {
-          const out = {};
-          steps.forEach(([f], i) => { out[f] = Number(inputs[i].value); });
-          setOverride(key, out);
-        } }));
-      control = h("div.inline", { id, "aria-describedby": described },
-        steps.map(([start], i) => h("span.step", {}, from(start), " ", inputs[i])));
-    } else if (kind.type === "points") {
-      control = h("div.points", { id, role: "group", "aria-label": label,
-        "aria-describedby": described },
-        // In the engine's rank order (an object lists "2".."10" before "A").
-        kind.ranks.filter((rank) => rank in value).map((rank) => h("label.pt", {},
-          // The letter printed on the card in the page's language (B, D, K in German).
-          h("span", { text: rank === "JK" ? "★" : rankLetter(rank) }),
-          h("input.num", { type: "number", value: value[rank], min: kind.min, max: kind.max,
-            "aria-label": `${label}: ${rankName(rank)}`, onchange: (e) => {
-              const next = { ...currentValue(key), [rank]: Number(e.target.value) };
-              setOverride(key, next);
-            } }))));
-    } else {
-      // A setting of a kind this page does not know yet: its value as text.
-      control = h("input", { id, type: "text", value: String(value),
-        "aria-describedby": described, onchange: (e) => setOverride(key, e.target.value) });
-    }
-    const base = preset().settings[key];
-    return h("div.setting", { "data-setting": key },
-      h("label.setting-label", { for: id, text: label }),
-      control,
-      h("p.help", { id: `${id}-help` }, help,
-        key in state.overrides ? h("span.was", { text: " · " + t("lobby.rules.preset",
-          { value: valueText(key, base) }) }) : null),
-      labEffects(key),
-      errorSlot(key));
-  }
-
-  // What the rules lab measured for this setting at this preset (GET /api/presets' `lab`,
-  // docs/lab.md): one plain sentence per value, in the page's language.
-  function labEffects(key) {
-    const lab = preset().lab;
-    const entries = ((lab && lab.settings && lab.settings[key]) || []).filter((e) => e[lang()]);
-    if (!entries.length) return null;
-    const valueLabel = (option) => Object.entries(option).map(([k, v]) => {
-      // A points change ("points.2": 2) names the card and its new value.
-      if (k.startsWith("points.")) {
-        const rank = k.slice("points.".length);
-        return `${rank === "JK" ? "★" : rankLetter(rank)} = ${v}`;
-      }
-      return k === key ? valueText(k, v) : `${settingWords(k).name}: ${valueText(k, v)}`;
-    }).join(", ");
-    const item = (e) => h("li", {}, h("b", { text: valueLabel(e.option) + ":" }), " ",
-      h("span.lab-sentence", { text: e[lang()] }));
-    const list = h("ul.lab-list", {}, entries.map(item));
-    const title = entries.length === 1 ? t("lobby.lab.title")
-      : t("lobby.lab.each", { n: entries.length });
-    return h("div.lab-effects", { "data-lab": key }, h("p.lab-title", { text: title }), list);
-  }
-
-  // Once above the house rules: how the sentences under them were measured.
-  function labSource() {
-    const lab = preset().lab;
-    if (!lab || !lab.generated) return null;
-    return h("p.lab-source", { text: t("lobby.lab.source",
-      { deals: lab.deals, players: lab.players, date: lab.generated }) });
   }
 
   let changedBadge = h("span.badge");
@@ -293,6 +176,8 @@ export function lobbyScreen(root, _where, { navigate }) {
     // The playing settings, in the engine's order (not the name or the sources).
     const keys = Object.keys(p.settings).filter((k) => settingKind(k));
     changedBadge = h("span.badge");
+    const rules = { settings: p.settings, lab: p.lab, value: currentValue, set: setOverride,
+      changed: (key) => key in state.overrides, errorSlot };
     // novalidate: the server's and the engine's messages appear next to each field, in
     // view, instead of the browser's bubble (which the sticky header can hide).
     const form = h("form.create", { "aria-labelledby": "create-title", onsubmit: create,
@@ -347,8 +232,8 @@ export function lobbyScreen(root, _where, { navigate }) {
         h("summary", {}, t("lobby.rules"), " ", changedBadge),
         h("p.help", { text: t("lobby.rules.help") }),
         errorSlot("rules-all"),
-        labSource(),
-        h("div.settings-grid", {}, keys.map(settingField)),
+        labSource(p.lab),
+        h("div.settings-grid", {}, keys.map((key) => settingField(key, rules))),
         h("button.ghost", { type: "button", text: t("lobby.rules.reset"),
           onclick: () => { state.overrides = {}; renderForm(); check(); } })),
       errorSlot("create"),

@@ -4,7 +4,10 @@
 // receiver may not see arrives as null and is never named. A peek's card is the peeker's
 // alone, read from its own view (the event never holds it).
 
-import { cardName, isolate, joinNames, t } from "./i18n.js";
+import { isolate, t } from "./i18n.js";
+import { cardName, joinNames } from "./names.js";
+import "./strings/common.js";
+import "./strings/narrate.js";
 import { cardText } from "./cards.js";
 
 export function parseAction(text) {

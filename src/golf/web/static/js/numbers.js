@@ -1,6 +1,7 @@
 // Numbers in the reader's language (Intl.NumberFormat): ratings, rates, averages.
 
 import { lang, t } from "./i18n.js";
+import "./strings/names.js";
 
 export function formatNumber(n, digits = 0) {
   if (n === null || n === undefined) return "–";

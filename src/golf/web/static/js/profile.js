@@ -3,7 +3,9 @@
 // replays and the head-to-head table (GET /api/players/{id}).
 
 import { h, replace } from "./dom.js";
-import { lang, playerName, presetName, t } from "./i18n.js";
+import { lang, t } from "./i18n.js";
+import { playerName, presetName } from "./names.js";
+import "./strings/common.js";
 import { ApiError, get } from "./api.js";
 import "./strings/profiles.js";
 import { myBlocks, profileCareEl } from "./care.js";

@@ -6,7 +6,9 @@
 
 import "./strings/quickplay.js";
 import { h, replace } from "./dom.js";
-import { presetName, t } from "./i18n.js";
+import { t } from "./i18n.js";
+import { presetName } from "./names.js";
+import "./strings/common.js";
 import { api, rememberSeat, savedName } from "./api.js";
 import { loadPresets } from "./rulewords.js";
 

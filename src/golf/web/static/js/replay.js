@@ -5,7 +5,12 @@
 
 import "./strings/layout.js";
 import { h, replace } from "./dom.js";
-import { cardName, playerName, t } from "./i18n.js";
+import { t } from "./i18n.js";
+import { cardName, playerName } from "./names.js";
+import "./strings/common.js";
+import "./strings/holeend.js";
+import "./strings/replay.js";
+import "./strings/table.js";
 import { get, pref } from "./api.js";
 import { gridEl, historyEl } from "./board.js";
 import { cardBack, cardFace, cardSpace } from "./cards.js";

@@ -5,6 +5,7 @@
 
 import { get } from "./api.js";
 import { fill, lang, t } from "./i18n.js";
+import "./strings/rules.js";
 
 let pending = null;
 let schema = null;

@@ -3,6 +3,7 @@
 
 import { h, replace } from "./dom.js";
 import { lang, t } from "./i18n.js";
+import "./strings/options.js";
 import { loadPresets, settingWords, valueText } from "./rulewords.js";
 import "./strings/tablebits.js";
 

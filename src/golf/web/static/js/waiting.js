@@ -1,7 +1,10 @@
 // The waiting room: seats, bots by difficulty, the invite link, host controls, start.
 
 import { h, replace } from "./dom.js";
-import { isolate, presetName, presetText, t, tableTitle } from "./i18n.js";
+import { isolate, t } from "./i18n.js";
+import { presetName, presetText, tableTitle } from "./names.js";
+import "./strings/table.js";
+import "./strings/waiting.js";
 import { loadPresets, settingWords, valueText } from "./rulewords.js";
 import { seatName } from "./narrate.js";
 import { optionsEl } from "./tablebits.js";
@@ -52,9 +55,22 @@ function reveal(message) {
   });
 }
 
+/** The invite link onto the clipboard; where the browser refuses, the link selected to copy. */
+async function copy(text, button) {
+  try {
+    await navigator.clipboard.writeText(text);
+    button.textContent = t("wait.copied");
+  } catch {
+    const input = document.getElementById("invite-link");
+    if (input) input.select();
+    button.textContent = t("wait.copyFailed");
+  }
+  setTimeout(() => { button.textContent = t("wait.copy"); }, 2500);
+}
+
 /**
  * ctx: {table, mySeat, isHost, invite (url or null), onHost(method, path, body),
- *       onLeave(), onCopy(text, button), error}
+ *       onLeave(), error}
  */
 export function waitingEl(ctx) {
   const { table, mySeat, isHost } = ctx;
@@ -143,7 +159,7 @@ export function waitingEl(ctx) {
       h("input#invite-link", { type: "text", readonly: true, value: inviteUrl,
         onfocus: (e) => e.target.select() }),
       h("button.primary", { type: "button", id: "copy-invite", text: t("wait.copy"),
-        onclick: (e) => ctx.onCopy(inviteUrl, e.currentTarget) })),
+        onclick: (e) => copy(inviteUrl, e.currentTarget) })),
     h("p.help", { text: t("wait.invite.help") })) : null;
 
   const startBlock = isHost

@@ -1,6 +1,7 @@
 // Strings of the table's small things (issue 22): prompts that say "click" with a mouse
-// ("tap" stays for touch screens), the table options in the waiting room, the house rules on
-// the invite page, the spectators' chat note, the discard pile's size.
+// ("tap" stays for touch screens), the waiting room's heading of the table options (their words
+// are in strings/options.js), the house rules on the invite page, the spectators' chat note, the
+// discard pile's size, the table's memory mode and rated marks.
 
 import { extendStrings } from "../i18n.js";
 
@@ -10,10 +11,6 @@ extendStrings({
   "prompt.hold.click": "Click one of your cards to swap it for the card in your hand, or click the discard pile to throw it away.",
   "prompt.holdSwap.click": "Click the card in your grid that this card replaces.",
   "wait.options": "Table options",
-  "opt.value.seconds": "{x} s",
-  "opt.value.none": "none",
-  "opt.value.on": "on",
-  "opt.value.off": "off",
   "invite.rules": "House rules",
   "invite.rules.none": "The game's own rules, unchanged.",
   "chat.spectators": "Spectators read the chat; only the players write in it.",
@@ -27,10 +24,6 @@ extendStrings({
   "prompt.hold.click": "Klicke eine deiner Karten an, um sie gegen die Karte in deiner Hand zu tauschen, oder klicke die Ablage an, um sie abzulegen.",
   "prompt.holdSwap.click": "Klicke die Karte deiner Auslage an, die diese Karte ersetzt.",
   "wait.options": "Tischoptionen",
-  "opt.value.seconds": "{x} s",
-  "opt.value.none": "keine",
-  "opt.value.on": "an",
-  "opt.value.off": "aus",
   "invite.rules": "Hausregeln",
   "invite.rules.none": "Die Regeln des Spiels, unverändert.",
   "chat.spectators": "Zuschauer können den Chat lesen; schreiben können nur die Spieler.",
