@@ -445,6 +445,43 @@ def test_at_a_rated_table_an_away_persons_seat_is_the_absence_rules(
     assert r.json()["seats"][1]["stand_in"] is True  # nobody else to ask: the host's yes
 
 
+def test_a_person_back_while_the_others_are_asked_is_asked_too(
+        server: ServerProcess) -> None:
+    """Casual, three people: Bob is away when the host asks for a bot in his seat, so only
+    Cat is asked; Bob comes back before she answers, and from then on the seat waits for
+    his answer too: Cat's yes alone does not take it from him."""
+    async def go() -> tuple[dict[str, Any], dict[str, Any], dict[str, Any]]:
+        t, tokens = server.table_with_people(
+            "six-card", people=3, seats=[{"kind": "human"}] * 3,
+            options={"absence": "wait", "grace": 120})
+        tid = t["table"]["id"]
+        ann, bob, cat = [await Client(server.ws_url, tid, tok).connect() for tok in tokens]
+        await ann.wait(lambda c: c.summary is not None, what="the table")
+        server.start_table(tid, tokens[0])
+        for c in (ann, bob, cat):
+            await c.wait(lambda c: c.state is not None, what="the first state")
+        await bob.drop()
+        await ann.wait(lambda c: c.summary is not None and c.summary["seats"][1]["away"],
+                       what="Bob away")
+        bot = f"/api/tables/{tid}/seats/1/bot"
+        asked = server.post(bot, token=tokens[0]).json()
+        back = await Client(server.ws_url, tid, tokens[1]).connect()
+        await ann.wait(lambda c: c.summary is not None and c.summary["bot_proposal"]
+                       is not None and 1 in c.summary["bot_proposal"]["waiting"],
+                       what="Bob asked")
+        after_cat = server.post(f"{bot}/consent", {"consent": True}, token=tokens[2]).json()
+        after_bob = server.post(f"{bot}/consent", {"consent": False}, token=tokens[1]).json()
+        for c in (ann, back, cat):
+            await c.close()
+        return asked, after_cat, after_bob
+
+    asked, after_cat, after_bob = asyncio.run(go())
+    assert asked["bot_proposal"] == {"seat": 1, "accepted": [0], "waiting": [2]}
+    assert after_cat["bot_proposal"] == {"seat": 1, "accepted": [0, 2], "waiting": [1]}
+    assert after_cat["seats"][1]["stand_in"] is False
+    assert after_bob["bot_proposal"] is None and after_bob["seats"][1]["stand_in"] is False
+
+
 def test_a_leaver_is_last_and_marked_in_every_figure(server: ServerProcess) -> None:
     """Issue 38: Bob leaves after his first move and the stand-in plays his seat to a win
     on the cards. The stored result, the table, the rating frame, both profiles' history

@@ -138,11 +138,22 @@ class Patience:
                 and (s.position != target or ask_target)
                 and (not abandoned[s.position] or s.position == target)]
 
+    def _present(self, position: int) -> bool:
+        """The seat's person is here: a socket to the table, or another page of the site
+        open (they can still answer)."""
+        seat = self._seats[position]
+        return bool(seat.conns) or seat.elsewhere
+
     def proposal_info(self) -> dict[str, Any] | None:
         """The proposed bot seating for the table summary (None: none is proposed)."""
         if self._proposal is None or not self.running:
             return None
         target, agreed, ask_target = self._proposal
+        if not ask_target and self._present(target):
+            # Back while the others were asked: from now on the seat is theirs to answer
+            # for too (and stays so), never given away under a present person.
+            ask_target = True
+            self._proposal = (target, agreed, True)
         people = self._consenters(target, ask_target)
         return {"seat": target, "accepted": sorted(p for p in people if p in agreed),
                 "waiting": [p for p in people if p not in agreed]}
@@ -162,10 +173,9 @@ class Patience:
             if position in self._clocks().replaced:
                 raise ProtocolError("bad_seats", f"a bot plays seat {position} already",
                                     field="seat")
-            # Present: a socket to the table, or another page of the site open (the
-            # person can still answer). Checked before abandonment: one who came back
-            # after the absence rules gave up on them plays on, and is asked too.
-            present = bool(seat.conns) or seat.elsewhere
+            # Presence is checked before abandonment: one who came back after the
+            # absence rules gave up on them plays on, and is asked too.
+            present = self._present(position)
             gone = self._clocks().abandoned[position]
             if not present and not gone and self.rec.rated:
                 name = seat.rec.name or f"seat {position}"
