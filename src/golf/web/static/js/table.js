@@ -20,6 +20,7 @@ import { memoryMode, setRatedTable } from "./memory.js";
 import { breakClockText, celebrationEl, rematchEl, targetEndText } from "./finish.js";
 import { coachEl, revealHint } from "./coach.js";
 import { hostToolsEl, nudgeText } from "./hosttools.js";
+import { declinedText } from "./handover.js";
 import { pointerKey } from "./tablebits.js";
 import { keyOf, kindOfKey } from "./keys.js";
 
@@ -221,6 +222,9 @@ export function tableScreen(root, where, { navigate }) {
         announce(text);
         break;
       }
+      case "bot_declined": // a no to a bot in a seat: the asker learns it, everyone reads it
+        showToast(declinedText(msg, S.seat, (s) => seatName(S.table, s, S.seat)));
+        break;
       case "bye":
         S.bye = msg;
         // A lost seat is said by the banner (loseSeat), in the page's language.
@@ -700,7 +704,7 @@ export function tableScreen(root, where, { navigate }) {
         ended && !view.is_over
           ? h("div.result", {}, h("h2", { text: t("match.over") }),
             h("p.headline", { text: t("match.ended", { reason: S.endedReason || "" }) }))
-          : h("div.result-wrap", {}, celebrationEl(view, me), resultEl(view, S.table, me),
+          : h("div.result-wrap", {}, celebrationEl(view, me, S.table), resultEl(view, S.table, me),
             endReasonEl(view, me)),
         h("div.form-actions", {},
           finished && mine ? rematchEl({ table: S.table, mySeat: me, isHost,
