@@ -176,16 +176,16 @@ def test_a_player_who_closed_the_page_is_last_on_every_screen(
     rita.context.close()
     play_to_the_rating_note(sam)
 
-    result = server.api("GET", f"/api/tables/{table}/matches/1/replay")["result"]
-    assert result["abandoned"] == [1]
     page = sam.page
     # Never "Rita gewinnt!": Sam wins as the match counts it, Rita is last and marked.
-    expect(page.locator(".result-panel .headline")).to_have_text("Du gewinnst!")
     rows = page.locator(".result-panel .placings li")
-    expect(rows.nth(0)).to_contain_text("Du")
     expect(rows.nth(1)).to_contain_text("Rita")
     expect(rows.nth(1)).to_contain_text("hat die Partie verlassen – auf dem letzten Platz "
                                         "gewertet")
+    expect(rows.nth(0)).to_contain_text("Du")
+    expect(page.locator(".result-panel .headline")).to_have_text("Du gewinnst!")
+    result = server.api("GET", f"/api/tables/{table}/matches/1/replay")["result"]
+    assert result["abandoned"] == [1]
     expect(rows.nth(1).locator(".total")).to_have_text(f"{result['totals'][1]} Punkte")
     note = page.locator(".rating-note")
     expect(note.locator("p", has_text="Rita:")).to_contain_text("hat die Partie verlassen")
