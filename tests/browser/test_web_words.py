@@ -285,17 +285,22 @@ def test_the_host_nudges_adds_a_timer_and_seats_a_bot_with_consent(
     expect(ann.page.locator(".host-tools")).to_contain_text("Turn timer: 60 s per turn.")
     current = server.api("GET", f"/api/tables/{table}")
     assert current["options"]["turn_timer"] == 60
-    # A bot in Bob's seat: Cy is asked and agrees; Bob's page says so, with no player's button.
+    # A bot in Bob's seat: confirmed first; Bob (here) and Cy are asked and agree; Bob's
+    # page says so, with no player's button.
     ann.page.locator("[data-key=bot-seat-1]").click()
-    expect(ann.page.locator(".bot-waiting")).to_contain_text("waiting for Cy to agree")
+    ann.page.locator("dialog.handover-dialog [data-key=handover-yes]").click()
+    expect(ann.page.locator(".bot-waiting")).to_contain_text("waiting for Bob and Cy to agree")
     ask = cy.page.locator(".bot-ask")
     expect(ask).to_contain_text("Ann schlägt vor, dass ein Bot den Platz von Bob")
-    expect(bob.page.locator(".bot-ask")).to_have_count(0)
+    expect(bob.page.locator(".handover-ask")).to_contain_text(
+        "Ann asks whether a bot may play your seat")
     ann.page.screenshot(path=str(shots / "host-tools.png"))
     cy.page.screenshot(path=str(shots / "host-bot-ask-de.png"))
     ask.locator("[data-key=bot-yes]").click()
+    expect(ann.page.locator(".bot-waiting")).to_contain_text("waiting for Bob to agree")
+    bob.page.locator(".handover-ask [data-key=bot-yes]").click()
     expect(bob.page.locator("#lost-seat")).to_have_text(
-        "The table seated a bot in your place for the rest of this match, as the others agreed.")
+        "A bot plays your seat for the rest of this match, as you agreed.")
     expect(bob.page.locator(".my-area")).to_have_count(0)
     expect(bob.page.locator(".board-area button")).to_have_count(0)
     expect(bob.page.locator(".chat-form input")).to_have_count(0)

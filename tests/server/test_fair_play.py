@@ -1,7 +1,8 @@
 """Fair rated play (issue 29): a rated table is marked everywhere, no expert advice and no
 private undoing of memory mode at a rated table, the coach never uses a forgotten card,
 an abandonment is last place everywhere and sticks, and the host's tools for a slow
-friend (nudge, a turn timer mid-match). Real servers (SQLite: these are the room's
+friend (nudge, a turn timer mid-match, a bot in a seat only by its person's yes or the
+absence rules: issue 38). Real servers (SQLite: these are the room's
 rules, which the database does not change; the stored parts run on both backends in
 test_ratings_server.py and test_restart_breaks.py)."""
 
@@ -291,7 +292,7 @@ def test_the_host_nudges_a_slow_friend_and_adds_a_turn_timer(server: ServerProce
     asyncio.run(go())
 
 
-def test_a_bot_takes_a_slow_persons_seat_with_the_others_consent(
+def test_a_bot_takes_a_slow_persons_seat_when_everyone_agrees_they_too(
         server: ServerProcess) -> None:
     async def go() -> None:
         t, tokens = server.table_with_people(
@@ -310,21 +311,30 @@ def test_a_bot_takes_a_slow_persons_seat_with_the_others_consent(
         assert server.post(bot, token=tokens[2]).json()["error"]["code"] == "not_host"
         r = server.post(f"/api/tables/{tid}/seats/0/bot", token=tokens[0])
         assert (r.status_code, r.json()["error"]["code"]) == (422, "bad_seats")
+        # Bob is here: he is asked too, with Cat.
         r = server.post(bot, token=tokens[0])
         assert r.status_code == 200, r.text
-        assert r.json()["bot_proposal"] == {"seat": 1, "accepted": [0], "waiting": [2]}
+        assert r.json()["bot_proposal"] == {"seat": 1, "accepted": [0], "waiting": [1, 2]}
+        assert r.json()["seats"][1]["stand_in"] is False
         await cat.wait(lambda c: c.summary is not None and c.summary["bot_proposal"]
                        is not None, what="the proposal")
-        # Bob is not asked; one no drops the proposal.
-        r = server.post(f"{bot}/consent", {"consent": True}, token=tokens[1])
-        assert (r.status_code, r.json()["error"]["code"]) == (422, "bad_seats")
+        # One no drops the proposal, and everyone hears who said it.
         r = server.post(f"{bot}/consent", {"consent": False}, token=tokens[2])
         assert r.status_code == 200 and r.json()["bot_proposal"] is None
+        for c in (ann, bob):
+            await c.wait(lambda c: any(f["type"] == "bot_declined" for f in c.frames),
+                         what="the no")
+        assert [f for f in ann.frames if f["type"] == "bot_declined"] == [
+            {"type": "bot_declined", "table": tid, "seat": 1, "by": 2}]
         r = server.post(f"{bot}/consent", {"consent": True}, token=tokens[2])
         assert (r.status_code, r.json()["error"]["code"]) == (409, "no_proposal")
-        # Asked again, Cat consents: a bot plays Bob's seat, Bob's token stops working.
+        # Asked again, Cat and Bob agree: a bot plays Bob's seat, Bob's token stops working.
         assert server.post(bot, token=tokens[0]).status_code == 200
         r = server.post(f"{bot}/consent", {"consent": True}, token=tokens[2])
+        assert r.status_code == 200, r.text
+        assert r.json()["bot_proposal"] == {"seat": 1, "accepted": [0, 2], "waiting": [1]}
+        assert r.json()["seats"][1]["stand_in"] is False
+        r = server.post(f"{bot}/consent", {"consent": True}, token=tokens[1])
         assert r.status_code == 200, r.text
         seat = r.json()["seats"][1]
         assert seat["stand_in"] is True and seat["abandoned"] is True
@@ -342,6 +352,163 @@ def test_a_bot_takes_a_slow_persons_seat_with_the_others_consent(
             await c.close()
 
     asyncio.run(go())
+
+
+def test_a_hosts_tap_never_takes_a_present_persons_rated_seat(server: ServerProcess) -> None:
+    """Issue 38: at a two-person rated table the host's "let a bot play Rita's seat" had
+    nobody else to ask and happened at once; Rita lost her seat and her rating to it. Now
+    Rita is asked; her no keeps her seat, and only her yes gives it up."""
+    ann, rita = new_player(server, "Ann"), new_player(server, "Rita")
+
+    async def go() -> tuple[list[dict[str, Any]], Client]:
+        t, tokens = server.table_with_people(
+            "six-card", seats=[{"kind": "human"}, {"kind": "human"}], rated=True)
+        tid = t["table"]["id"]
+        a = await Client(server.ws_url, tid, tokens[0]).connect()
+        r_ = await Client(server.ws_url, tid, tokens[1]).connect()
+        await a.wait(lambda c: c.summary is not None, what="the table")
+        server.start_table(tid, tokens[0])
+        await seat_player(server, tid, 0, ann)
+        await seat_player(server, tid, 1, rita)
+        for c in (a, r_):
+            await c.wait(lambda c: c.state is not None, what="the first state")
+        bot = f"/api/tables/{tid}/seats/1/bot"
+        r = server.post(bot, token=tokens[0])
+        assert r.status_code == 200, r.text
+        summary = r.json()
+        # Nothing happened yet: Rita is asked, her seat is hers.
+        assert summary["bot_proposal"] == {"seat": 1, "accepted": [0], "waiting": [1]}
+        assert (summary["seats"][1]["stand_in"], summary["seats"][1]["abandoned"]) == (
+            False, False)
+        await r_.wait(lambda c: c.summary is not None and c.summary["bot_proposal"]
+                      is not None and c.summary["bot_proposal"]["waiting"] == [1],
+                      what="Rita is asked")
+        # The host's yes again is still only the host's: Rita's is awaited.
+        r = server.post(f"{bot}/consent", {"consent": True}, token=tokens[0])
+        assert r.status_code == 200, r.text
+        assert r.json()["bot_proposal"]["waiting"] == [1]
+        assert r.json()["seats"][1]["stand_in"] is False
+        # Rita says no: she plays on, nobody's rating is touched by the tap.
+        r = server.post(f"{bot}/consent", {"consent": False}, token=tokens[1])
+        assert r.status_code == 200 and r.json()["bot_proposal"] is None
+        assert r.json()["seats"][1]["stand_in"] is False
+        await a.wait(lambda c: any(f["type"] == "bot_declined" for f in c.frames),
+                     what="the host hears the no")
+        await play_out([a, r_], random.Random(3))
+        for c in (a, r_):
+            await c.wait(lambda c: bool(rating_frames(c)), what="the rating frame")
+        assert not r_.closes or r_.closes[0][0] != 4001
+        seats = list(a.summary["seats"]) if a.summary else []
+        await a.close()
+        await r_.close()
+        return seats, a
+
+    seats, a = asyncio.run(go())
+    assert seats[1]["abandoned"] is False
+    frame = rating_frames(a)[0]
+    assert {s["player"]: s["abandoned"] for s in frame["seats"]} == {ann: False,
+                                                                      rita: False}
+
+
+def test_at_a_rated_table_an_away_persons_seat_is_the_absence_rules(
+        server: ServerProcess) -> None:
+    """A person away from a rated table (grace left) keeps the seat until the absence rules
+    decide: the host's request is refused with ``rated_away``, nothing changes. At a
+    casual table an away person's seat needs only the others' yes."""
+    async def go(rated: bool) -> tuple[Any, dict[str, Any] | None]:
+        t, tokens = server.table_with_people(
+            "six-card", seats=[{"kind": "human"}, {"kind": "human"}], rated=rated,
+            options={"absence": "bot", "grace": 120})
+        tid = t["table"]["id"]
+        a = await Client(server.ws_url, tid, tokens[0]).connect()
+        b = await Client(server.ws_url, tid, tokens[1]).connect()
+        await a.wait(lambda c: c.summary is not None, what="the table")
+        server.start_table(tid, tokens[0])
+        for c in (a, b):
+            await c.wait(lambda c: c.state is not None, what="the first state")
+        await b.drop()
+        await a.wait(lambda c: c.summary is not None and c.summary["seats"][1]["away"],
+                     what="Bob away")
+        r = server.post(f"/api/tables/{tid}/seats/1/bot", token=tokens[0])
+        after = server.get(f"/api/tables/{tid}").json()
+        await a.close()
+        return r, after
+
+    r, after = asyncio.run(go(rated=True))
+    assert (r.status_code, r.json()["error"]["code"]) == (409, "rated_away"), r.text
+    assert "absence" in r.json()["error"]["message"]
+    bob = after["seats"][1]
+    assert (bob["stand_in"], bob["abandoned"]) == (False, False)
+    assert after["bot_proposal"] is None
+    r, after = asyncio.run(go(rated=False))
+    assert r.status_code == 200, r.text
+    assert r.json()["seats"][1]["stand_in"] is True  # nobody else to ask: the host's yes
+
+
+def test_a_person_back_while_the_others_are_asked_is_asked_too(
+        server: ServerProcess) -> None:
+    """Casual, three people: Bob is away when the host asks for a bot in his seat, so only
+    Cat is asked; Bob comes back before she answers, and from then on the seat waits for
+    his answer too: Cat's yes alone does not take it from him."""
+    async def go() -> tuple[dict[str, Any], dict[str, Any], dict[str, Any]]:
+        t, tokens = server.table_with_people(
+            "six-card", people=3, seats=[{"kind": "human"}] * 3,
+            options={"absence": "wait", "grace": 120})
+        tid = t["table"]["id"]
+        ann, bob, cat = [await Client(server.ws_url, tid, tok).connect() for tok in tokens]
+        await ann.wait(lambda c: c.summary is not None, what="the table")
+        server.start_table(tid, tokens[0])
+        for c in (ann, bob, cat):
+            await c.wait(lambda c: c.state is not None, what="the first state")
+        await bob.drop()
+        await ann.wait(lambda c: c.summary is not None and c.summary["seats"][1]["away"],
+                       what="Bob away")
+        bot = f"/api/tables/{tid}/seats/1/bot"
+        asked = server.post(bot, token=tokens[0]).json()
+        back = await Client(server.ws_url, tid, tokens[1]).connect()
+        await ann.wait(lambda c: c.summary is not None and c.summary["bot_proposal"]
+                       is not None and 1 in c.summary["bot_proposal"]["waiting"],
+                       what="Bob asked")
+        after_cat = server.post(f"{bot}/consent", {"consent": True}, token=tokens[2]).json()
+        after_bob = server.post(f"{bot}/consent", {"consent": False}, token=tokens[1]).json()
+        for c in (ann, back, cat):
+            await c.close()
+        return asked, after_cat, after_bob
+
+    asked, after_cat, after_bob = asyncio.run(go())
+    assert asked["bot_proposal"] == {"seat": 1, "accepted": [0], "waiting": [2]}
+    assert after_cat["bot_proposal"] == {"seat": 1, "accepted": [0, 2], "waiting": [1]}
+    assert after_cat["seats"][1]["stand_in"] is False
+    assert after_bob["bot_proposal"] is None and after_bob["seats"][1]["stand_in"] is False
+
+
+def test_a_leaver_is_last_and_marked_in_every_figure(server: ServerProcess) -> None:
+    """Issue 38: Bob leaves after his first move and the stand-in plays his seat to a win
+    on the cards. The stored result, the table, the rating frame, both profiles' history
+    and Bob's figures all say Bob left and came last, and Bob's hole figures hold only
+    holes he played himself (here none: the stand-in played the rest of hole 1)."""
+    ann, bob = new_player(server, "Ann"), new_player(server, "Bob")
+    tid, clients = asyncio.run(play_rated(server, [{"kind": "human"}, {"kind": "human"}],
+                                          [ann, bob], seed=5, leave=1))
+    (a,) = clients
+    result = server.get(f"/api/tables/{tid}/matches/1/replay").json()["result"]
+    assert result["winners"] == [1]  # the cards' verdict (the stand-in won)
+    assert result["abandoned"] == [1]
+    holes = len(result["hole_scores"])
+    assert result["stood_in"][0] == [] and result["stood_in"][1] == list(range(1, holes + 1))
+    assert a.summary is not None and a.summary["seats"][1]["abandoned"] is True
+    frame = rating_frames(a)[0]
+    assert {s["player"]: s["abandoned"] for s in frame["seats"]} == {ann: False, bob: True}
+    bob_p = server.get(f"/api/players/{bob}").json()
+    ann_p = server.get(f"/api/players/{ann}").json()
+    assert bob_p["recent"][0]["place"] == 2 and bob_p["recent"][0]["left"] is True
+    assert ann_p["recent"][0]["place"] == 1 and ann_p["recent"][0]["left"] is False
+    (bob_row,), (ann_row,) = bob_p["variants"], ann_p["variants"]
+    assert (bob_row["games"], bob_row["wins"]) == (1, 0)
+    # The stand-in's holes are not Bob's: no hole figures for him.
+    assert (bob_row["holes"], bob_row["average_hole"], bob_row["best_hole"]) == (0, None, None)
+    assert ann_row["holes"] == holes
+    assert ann_row["best_hole"] == min(h[0] for h in result["hole_scores"])
 
 
 def test_a_player_on_another_page_is_not_taken_for_absent(server: ServerProcess) -> None:

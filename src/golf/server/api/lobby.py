@@ -290,7 +290,7 @@ def router(hub: Hub) -> APIRouter:
         return TableSummary.model_validate(room.summary(True))
 
     @api.post("/tables/{table_id}/seats/{position}/bot", response_model_exclude_unset=True,
-              responses=errors("not_started", "bad_seats"))
+              responses=errors("not_started", "bad_seats", "rated_away"))
     async def propose_bot(room: TableDep, host: HostDep, position: SeatNumber
                           ) -> TableSummary:
         await room.patience.propose_bot(host, position)

@@ -26,7 +26,7 @@ turn events (``Game.step``, ``golf.events``), rendered per receiver by ``Event.t
 from __future__ import annotations
 
 import functools
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from typing import Any
 
 from ...actions import Action
@@ -84,12 +84,19 @@ def memory_mode(rules: Rules, show_peeked: bool) -> bool:
     return forgets_peeks(rules, show_peeked)
 
 
-def match_result(game: Game, ended: str | None, memory: bool) -> dict[str, Any]:
+def match_result(game: Game, ended: str | None, memory: bool,
+                 abandoned: Collection[int] = (),
+                 stood_in: Sequence[Sequence[int]] = ()) -> dict[str, Any]:
     """A match's result as stored: totals, winners, each hole's scores, why it ended
-    early (None: it was played to its end) and whether it was played in memory mode (so
-    that its replay shows each seat what that seat was shown, :class:`Replay`)."""
+    early (None: it was played to its end), whether it was played in memory mode (so
+    that its replay shows each seat what that seat was shown, :class:`Replay`), the
+    seats whose person abandoned it (counted last wherever places are shown; the cards'
+    ``winners`` stay the engine's) and, per seat, the holes in which a stand-in bot made
+    a move for its person (a profile's hole figures leave them out)."""
     return {"totals": game.totals, "winners": game.winners, "ended": ended,
-            "hole_scores": game.hole_scores, "memory": memory}
+            "hole_scores": game.hole_scores, "memory": memory,
+            "abandoned": sorted(abandoned),
+            "stood_in": [sorted(h) for h in stood_in] or [[] for _ in game.totals]}
 
 
 def bot_view(game: Game, seat: int) -> dict[str, Any]:

@@ -79,8 +79,9 @@ CODES: dict[str, int] = {
     "not_rateable": 422, "bad_variant": 404,
     # Fair rated play: what would help one seat is off at a rated table (golf.server.tables.room).
     "rated_table": 403,
-    # The host's tools for a slow friend (golf.server.tables.patience).
-    "no_proposal": 409,
+    # The host's tools for a slow friend (golf.server.tables.patience); an away person's
+    # rated seat is the absence rules', not the others' vote.
+    "no_proposal": 409, "rated_away": 409,
     # Between holes and after a match (golf.server.tables.finish).
     "hole_break": 409, "no_rematch": 409,
     # Blocks and reports of oneself; a replay step past the match's end.

@@ -10,6 +10,9 @@ Figures per variant (``PRESET/BAND``; a table with house rules is its own line,
 ``PRESET/BAND house``) come from every *finished* match the player sat in
 (``golf_seats.player_id``); a match the absence policy ended counts in the recent
 matches and, if rated, in the rating and the completion rate, not in games and wins.
+A person who abandoned a match is last in it (and did not win it) everywhere here, as
+the rating counts them, and their hole figures hold only the holes they played
+themselves (none where a stand-in bot made a move for them).
 """
 
 from __future__ import annotations
@@ -189,15 +192,25 @@ async def profile(conn: AsyncConnection, player_id: str) -> Profile | None:
         totals = list(result.get("totals") or [])
         winners = list(result.get("winners") or [])
         places = placings(winners, totals) if len(totals) == row.players else None
-        won = row.position in winners
+        # Who abandoned, as stored with the result (a match stored before it was kept
+        # there: nobody, unless its rating says so below).
+        gone = {int(p) for p in result.get("abandoned") or ()}
+        if places is not None and gone:
+            places = effective_places([RatedSeatOf("", p, abandoned=i in gone)
+                                       for i, p in enumerate(places)])
         if row.id in rated_places:
             # A rated match shows the places it was rated by: an abandoner is last and
             # did not win, whatever the cards said (history, wins and rating agree).
             places, gone = rated_places[row.id]
-            won = places[row.position] == 0 and row.position not in gone
+        won = places[row.position] == 0 and row.position not in gone \
+            if places is not None else row.position in winners
         if row.status == "finished" and places is not None:
-            scores = [h[row.position] for h in result.get("hole_scores") or []
-                      if row.position < len(h)]
+            # Only the holes the person played: a hole where a stand-in bot made a move
+            # for them is the bot's as much as theirs.
+            stood_in = list(result.get("stood_in") or ())
+            skip = set(stood_in[row.position]) if row.position < len(stood_in) else set()
+            scores = [h[row.position] for i, h in enumerate(result.get("hole_scores") or [])
+                      if row.position < len(h) and i + 1 not in skip]
             out.figures.setdefault(label, VariantFigures()).add(won, scores)
         table_seats = [o for o in seats_of.get(row.table_id, ()) if o.position < row.players]
         # Each opponent as the table showed them in this match (its stored names: a
@@ -213,6 +226,7 @@ async def profile(conn: AsyncConnection, player_id: str) -> Profile | None:
                 "table": row.table_id, "match": row.number, "variant": label,
                 "status": row.status, "finished": row.finished,
                 "place": None if places is None else places[row.position] + 1,
+                "left": row.position in gone,
                 "players": row.players, "rating_delta": rated.get(row.id),
                 "rated": row.id in rated,
                 "replay": f"/replay/{row.table_id}/{row.number}",

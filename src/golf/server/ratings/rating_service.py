@@ -71,6 +71,8 @@ class SeatChange:
     position: int
     player_id: str
     change: RatingChange
+    #: The person abandoned the match and was rated last (the note says so by the change).
+    abandoned: bool = False
 
     def to_json(self) -> dict[str, Any]:
         """The seat's entry of the ``rating`` frame (docs/protocol.md)."""
@@ -78,7 +80,7 @@ class SeatChange:
         return {"seat": self.position, "player": self.player_id,
                 "before": c.before.display, "after": c.after.display, "delta": c.delta,
                 "provisional": c.after.provisional, "matches": c.after.matches,
-                "passed": list(c.passed)}
+                "passed": list(c.passed), "abandoned": self.abandoned}
 
 
 def casual_reason_for(rules: Rules, seat_kinds: Sequence[tuple[str, str | None]],
@@ -194,7 +196,7 @@ def record_op(match_id: int, variant: Variant, seats: Sequence[RatedSeat],
         for person, change in changes.items():
             await _save_rating(conn, person, variant.key, change.after, when,
                                exists=current[person].matches > 0)
-        return [SeatChange(s.position, s.player_id, changes[s.player_id])
+        return [SeatChange(s.position, s.player_id, changes[s.player_id], s.abandoned)
                 for s in seats if s.player_id is not None]
 
     return op
@@ -363,7 +365,7 @@ async def match_changes(conn_or_engine: Connish, table_id: str, number: int,
             was = set(bots_below(before, variant, fixed))
             passed = tuple(b for b in bots_below(after, variant, fixed) if b not in was)
             changes.append(SeatChange(int(r.position), r.player_id,
-                                      RatingChange(before, after, passed)))
+                                      RatingChange(before, after, passed), bool(r.abandoned)))
         return {**change_frame(table_id, number, variant, changes), "rated": True}
 
     return await _run(conn_or_engine, read)

@@ -160,7 +160,7 @@ class Finish:
         live, m = self._live(), self._record()
         assert live is not None and m is not None
         reason = f"seat {seat.position} ({seat.rec.name}) did not come back"
-        result = live.result(reason, self.telling.memory())
+        result = live.result(reason, self.telling.memory(), self.leavers(), m.by)
         await asyncio.shield(self._store.end_match(self.rec.id, m.id, result, "ended"))
         self.rec.status = m.status = "ended"
         m.result = result
@@ -171,20 +171,27 @@ class Finish:
         self.telling.send_table()
         await self.rate(m)
 
+    def leavers(self) -> list[int]:
+        """The seats whose person abandoned the match as it ends: they left for good, or
+        their grace ran out (marked so when it happened), or they are gone with no grace
+        left. Stored with the result (``abandoned``), which everything after reads."""
+        clocks = self._clocks()
+        return [s.position for s in self._seats if s.rec.kind == "human" and (
+            clocks.abandoned[s.position]
+            or (not s.conns and clocks.grace_left[s.position] <= 0))]
+
     async def rate(self, m: MatchRecord) -> None:
         """A rated table's match ended: rate it and tell everyone (the ``rating`` frame).
-        A person abandoned it if they are gone and no grace is left for them (they left,
-        or the absence policy took over and they did not come back)."""
-        live, clocks = self._live(), self._clocks()
+        A person abandoned it as its result says (:meth:`leavers`)."""
+        live = self._live()
         if not self.rec.rated or live is None or m.result is None:
             return
         # Abandonment sticks: a stand-in never plays a rated match to its end for a person
         # whose grace ran out, even if they looked in again before the end.
-        seats = [rating_service.SeatAtEnd(
-            s.position, s.rec.kind, s.rec.bot,
-            s.rec.kind == "human" and (self.telling.abandoned(s) or (
-                not s.conns and clocks.grace_left[s.position] <= 0)))
-            for s in self._seats]
+        gone = set(m.result.get("abandoned") or ())
+        seats = [rating_service.SeatAtEnd(s.position, s.rec.kind, s.rec.bot,
+                                          s.rec.kind == "human" and s.position in gone)
+                 for s in self._seats]
         frame = await rating_service.rate_finished(self._store, self.rec.id, m.id,
                                                    m.number, live.rules, seats, m.result)
         self.audience.push_all(dumps(frame))

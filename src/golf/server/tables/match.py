@@ -22,7 +22,7 @@ where they were and it goes on exactly as it would have without the restart.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from typing import Any
 
 from ...actions import Action
@@ -127,9 +127,22 @@ class LiveMatch:
         view = bridge.seat_view(self.game, seat)
         return bridge.default_move(view, view["legal_actions"])
 
-    def result(self, ended: str | None, memory: bool) -> dict[str, Any]:
-        """The match's result as stored (:func:`golf.server.core.bridge.match_result`)."""
-        return bridge.match_result(self.game, ended, memory)
+    def result(self, ended: str | None, memory: bool, abandoned: Collection[int],
+               by: Sequence[str]) -> dict[str, Any]:
+        """The match's result as stored (:func:`golf.server.core.bridge.match_result`):
+        ``abandoned`` the seats whose person abandoned it, ``by`` who played each action
+        so far (the stored ``by`` with the last action's)."""
+        return bridge.match_result(self.game, ended, memory, abandoned, self.stood_in(by))
+
+    def stood_in(self, by: Sequence[str]) -> list[list[int]]:
+        """Per seat, the holes (1 for the first, as the events number them) in which a
+        stand-in bot made at least one of the seat's moves; ``by`` says who played each
+        action so far."""
+        holes: list[set[int]] = [set() for _ in range(self.players)]
+        for (seat, hole, _event), who in zip(self.played(), by, strict=True):
+            if who == BY_STAND_IN:
+                holes[seat].add(hole)
+        return [sorted(h) for h in holes]
 
     def server_bot(self, seat: int) -> bool:
         """True if a server bot plays ``seat`` (not a person, not an external bot)."""

@@ -11,8 +11,14 @@ match runs (a part of :class:`golf.server.tables.room.Room`, ``room.patience``, 
   so nobody loses time they were never told about.
 
 * **A bot in a person's place** (``POST /api/tables/{id}/seats/{seat}/bot``): the host
-  proposes it, every other person seated (not the one replaced) consents or declines
-  (``POST .../bot/consent``); once all consented, the stand-in bot
+  proposes it (the host's yes is given by proposing), and every other person seated
+  answers (``POST .../bot/consent``). A person who is present (a socket open, or another
+  page of the site open) is asked too: nobody present and playing loses the seat, or a
+  rated match, by someone else's tap. Only a person who is away may be replaced without
+  their yes: at a casual table when the others agree; at a rated table only once the
+  absence rules gave up on them (or they left), since a rated match counts a replaced
+  person last (``rated_away`` until then). One no drops the proposal (everyone hears it,
+  the ``bot_declined`` frame). Once all agreed, the stand-in bot
   (:data:`golf.server.tables.match.STAND_IN`) plays that seat to the match's end. The person
   replaced abandoned the match (a rated match counts them last, as any abandonment), their
   seat token stops working and their sockets close (4001 ``replaced``). The replacement is
@@ -70,8 +76,9 @@ class Patience:
         self._save_clocks = save_clocks
         #: When this table's last nudge was sent (time.monotonic()).
         self._nudged = float("-inf")
-        #: The proposed bot seating: (seat to replace, seats that consented), or None.
-        self._proposal: tuple[int, set[int]] | None = None
+        #: The proposed bot seating: the seat to replace, the seats that consented, and
+        #: whether its person is asked too (present when it was proposed), or None.
+        self._proposal: tuple[int, set[int], bool] | None = None
 
     @property
     def running(self) -> bool:
@@ -121,25 +128,40 @@ class Patience:
             self._reschedule(True)
             self._send_table()
 
-    # --- a bot in a person's place, with the others' consent --------------------------------
-    def _consenters(self, target: int) -> list[int]:
+    # --- a bot in a person's place, with everyone's consent ---------------------------------
+    def _consenters(self, target: int, ask_target: bool) -> list[int]:
         """The people whose consent seating a bot for ``target`` needs: every person seated
-        but the one replaced and those who abandoned the match themselves."""
-        return [s.position for s in self._seats if s.is_person and s.position != target
-                and not self._clocks().abandoned[s.position]]
+        but those who abandoned the match themselves, and the one replaced only when they
+        are asked (they were present when it was proposed)."""
+        abandoned = self._clocks().abandoned
+        return [s.position for s in self._seats if s.is_person
+                and (s.position != target or ask_target)
+                and (not abandoned[s.position] or s.position == target)]
+
+    def _present(self, position: int) -> bool:
+        """The seat's person is here: a socket to the table, or another page of the site
+        open (they can still answer)."""
+        seat = self._seats[position]
+        return bool(seat.conns) or seat.elsewhere
 
     def proposal_info(self) -> dict[str, Any] | None:
         """The proposed bot seating for the table summary (None: none is proposed)."""
         if self._proposal is None or not self.running:
             return None
-        target, agreed = self._proposal
-        people = self._consenters(target)
+        target, agreed, ask_target = self._proposal
+        if not ask_target and self._present(target):
+            # Back while the others were asked: from now on the seat is theirs to answer
+            # for too (and stays so), never given away under a present person.
+            ask_target = True
+            self._proposal = (target, agreed, True)
+        people = self._consenters(target, ask_target)
         return {"seat": target, "accepted": sorted(p for p in people if p in agreed),
                 "waiting": [p for p in people if p not in agreed]}
 
     async def propose_bot(self, host: Seat, position: int) -> None:
         """The host proposes that a bot plays seat ``position`` for the rest of the match
-        (the host's consent is given by proposing); it happens once all others consent."""
+        (the host's consent is given by proposing); it happens once all asked consent.
+        A present person is asked; an away one at a rated table is the absence rules'."""
         async with self.lock:
             self._check_running("a bot takes a person's seat")
             if not 0 <= position < len(self._seats):
@@ -151,12 +173,23 @@ class Patience:
             if position in self._clocks().replaced:
                 raise ProtocolError("bad_seats", f"a bot plays seat {position} already",
                                     field="seat")
-            self._proposal = (position, {host.position})
+            # Presence is checked before abandonment: one who came back after the
+            # absence rules gave up on them plays on, and is asked too.
+            present = self._present(position)
+            gone = self._clocks().abandoned[position]
+            if not present and not gone and self.rec.rated:
+                name = seat.rec.name or f"seat {position}"
+                raise ProtocolError(
+                    "rated_away", f"{name} is away from a rated table, where the absence "
+                    "rules decide for an away person: the seat waits for them until their "
+                    "grace runs out (the table's absence option then applies); a bot is "
+                    "not seated by the others' vote, which would count them last")
+            self._proposal = (position, {host.position}, present)
             await self._bot_if_agreed()
 
     async def consent_bot(self, seat: Seat, position: int, consent: bool) -> None:
         """A person answers the proposal for seat ``position``: consent, or decline (the
-        proposal is dropped: one no is enough)."""
+        proposal is dropped, one no is enough, and everyone hears whose no it was)."""
         async with self.lock:
             info = self.proposal_info()
             if info is None or info["seat"] != position:
@@ -168,6 +201,8 @@ class Patience:
             assert self._proposal is not None
             if not consent:
                 self._proposal = None
+                self.audience.push_all(dumps({"type": "bot_declined", "table": self.rec.id,
+                                              "seat": position, "by": seat.position}))
                 self._send_table()
                 return
             self._proposal[1].add(seat.position)
@@ -186,7 +221,7 @@ class Patience:
         target.rec.token_hash = hash_token(new_token())
         await self._store.save_seat(self.rec.id, target.rec)
         await self._save_clocks(False)
-        target.close_all(4001, "replaced", "the table seated a bot in your place for the "
-                         "rest of the match")
+        target.close_all(4001, "replaced", "a bot plays your seat for the rest of the "
+                         "match, as everyone asked agreed")
         self._reschedule(True)
         self._send_table()

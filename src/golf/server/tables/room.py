@@ -361,7 +361,10 @@ class Room:
             raise ProtocolError("bad_action", str(e)) from None
         except (IllegalAction, GolfError) as e:
             raise ProtocolError("illegal_action", str(e)) from None
-        result = live.result(None, self.telling.memory()) if live.is_over else None
+        # Who abandoned is settled with the result and stored with it: the table, the
+        # rating, the replay and the profiles then read one answer.
+        result = live.result(None, self.telling.memory(), self.finish.leavers(),
+                             [*m.by, by]) if live.is_over else None
         try:
             # The commit is the acknowledgement (append_action shields the write: a
             # cancelled caller does not cancel it).

@@ -113,7 +113,11 @@ class Telling:
 
     def abandoned(self, s: Seat) -> bool:
         """Whether this seat's person abandoned the match (left for good, or their grace
-        ran out): a rated match counts them last, whatever happens after."""
+        ran out): a rated match counts them last, whatever happens after. Once the match
+        is over, as its stored result says (the rating's answer, after a restart too)."""
+        m = self._record()
+        if m is not None and m.result is not None and "abandoned" in m.result:
+            return s.rec.kind == "human" and s.position in m.result["abandoned"]
         marks = self._clocks().abandoned
         return self._live() is not None and self.rec.status != "waiting" and \
             s.rec.kind == "human" and s.position < len(marks) and marks[s.position]

@@ -6,6 +6,7 @@ import { h } from "./dom.js";
 import { t } from "./i18n.js";
 import { joinNames } from "./names.js";
 import { aboutSeats } from "./narrate.js";
+import { leftSeats, matchWinners } from "./holeend.js";
 import "./strings/finish.js";
 
 /** The break's clock: "Next hole in 9 s – waiting for Bob" ("waiting for you and Bob"). */
@@ -38,9 +39,10 @@ export function rematchEl({ table, mySeat, isHost, name, offer, accept }) {
       text: t("rematch.accept"), onclick: accept }));
 }
 
-/** A moment of celebration above the standings: for the winner, and for all to see. */
-export function celebrationEl(view, mySeat) {
-  const winners = view.winners || [];
+/** A moment of celebration above the standings: for the winner as the match counts them
+ * (never one who left), and for all to see. */
+export function celebrationEl(view, mySeat, table = null) {
+  const winners = matchWinners(view, leftSeats(table));
   if (!winners.length) return null;
   const mine = winners.includes(mySeat);
   return h("div.celebration" + (mine ? ".mine" : ""), { "aria-hidden": "true" },

@@ -6,6 +6,7 @@ import { t } from "./i18n.js";
 import "./strings/holeend.js";
 import { cardFace } from "./cards.js";
 import { aboutSeats, seatName } from "./narrate.js";
+import "./strings/handover.js";
 
 const WHERE = { column: "columns", row: "rows", "row-pair": "row-pairs", diagonal: "diagonals",
   adjacent: "adjacent",
@@ -92,22 +93,45 @@ export function holeEndEl(holeOver, view, table, mySeat, fourColour) {
     })));
 }
 
-/** Seats ordered by total, with shared places: [{seat, total, place}]. */
-export function placings(view) {
-  const seats = view.totals.map((total, seat) => ({ seat, total }));
-  seats.sort((a, b) => a.total - b.total || a.seat - b.seat);
-  let place = 0;
-  let last = null;
+/** The seats whose person left the match (the table summary's `abandoned`, which at the
+ * match's end is its stored result's: docs/protocol.md). */
+export function leftSeats(table) {
+  return new Set(((table && table.seats) || []).filter((s) => s.abandoned).map((s) => s.seat));
+}
+
+/**
+ * Seats in the order the match counts them, with shared places: [{seat, total, place, left}].
+ * As the server places them (golf.results.placings, golf.ratings.effective_places): those
+ * who left last whatever their total, then the winners (a playoff may settle a tie), then
+ * by total, lower first.
+ */
+export function placings(view, left = new Set()) {
+  const winners = view.winners || [];
+  const key = (s) => [left.has(s.seat) ? 1 : 0, winners.includes(s.seat) ? 0 : 1,
+    left.has(s.seat) ? 0 : s.total];
+  const cmp = (a, b) => {
+    const ka = key(a);
+    const kb = key(b);
+    for (let i = 0; i < ka.length; i += 1) if (ka[i] !== kb[i]) return ka[i] - kb[i];
+    return 0;
+  };
+  const seats = view.totals.map((total, seat) => ({ seat, total, left: left.has(seat) }));
+  seats.sort((a, b) => cmp(a, b) || a.seat - b.seat);
   seats.forEach((s, i) => {
-    if (s.total !== last) place = i + 1;
-    last = s.total;
-    s.place = place;
+    s.place = i && !cmp(s, seats[i - 1]) ? seats[i - 1].place : i + 1;
   });
   return seats;
 }
 
-export function resultEl(view, table, mySeat) {
-  const winners = view.winners || [];
+/** Who won as the match counts it: the first place, never one who left (the cards' winners
+ * when everybody left). */
+export function matchWinners(view, left = new Set()) {
+  const first = placings(view, left).filter((p) => p.place === 1 && !p.left).map((p) => p.seat);
+  return first.length ? first : view.winners || [];
+}
+
+export function resultEl(view, table, mySeat, left = leftSeats(table)) {
+  const winners = matchWinners(view, left);
   const names = winners.map((s) => seatName(table, s, mySeat));
   let headline;
   if (winners.length === 1 && winners[0] === mySeat) headline = t("match.youWin");
@@ -116,10 +140,12 @@ export function resultEl(view, table, mySeat) {
   return h("div.result", {},
     h("h2", { text: t("match.over") }),
     h("p.headline", { text: headline }),
-    h("ol.placings", {}, placings(view).map((p) => h("li" + (winners.includes(p.seat) ? ".winner" : ""), {},
+    h("ol.placings", {}, placings(view, left).map((p) => h("li" + (winners.includes(p.seat) ? ".winner" : "")
+      + (p.left ? ".left" : ""), {},
       h("span.place", { text: t("match.place", { n: p.place }) }),
       h("span.who", { text: seatName(table, p.seat, mySeat) }),
       h("span.total", { text: t("match.points", { n: p.total }) }),
+      p.left ? h("span.tag.left-mark", { text: t("result.left") }) : null,
       winners.includes(p.seat) ? h("span.trophy", { text: "★", "aria-hidden": "true" }) : null))));
 }
 

@@ -1,10 +1,12 @@
 // What the host can do for a slow friend while a match runs (docs/protocol.md, host tools):
 // nudge the person whose turn it is, add a turn timer the table lacked, or propose a bot in a
-// person's seat, which the others must agree to; and the proposal as the others answer it.
+// person's seat (js/handover.js: confirmed first; that person is asked when present, and the
+// others); and the proposal as the people asked answer it.
 
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
 import { joinNames } from "./names.js";
+import { askYouEl, handoverToolEl } from "./handover.js";
 import "./strings/host.js";
 
 const TIMER_CHOICES = [30, 60, 120];
@@ -25,15 +27,17 @@ export function hostToolsEl(ctx) {
   if (proposal) {
     const seat = proposal.seat;
     const asked = (proposal.waiting || []).includes(mySeat);
-    if (asked) {
+    const answer = (consent) => call("POST", `${base}/seats/${seat}/bot/consent`, { consent });
+    if (asked && seat === mySeat) {
+      parts.push(askYouEl(table, name, answer));
+    } else if (asked) {
       parts.push(h("div.bot-ask", { role: "alert" },
-        h("p", { text: seat === mySeat ? t("host.bot.askYou", { host: name(table.host) })
-          : t("host.bot.ask", { host: name(table.host), name: name(seat) }) }),
+        h("p", { text: t("host.bot.ask", { host: name(table.host), name: name(seat) }) }),
         h("button.primary.small", { type: "button", "data-key": "bot-yes", text: t("host.bot.yes"),
-          onclick: () => call("POST", `${base}/seats/${seat}/bot/consent`, { consent: true }) }),
+          onclick: () => answer(true) }),
         " ",
         h("button.ghost.small", { type: "button", "data-key": "bot-no", text: t("host.bot.no"),
-          onclick: () => call("POST", `${base}/seats/${seat}/bot/consent`, { consent: false }) })));
+          onclick: () => answer(false) })));
     } else if (isHost && (proposal.waiting || []).length) {
       parts.push(h("p.muted.bot-waiting", { role: "status", text: t("host.bot.waiting", {
         name: name(seat), names: joinNames(proposal.waiting.map(name)) }) }));
@@ -65,11 +69,7 @@ export function hostToolsEl(ctx) {
     tools.push(h("p.host-help", { text: t("host.timer.set", { s: timer }) }));
   }
   for (const s of people) {
-    tools.push(h("div.host-tool", {},
-      h("button.ghost.small.danger", { type: "button", "data-key": `bot-seat-${s.seat}`,
-        text: t("host.bot", { name: name(s.seat) }),
-        onclick: () => call("POST", `${base}/seats/${s.seat}/bot`) }),
-      h("p.host-help", { text: t("host.bot.help", { name: name(s.seat) }) })));
+    tools.push(handoverToolEl(table, s.seat, name, () => call("POST", `${base}/seats/${s.seat}/bot`)));
   }
   return h("div.host-tools", {}, parts,
     h("details.host-menu", { open: open || null, ontoggle: (e) => onToggle(e.target.open) },

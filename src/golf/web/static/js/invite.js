@@ -10,6 +10,8 @@ import { get, post, rememberSeat, saveName, savedName, tokenFor } from "./api.js
 import { cardBack, cardFace } from "./cards.js";
 import { seatName } from "./narrate.js";
 import { houseRulesEl } from "./tablebits.js";
+import { tableBadges } from "./waiting.js";
+import "./strings/handover.js";
 
 export function inviteScreen(root, where, { navigate }) {
   const code = where.code;
@@ -57,7 +59,10 @@ export function inviteScreen(root, where, { navigate }) {
       h("div.invite-fan", { "aria-hidden": "true" }, cardFace("QH", { decorative: true }),
         cardFace("QS", { decorative: true }), cardBack()),
       h("h1", { text: t("invite.title", { title: tableTitle(summary.title) }) }),
-      h("p", { text: t("invite.game", { preset: presetName(summary.preset) }) }),
+      h("p", { text: t("invite.game", { preset: presetName(summary.preset) }) }, " ", tableBadges(summary)),
+      // Said before one joins, in words (a badge's title is no help on a phone).
+      summary.rated ? h("p.notice.invite-rated", { text: t("invite.rated") }) : null,
+      summary.memory ? h("p.notice.invite-memory", { text: t("invite.memory") }) : null,
       h("p.help", { text: presetText(summary.preset, "") }),
       h("h2.small-head", { text: t("invite.rules") }),
       houseRulesEl(summary.rules),

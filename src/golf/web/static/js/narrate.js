@@ -94,8 +94,14 @@ function factSentence(f, ctx, named) {
     case "hole_start":
       return t(f.dealer === ctx.mySeat ? "ev.holeStart.you" : "ev.holeStart",
         { n: f.hole, name: seatName(ctx.table, f.dealer, ctx.mySeat) });
-    case "match_end":
-      return names("ev.matchWon", f.winners);
+    case "match_end": {
+      // As the match counts it: one who left never won, whatever the cards said (the
+      // seats' `abandoned`, the stored result's at the match's end: docs/protocol.md).
+      const left = new Set(((ctx.table && ctx.table.seats) || []).filter((s) => s.abandoned)
+        .map((s) => s.seat));
+      const won = (f.winners || []).filter((s) => !left.has(s));
+      return won.length ? names("ev.matchWon", won) : t("ev.matchOver");
+    }
     default:
       return "";
   }

@@ -8,6 +8,7 @@ import { playerName, presetName } from "./names.js";
 import "./strings/common.js";
 import { ApiError, get } from "./api.js";
 import "./strings/profiles.js";
+import "./strings/handover.js";
 import { myBlocks, profileCareEl } from "./care.js";
 import { formatNumber, formatPercent, signed } from "./numbers.js";
 
@@ -94,6 +95,8 @@ export function profileScreen(root, where, { navigate }) {
         h("span", { text: m.place ? t("profile.place", { place: m.place, players: m.players })
           : t("profile.ended") }),
         m.status === "ended" && m.place ? h("span.muted", { text: ` (${t("profile.ended")})` }) : null,
+        // One who left is last in the place above, and marked so (the rating's story).
+        m.left ? [" ", h("span.tag.left-mark", { text: t("profile.left") })] : null,
         " · ", h("span", { text: t("profile.against", { names }) }),
         m.rated && m.rating_delta !== null
           ? h("span.delta", { text: ` · ${t("profile.rating")} ${signed(m.rating_delta)}` }) : null,

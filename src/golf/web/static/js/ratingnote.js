@@ -4,6 +4,7 @@
 import { h, replace } from "./dom.js";
 import { lang, t } from "./i18n.js";
 import "./strings/profiles.js";
+import "./strings/handover.js";
 import { botName, formatNumber, signed } from "./numbers.js";
 import { variantText } from "./profile.js";
 
@@ -32,7 +33,11 @@ export function showRatingChange(frame, seat, names = {}) {
       const mine = s.seat === seat;
       const params = { variant: variantText(frame.variant), before: formatNumber(s.before),
         after: formatNumber(s.after), delta: signed(s.delta), name: names[s.seat] || `#${s.seat}` };
-      lines.push(h(mine ? "p.mine" : "p", { text: t(mine ? "note.you" : "note.other", params) }));
+      // One who left is rated last: the note says so by the change, as the table and the
+      // profile do.
+      const key = mine ? "note.you" : s.abandoned ? "note.otherLeft" : "note.other";
+      lines.push(h(mine ? "p.mine" : "p", { text: t(key, params) }));
+      if (mine && s.abandoned) lines.push(h("p.left-note", { text: t("note.leftYou") }));
       if (mine && s.provisional) lines.push(h("p.muted", { text: t("note.provisional", { n: 10 }) }));
       if (mine && s.passed && s.passed.length) {
         lines.push(h("p.passed", { text: t("note.passed", {

@@ -54,7 +54,10 @@ export function replayScreen(root, where, { navigate }) {
   replace(root, box);
 
   function tableLike() {
-    return { seats: (S.meta.names || []).map((name, seat) => ({ seat, name: playerName(name) })) };
+    // Who left the match, as its stored result says: the result and the log count them last.
+    const left = (S.meta.result && S.meta.result.abandoned) || [];
+    return { seats: (S.meta.names || []).map((name, seat) => ({ seat, name: playerName(name),
+      abandoned: left.includes(seat) })) };
   }
 
   function step(version) {

@@ -23,6 +23,7 @@ import { markTurn } from "./attention.js";
 import { setRatedTable } from "./memory.js";
 import { revealHint } from "./coach.js";
 import { nudgeText } from "./hosttools.js";
+import { declinedText } from "./handover.js";
 import { kindOfKey } from "./keys.js";
 import { dropSeat, hintOffered, newTableState, retell, seated, takeFrame, takeHistory }
   from "./tablestate.js";
@@ -145,6 +146,9 @@ export function tableScreen(root, where, { navigate }) {
         announce(text);
         break;
       }
+      case "bot_declined": // a no to a bot in a seat: the asker learns it, everyone reads it
+        showToast(declinedText(msg, S.seat, (s) => seatName(S.table, s, S.seat)));
+        break;
       case "bye":
         S.bye = msg;
         // A lost seat is said by the banner (loseSeat), in the page's language.

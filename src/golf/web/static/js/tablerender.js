@@ -292,7 +292,7 @@ function resultPanelEl({ S, view, me, mine, on }) {
     ended && !view.is_over
       ? h("div.result", {}, h("h2", { text: t("match.over") }),
         h("p.headline", { text: t("match.ended", { reason: S.endedReason || "" }) }))
-      : h("div.result-wrap", {}, celebrationEl(view, me), resultEl(view, S.table, me),
+      : h("div.result-wrap", {}, celebrationEl(view, me, S.table), resultEl(view, S.table, me),
         endReasonEl(S, view, me)),
     h("div.form-actions", {},
       finished && mine ? rematchEl({ table: S.table, mySeat: me, isHost: S.host,

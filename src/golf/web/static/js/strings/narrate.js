@@ -67,7 +67,7 @@ extendStrings({
   "ev.pass.you": "Du lässt deine Karten, wie sie sind.",
   "ev.other": "{name}: {action}.",
   "ev.by.timeout": "(Zeit abgelaufen)",
-  "ev.by.stand_in": "(ein Bot hat für ihn gespielt)",
+  "ev.by.stand_in": "(ein Bot hat stellvertretend gespielt)",
   "ev.holeOver": "Runde {n} ist vorbei.",
   "ev.matchOver": "Die Partie ist vorbei.",
   "ev.yourTurn": "Du bist dran.",

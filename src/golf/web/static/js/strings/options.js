@@ -30,7 +30,7 @@ extendStrings({
   "opt.absence": "Wenn jemand die Verbindung verliert",
   "opt.absence.help": "Was passiert, wenn ein Spieler weg ist und seine Schonfrist in seinem Zug abläuft.",
   "opt.absence.wait": "Auf ihn warten",
-  "opt.absence.bot": "Ein Bot spielt für ihn, bis er zurück ist",
+  "opt.absence.bot": "Ein Bot spielt stellvertretend, bis die Person zurück ist",
   "opt.absence.end": "Die Partie beenden",
   "opt.grace": "Schonfrist (Sekunden)",
   "opt.grace.help": "So lange wartet der Tisch in seinem Zug auf einen getrennten Spieler (1 bis 600).",
