@@ -360,6 +360,8 @@ def test_long_outage_strands_no_table(cluster: Cluster) -> None:
     assert not f["stuck"], f"tables never moved again after the outage: {f['stuck']}"
     late = {t: s for t, s in f["moved"].items() if s > BACK_WITHIN}
     assert not late, f"tables moved again only after {late}"
+    # Also while PostgreSQL starts up again ("the database system is starting up").
+    assert set(f["statuses"]) <= {200, 503}, sorted(set(f["statuses"]))
     assert f["checked"] > 0
 
 

@@ -225,13 +225,16 @@ def create_app(config: Config) -> FastAPI:
     async def protocol_error(request: Request, e: ProtocolError) -> JSONResponse:
         return error_response(e)
 
-    @app.exception_handler(sa.exc.OperationalError)
-    @app.exception_handler(sa.exc.InterfaceError)
+    @app.exception_handler(sa.exc.DBAPIError)
     @app.exception_handler(ConnectionError)
     @app.exception_handler(TimeoutError)
     async def database_away(request: Request, e: Exception) -> JSONResponse:
         """A read the database could not answer (a write says so itself): ``try_again``
-        (503), as every write refused meanwhile, not an internal error (500)."""
+        (503), as every write refused meanwhile, not an internal error (500). Refused,
+        reset, timed out, or "the database system is starting up" (a plain DBAPIError);
+        a refusal of the data or the query itself stays the internal error it is."""
+        if isinstance(e, sa.exc.IntegrityError | sa.exc.ProgrammingError | sa.exc.DataError):
+            raise e
         log.warning("golf server: %s %s: the database cannot be reached (%s)",
                     request.method, request.url.path[:80], type(e).__name__)
         return error_response(Unavailable())
