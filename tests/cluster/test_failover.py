@@ -15,7 +15,6 @@ import contextlib
 import os
 import random
 import socket
-import subprocess
 import sys
 import time
 from collections.abc import Iterator
@@ -28,8 +27,10 @@ import pytest
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent / "server"))
 sys.path.insert(0, str(HERE.parent))
+sys.path.insert(0, str(HERE))
 
 from harness import Client, ended_a_hole  # noqa: E402
+from pg_control import pg_ctl  # noqa: E402
 
 from golf.cluster import Cluster  # noqa: E402
 from golf.server.tables.clocks import HOLE_BREAK  # noqa: E402
@@ -416,22 +417,6 @@ def test_rolling_restart_under_load_loses_nothing(cluster: Cluster) -> None:
         assert {e["code"] for e in tables.errors} <= {"try_again"}
     finally:
         asyncio.run(tables.close())
-
-
-def pg_ctl(cluster: Cluster, action: str) -> None:
-    """Stop or start the cluster's own PostgreSQL in place (its data stays)."""
-    bins = sorted(Path("/usr/lib/postgresql").glob("*/bin/pg_ctl"))
-    data = cluster.pg_dir / "data"
-    cmd = [str(bins[-1]), "-D", str(data), "-w", "-t", "60"]
-    if action == "stop":
-        cmd += ["-m", "fast", "stop"]
-    else:
-        cmd += ["-l", str(cluster.pg_dir / "server.log"), "-o",
-                f"-p {cluster.pg_port} -k {cluster.pg_dir} -c listen_addresses=127.0.0.1 "
-                "-c fsync=off -c max_connections=200", "start"]
-    if os.getuid() == 0:
-        cmd = ["runuser", "-u", "postgres", "--", *cmd]
-    subprocess.run(cmd, check=True, capture_output=True, timeout=90)
 
 
 @pytest.mark.slow

@@ -42,8 +42,10 @@ def test_one_holder_and_a_lost_lease_fences_every_write(postgres_url: str) -> No
             assert left is not None and 0 < left <= 0.6
             m = await sa.start_match(table("T1"), {}, 2, 7, ["Ann", "Bot"])
             await sa.append_action("T1", m.id, 0, "reveal 1", "player")
-            # A stalls past its lease; B takes it (a new epoch).
-            await asyncio.sleep(0.8)
+            # A stalls past its lease while B goes on renewing; B takes it (a new epoch).
+            for _ in range(4):
+                await asyncio.sleep(0.2)
+                await b.renew()
             second = await b.acquire("T1")
             assert second == first + 1
             # A's next move is refused, in the database, and nothing of it is stored.
@@ -67,6 +69,52 @@ def test_one_holder_and_a_lost_lease_fences_every_write(postgres_url: str) -> No
         finally:
             await sa.close()
             await sb.close()
+
+    asyncio.run(run())
+
+
+def test_an_outage_of_the_database_moves_no_lease(postgres_url: str) -> None:
+    """Every node row runs out while nobody can reach the database. Afterwards a process
+    may not take another's lease until it has itself renewed for a TTL since its return,
+    so the holder, renewing within that TTL, keeps its tables at the same epoch; a holder
+    that never comes back loses them a TTL after the taker's return."""
+    url = db.async_url(fresh_database(postgres_url))
+    ttl = 0.6
+
+    async def run() -> None:
+        ea, eb = db.make_engine(url), db.make_engine(url)
+        await db.migrate(ea)
+        a, b = Leases(ea, "a:1", ttl=ttl), Leases(eb, "b:1", ttl=ttl)
+        sa = Store(ea, a)
+        try:
+            for t in ("T1", "T2"):
+                await sa.create_table(table(t))
+            e1, e2 = await a.acquire("T1"), await a.acquire("T2")
+            assert e1 is not None and e2 is not None
+            await b.renew()
+            # The "outage": neither renews for two TTLs, and both rows run out.
+            await asyncio.sleep(2 * ttl)
+            # B is back first: A's row ran out, but B's own did too, so B proves nothing
+            # about A yet (its unbroken renewals begin now).
+            assert await b.acquire("T1") is None
+            assert await a.renew() == []
+            assert a.held == {"T1": e1, "T2": e2}
+            # A renews on: B never takes its tables, however long it renews itself.
+            for _ in range(int(2 * ttl / 0.15)):
+                await asyncio.sleep(0.15)
+                await a.renew()
+                await b.renew()
+                assert await b.acquire("T2") is None
+            # A stops for good (a process that died) while B renews: once A's row ran
+            # out, B takes its tables.
+            for _ in range(int((ttl + 0.2) / 0.15)):
+                await asyncio.sleep(0.15)
+                await b.renew()
+            assert await b.acquire("T2") == e2 + 1
+            assert await a.renew() == ["T2"]
+        finally:
+            await sa.close()
+            await eb.dispose()
 
     asyncio.run(run())
 

@@ -17,6 +17,7 @@ from html import escape
 from pathlib import Path
 from typing import Any
 
+import sqlalchemy as sa
 from fastapi import FastAPI, Request, WebSocket
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
@@ -41,6 +42,7 @@ from .metrics import Metrics, apply_gc_policy, garbage_census
 from .moderation.care import Care
 from .players.accounts import Players
 from .storage import db, schema
+from .storage.errors import Unavailable
 from .storage.store import COMMIT_INTERVAL, Store
 from .tables.clocks import HOLE_BREAK
 from .tables.hub import Hub
@@ -222,6 +224,20 @@ def create_app(config: Config) -> FastAPI:
     @app.exception_handler(ProtocolError)
     async def protocol_error(request: Request, e: ProtocolError) -> JSONResponse:
         return error_response(e)
+
+    @app.exception_handler(sa.exc.DBAPIError)
+    @app.exception_handler(ConnectionError)
+    @app.exception_handler(TimeoutError)
+    async def database_away(request: Request, e: Exception) -> JSONResponse:
+        """A read the database could not answer (a write says so itself): ``try_again``
+        (503), as every write refused meanwhile, not an internal error (500). Refused,
+        reset, timed out, or "the database system is starting up" (a plain DBAPIError);
+        a refusal of the data or the query itself stays the internal error it is."""
+        if isinstance(e, sa.exc.IntegrityError | sa.exc.ProgrammingError | sa.exc.DataError):
+            raise e
+        log.warning("golf server: %s %s: the database cannot be reached (%s)",
+                    request.method, request.url.path[:80], type(e).__name__)
+        return error_response(Unavailable())
 
     @app.exception_handler(RequestValidationError)
     async def validation_error(request: Request, e: RequestValidationError) -> JSONResponse:

@@ -46,16 +46,33 @@ UNTIL = f"{DB_NOW} + CAST(:ttl AS double precision)"
 DEFAULT_TTL = 3.0
 
 
-#: This process is alive until ``ttl`` from now (the one row each process renews).
+#: This process is alive until ``ttl`` from now (the one row each process renews), and
+#: ``since`` is when its current unbroken run of renewals began: kept while the row had
+#: not run out, set to now when it had (the process could not reach the database, or
+#: starts).
 HEARTBEAT = sa.text(f"""
-INSERT INTO golf_nodes (node, expires) VALUES (CAST(:me AS varchar), {UNTIL})
-ON CONFLICT (node) DO UPDATE SET expires = {UNTIL}
+INSERT INTO golf_nodes (node, expires, since)
+VALUES (CAST(:me AS varchar), {UNTIL}, {DB_NOW})
+ON CONFLICT (node) DO UPDATE SET expires = {UNTIL},
+    since = CASE WHEN golf_nodes.expires >= {DB_NOW} AND golf_nodes.since IS NOT NULL
+                 THEN golf_nodes.since ELSE {DB_NOW} END
 """)
 
-#: A lease's holder is gone: released, or its process's node row ran out.
+#: A lease's holder is gone: released, or its process's node row ran out while the taker
+#: (``:me``, whose row the same transaction just renewed) was renewing its own unbroken,
+#: or a TTL ago or more. The second half is what keeps an outage of the database from
+#: moving leases: every row runs out while nobody can renew, so a row that ran out proves
+#: nothing until the processes have had a TTL, counted from the taker's own return, to
+#: renew theirs. A process that really died is taken over one TTL after the database came
+#: back; one that died while the database was up, as soon as its row ran out.
 _GONE = f"""(golf_leases.owner = ''
-        OR NOT EXISTS (SELECT 1 FROM golf_nodes n
-                       WHERE n.node = golf_leases.owner AND n.expires >= {DB_NOW}))"""
+        OR (NOT EXISTS (SELECT 1 FROM golf_nodes n
+                        WHERE n.node = golf_leases.owner AND n.expires >= {DB_NOW})
+            AND EXISTS (SELECT 1 FROM golf_nodes m
+                        WHERE m.node = :me AND m.since IS NOT NULL
+                          AND (m.since <= COALESCE((SELECT n.expires FROM golf_nodes n
+                                                    WHERE n.node = golf_leases.owner), 0)
+                               OR m.since <= {DB_NOW} - CAST(:ttl AS double precision)))))"""
 
 ACQUIRE = sa.text(f"""
 INSERT INTO golf_leases (table_id, owner, epoch, changed)
@@ -91,11 +108,14 @@ CHECK = sa.text("""
 SELECT table_id, epoch FROM golf_leases WHERE table_id = ANY(:ids) FOR SHARE
 """)
 
+# The tables this process holds are left out in the query, not after it: with ``LIMIT``
+# they would fill every answer once it holds that many, and an orphan sorted after them
+# would never be seen.
 ORPHANS = sa.text(f"""
 SELECT t.id FROM golf_tables t
 LEFT JOIN golf_leases l ON l.table_id = t.id
 LEFT JOIN golf_nodes n ON n.node = l.owner
-WHERE t.status = 'playing'
+WHERE t.status = 'playing' AND NOT (t.id = ANY(:held))
   AND (l.table_id IS NULL OR l.owner = :me
        OR (l.owner = '' AND l.changed < {DB_NOW} - CAST(:grace AS double precision))
        OR (l.owner <> '' AND COALESCE(n.expires, 0)
@@ -126,7 +146,8 @@ class Leases:
         async with self.engine.begin() as conn:
             # Alive first: a lease whose owner has no live node row is anyone's.
             await conn.execute(HEARTBEAT, {"me": self.node, "ttl": self.ttl})
-            row = (await conn.execute(ACQUIRE, {"t": table_id, "me": self.node})).first()
+            row = (await conn.execute(ACQUIRE, {"t": table_id, "me": self.node,
+                                                "ttl": self.ttl})).first()
         if row is None:
             return None
         epoch = int(row[0])
@@ -155,13 +176,16 @@ class Leases:
     async def renew(self) -> list[str]:
         """Keep this process alive (its one node row), which keeps every lease it holds;
         the tables whose lease was lost (another process took it while this one stalled:
-        its epoch moved on) come back and are forgotten."""
-        if not self.enabled or not self.held:
+        its epoch moved on) come back and are forgotten. Renewed while it holds nothing
+        too: its unbroken run of renewals (``since``) is what lets it take over a dead
+        process's tables at once."""
+        if not self.enabled:
             return []
         wanted = dict(self.held)
         async with self.engine.begin() as conn:
             await conn.execute(HEARTBEAT, {"me": self.node, "ttl": self.ttl})
-            rows = (await conn.execute(HELD, {"me": self.node, "ids": list(wanted)})).all()
+            rows = (await conn.execute(HELD, {"me": self.node, "ids": list(wanted)})).all() \
+                if wanted else []
         still = {str(r[0]): int(r[1]) for r in rows}
         lost = [t for t, epoch in wanted.items()
                 if still.get(t) != epoch and self.held.get(t) == epoch]
@@ -185,6 +209,7 @@ class Leases:
             return []
         async with self.engine.connect() as conn:
             rows = (await conn.execute(ORPHANS, {"grace": grace, "me": self.node,
+                                                 "held": list(self.held),
                                                  "limit": limit})).all()
         return [str(r[0]) for r in rows if str(r[0]) not in self.held]
 
@@ -215,17 +240,34 @@ class Leases:
         return {"node": self.node, "ttl": self.ttl, "held": len(self.held)}
 
 
+#: Seconds between attempts to renew while the database cannot be reached (at most; a
+#: third of the TTL if that is shorter).
+RENEW_RETRY = 0.25
+
+
 async def renew_forever(leases: Leases, lost: Any) -> None:
     """Renew every ``ttl / 3`` seconds; call ``lost(table_id)`` (a coroutine function)
-    for each lease another process took. A database that cannot be reached is retried
-    at the next beat: no other process can take a lease without it either."""
+    for each lease another process took. A renewal that fails (the database cannot be
+    reached) gives up nothing: no other process can take a lease without the database
+    either, and every write stays fenced by the lease's epoch. It is tried again every
+    :data:`RENEW_RETRY` seconds, so that this process renews within a moment of the
+    database's return, long before another may take its leases (``_GONE``: a TTL after
+    its own return)."""
+    pause = leases.ttl / 3
+    failing = False
     while True:
-        await asyncio.sleep(leases.ttl / 3)
+        await asyncio.sleep(min(pause, RENEW_RETRY) if failing else pause)
         try:
             gone = await leases.renew()
-        except Exception as e:  # the database is away: try again at the next beat
-            log.warning("golf server: leases not renewed (%s)", type(e).__name__)
+        except Exception as e:  # the database is away: try again soon
+            if not failing:
+                log.warning("golf server: leases not renewed (%s); trying again every "
+                            "%.2f s", type(e).__name__, min(pause, RENEW_RETRY))
+            failing = True
             continue
+        if failing:
+            log.info("golf server: leases renewed again")
+        failing = False
         for t in gone:
             log.warning("golf server: table %s was taken over by another process", t)
             await lost(t)

@@ -251,6 +251,9 @@ nodes = sa.Table(
     "golf_nodes", metadata,
     sa.Column("node", sa.String(120), primary_key=True),
     sa.Column("expires", sa.Float, nullable=False),
+    # When the process's current unbroken run of renewals began (migration 0008,
+    # golf.server.cluster.lease: who may take an expired lease after an outage).
+    sa.Column("since", sa.Float, nullable=True),
 )
 
 #: Sign-in attempts counted per username and per address (migration 0006,
@@ -299,6 +302,10 @@ def default_url(data_dir: Path) -> str:
     return f"sqlite+aiosqlite:///{(data_dir / 'golf.db').resolve()}"
 
 
+#: Seconds a new PostgreSQL connection may take before the attempt fails.
+CONNECT_TIMEOUT = 10.0
+
+
 def make_engine(url: str) -> AsyncEngine:
     url = async_url(url)
     if url.startswith("sqlite"):
@@ -315,8 +322,12 @@ def make_engine(url: str) -> AsyncEngine:
             cur.close()
 
         return engine
-    # pre_ping: a connection the database dropped (a restart) is replaced, not used.
-    return create_async_engine(url, pool_size=10, max_overflow=20, pool_pre_ping=True)
+    # pre_ping: a connection the database dropped (a restart) is replaced, not used. A
+    # connection attempt to a database that does not answer (unreachable, not refused)
+    # gives up after CONNECT_TIMEOUT instead of asyncpg's 60 s: the writes queued behind
+    # it, the lease renewals and the automatic moves' retries try again sooner.
+    return create_async_engine(url, pool_size=10, max_overflow=20, pool_pre_ping=True,
+                               connect_args={"timeout": CONNECT_TIMEOUT})
 
 
 def _upgrade(conn: sa.Connection) -> None:

@@ -114,8 +114,9 @@ class Finish:
                     "until": time.time() + max(0.0, clocks.break_until
                                                 - time.monotonic())}
         if data != self.rec.hole_break:
-            self.rec.hole_break = data
             await self._store.save_pending(self.rec.id, hole_break=data)
+            # Only once stored: a write that failed is made again by the next save.
+            self.rec.hole_break = data
 
     async def _save_rematch(self) -> None:
         """Store the offered rematch and who accepted it (or that none is offered)."""

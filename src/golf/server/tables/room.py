@@ -35,12 +35,14 @@ The room knows nothing of the hub that holds it: it gets the store and the serve
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Iterable
+import logging
+from collections.abc import Awaitable, Iterable
 from typing import Any
 
 from ...errors import GolfError, IllegalAction, NotationError
 from ..core.protocol import ProtocolError, RefusedWithState
 from ..core.tokens import new_seed
+from ..storage.errors import Unavailable
 from ..storage.records import MatchRecord, TableRecord
 from ..storage.store import Store
 from .audience import Audience, Client, Seat, dumps
@@ -55,6 +57,8 @@ from .telling import Telling
 
 __all__ = ["DEFAULT_OPTIONS", "Changes", "Client", "Lifecycle", "Room", "Seat",
            "check_options"]
+
+log = logging.getLogger("golf.server")
 
 class Lifecycle:
     """What a room needs to know about its server process: whether it is shutting
@@ -385,15 +389,26 @@ class Room:
         scoring = live.explained(event := turn.event)  # type: ignore[arg-type]
         if scoring is not None and result is None:
             self.finish.begin_break()
-            await self.finish.save_break()
+            await self._after_move(self.finish.save_break(), "the hole break")
         if self._current_turn() != was and (mattered or self._clocks_matter()):
             # A new turn's clocks are stored, so that a crash does not reset them.
-            await self.save_clocks(final=False)
+            await self._after_move(self.save_clocks(final=False), "the clocks")
         self.reschedule()
         self.telling.announce(by, event, scoring)
         if result is not None:
             self.send_table()
             await self.finish.rate(m)
+
+    async def _after_move(self, write: Awaitable[None], what: str) -> None:
+        """A write that follows a stored move (the lock is held). If the database went
+        away in between, the move still stands and is announced: it is stored, and a
+        refusal would tell its player that nothing was. What this write keeps is then
+        as it was last stored (the clocks go on from their last save after a restart)."""
+        try:
+            await write
+        except Unavailable:
+            log.warning("table %s: %s not stored after a move: the server cannot reach "
+                        "its database", self.id, what)
 
     # --- time-driven moves ---------------------------------------------------------------
     def plan(self) -> Plan | None:
