@@ -7,8 +7,8 @@ import asyncio
 import time
 
 import pytest
-from conftest import fresh_database
 
+from conftest import fresh_database
 from golf.server.cluster.lease import Leases
 from golf.server.storage import db
 from golf.server.storage.errors import Fenced
