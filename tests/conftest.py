@@ -22,7 +22,6 @@ fixtures start what they need, as before.
 from __future__ import annotations
 
 import os
-import socket
 import subprocess
 import tempfile
 from pathlib import Path
@@ -66,12 +65,6 @@ def _selected(config: pytest.Config, folder: str) -> bool:
     return False
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
 def _run(script: str, *args: str, env: dict[str, str] | None = None) -> str:
     out = subprocess.run(["bash", str(SCRIPTS / script), *args], capture_output=True,
                          text=True, timeout=900, env=env)
@@ -91,9 +84,11 @@ def pytest_configure(config: pytest.Config) -> None:
     if _selected(config, "tests/test_external_bots.py"):
         _run("node.sh")
     if needs_pg and not os.environ.get("GOLF_TEST_POSTGRES"):
+        from ports import free_port
+
         where = Path(tempfile.mkdtemp(prefix="golf-pg-"))
         where.chmod(0o755)  # the postgres user must reach it
-        env = {**os.environ, "GOLF_PG_PORT": str(_free_port()), "GOLF_PG_DIR": str(where)}
+        env = {**os.environ, "GOLF_PG_PORT": str(free_port()), "GOLF_PG_DIR": str(where)}
         line = [x for x in _run("postgres.sh", "start", env=env).splitlines()
                 if x.startswith("GOLF_TEST_POSTGRES=")][-1]
         os.environ["GOLF_TEST_POSTGRES"] = line.split("=", 1)[1]

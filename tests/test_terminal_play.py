@@ -30,6 +30,10 @@ CLEAR = "\x1b[2J\x1b[3J"
 TOKEN = re.compile(r"(\d+):(.{3})[* ]?")
 ENV = {**os.environ, "TERM": "xterm", "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8"}
 ENV.pop("NO_COLOR", None)
+# The program must see its pseudo-terminal's size: pytest-xdist's workers set COLUMNS=80 and
+# LINES=24, which would win over the size the test gives the terminal.
+ENV.pop("COLUMNS", None)
+ENV.pop("LINES", None)
 
 
 def spawn(*args: str) -> pexpect.spawn:

@@ -18,6 +18,10 @@ from golf import Game
 ROWS, COLS = 30, 100
 ENV = {**os.environ, "TERM": "xterm", "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8"}
 ENV.pop("NO_COLOR", None)
+# The program must see its pseudo-terminal's size: pytest-xdist's workers set COLUMNS=80 and
+# LINES=24, which would win over the size the test gives the terminal.
+ENV.pop("COLUMNS", None)
+ENV.pop("LINES", None)
 WAITING = re.compile(r"(\S+> |ready\. |next hole\. |\[y/N\] )$")
 TOKEN = re.compile(r"(\d+):(.{3})")
 

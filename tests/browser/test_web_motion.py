@@ -34,6 +34,14 @@ def moves(page: Page) -> list[dict[str, Any]]:
     return list(page.evaluate("window.__moves"))
 
 
+def settled(page: Page) -> None:
+    """Every animation over and two frames drawn since: the cards are where they land (a
+    fixed wait is not enough on a loaded machine, where a frame can come late)."""
+    page.wait_for_function(
+        "document.getAnimations().every(a => a.playState !== 'running')", timeout=10_000)
+    page.evaluate("new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
+
+
 def centre(box: dict[str, float]) -> tuple[float, float]:
     return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
 
@@ -49,7 +57,7 @@ def test_a_drawn_card_travels_from_the_stock_and_a_swapped_one_to_the_pile(
     page.evaluate("window.__moves = []")
     assert click_a_move(p) == "draw"
     expect(page.locator(".center .held-card")).to_be_visible()
-    page.wait_for_timeout(400)  # the slide is over: the card is where it lands
+    settled(page)  # the slide is over: the card is where it lands
     held = centre(box_of(page, ".center .held-card .card-svg"))
     drawn = [m for m in moves(page) if m["place"] == "held" and m["seat"] is None]
     assert len(drawn) == 1, moves(page)
@@ -68,7 +76,7 @@ def test_a_drawn_card_travels_from_the_stock_and_a_swapped_one_to_the_pile(
     page.evaluate("window.__moves = []")
     cell.click()
     expect(page.locator(".center .held-card")).to_have_count(0)
-    page.wait_for_timeout(400)
+    settled(page)
     pile = centre(box_of(page, ".center > .pile-wrap:nth-child(2) .pile .card-svg"))
     to_pile = [m for m in moves(page) if m["place"] == "discard"]
     assert len(to_pile) == 1, moves(page)

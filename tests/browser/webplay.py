@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 import re
-import socket
 import subprocess
 import sys
 import time
@@ -18,12 +17,7 @@ from playwright.sync_api import Browser, BrowserContext, Page, expect
 
 from golf import Game
 from golf.cards import card_str
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
+from ports import free_port  # noqa: F401  (re-exported for the suites)
 
 
 @dataclass

@@ -17,7 +17,8 @@ import pytest
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent / "server"))
 
-from golf.cluster import Cluster, free_port_block  # noqa: E402
+from golf.cluster import Cluster  # noqa: E402
+from ports import free_port_block  # noqa: E402
 
 # The server suite's throwaway PostgreSQL (scripts/ci/postgres.sh) and its fresh databases.
 from server.conftest import fresh_database, postgres_url  # noqa: E402, F401
@@ -28,7 +29,7 @@ def cluster3(request: pytest.FixtureRequest,
              tmp_path_factory: pytest.TempPathFactory) -> Iterator[Cluster]:
     """Three processes behind nginx, shared by a module's tests (each makes its own tables
     and leaves every process running), with nginx's log of where each request went."""
-    c = Cluster(processes=3, base_port=free_port_block(4),
+    c = Cluster(processes=3, base_port=free_port_block(5),
                 pg_url=fresh_database(request.getfixturevalue("postgres_url")),
                 data_dir=tmp_path_factory.mktemp("cluster3"), access_log=True)
     c.start()
@@ -47,7 +48,7 @@ def make_cluster(request: pytest.FixtureRequest,
     def make(processes: int = 3, start: bool = True, **kw: Any) -> Cluster:
         kw.setdefault("pg_url", fresh_database(base_url))
         kw.setdefault("data_dir", tmp_path / f"cluster-{len(made)}")
-        c = Cluster(processes=processes, base_port=free_port_block(processes + 1), **kw)
+        c = Cluster(processes=processes, base_port=free_port_block(processes + 2), **kw)
         made.append(c)
         if start:
             c.start()

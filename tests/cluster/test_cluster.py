@@ -21,7 +21,8 @@ from pathlib import Path
 import httpx
 from harness import Client, play_out
 
-from golf.cluster import Cluster, free_port_block, healthy
+from golf.cluster import Cluster, healthy
+from ports import free_port_block
 
 SEATS = [{"kind": "human"}, {"kind": "human"}]
 

@@ -37,7 +37,8 @@ sys.path.insert(0, str(HERE))
 from harness import Client, ended_a_hole  # noqa: E402
 from pg_control import pg_ctl  # noqa: E402
 
-from golf.cluster import Cluster, free_port_block  # noqa: E402
+from golf.cluster import Cluster  # noqa: E402
+from ports import free_port_block  # noqa: E402
 
 #: The lease's life (golf serve --lease-ttl; the default).
 TTL = 3.0

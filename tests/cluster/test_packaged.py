@@ -14,7 +14,8 @@ import time
 import zipfile
 from pathlib import Path
 
-from golf.cluster import free_port_block, healthy
+from golf.cluster import healthy
+from ports import free_port_block
 
 ROOT = Path(__file__).resolve().parents[2]
 

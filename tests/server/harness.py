@@ -12,7 +12,6 @@ import json
 import os
 import random
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -24,13 +23,11 @@ import httpx
 import websockets
 from websockets.exceptions import ConnectionClosed
 
+from ports import free_port
+
 PROTOCOL = 2
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 class ServerProcess:
