@@ -128,15 +128,30 @@ class Hub:
         database, which has every move its last holder stored."""
         leases = self.leases
         assert leases is not None
+        # One deadline for the whole claim, the wait for another request's claim of the
+        # same table included: a request queued behind one that waited its CLAIM_WAIT
+        # and was refused is refused too, not after a CLAIM_WAIT of its own (every hello
+        # is answered within the documented bound).
+        deadline = time.monotonic() + wait
         lock, users = self._claims.get(table_id, (asyncio.Lock(), 0))
         self._claims[table_id] = (lock, users + 1)
         try:
-            async with lock:
+            if wait > 0:
+                try:
+                    await asyncio.wait_for(lock.acquire(), timeout=wait)
+                except TimeoutError:
+                    raise ProtocolError("try_again", f"table {table_id} is still played by "
+                                        "another server process; try again in a "
+                                        "moment") from None
+            else:
+                await lock.acquire()
+            try:
                 room = self.rooms.get(table_id)
                 if room is not None:
                     return room
                 try:
-                    if not await self._take_lease(leases, table_id, wait):
+                    if not await self._take_lease(leases, table_id,
+                                                  max(0.0, deadline - time.monotonic())):
                         return None
                     rec = await self.store.load(table_id)
                     chat = await self.store.recent_chat(table_id, CHAT_HISTORY) \
@@ -158,6 +173,8 @@ class Hub:
                 # Its bots and clocks run here now.
                 room.reschedule()
                 return room
+            finally:
+                lock.release()
         finally:
             # The lock goes once nobody waits for it (a second lock for the same table
             # could load it twice).
