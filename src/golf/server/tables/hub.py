@@ -64,6 +64,24 @@ class Hub:
         # table id -> its loading lock and how many wait for it (cluster)
         self._claims: dict[str, tuple[asyncio.Lock, int]] = {}
         self._asked: dict[str, float] = {}  # table id -> when it was last looked up
+        # Tables given up because their copy here proved behind the database.
+        self._rereads: set[asyncio.Task[None]] = set()
+        if self.leases is not None:
+            self.life.behind = self._behind
+
+    def _behind(self, table_id: str) -> None:
+        """A table's copy here is behind the database (a move of its was stored although
+        its commit's answer was lost, so this copy lacks it): give it up, with its lease,
+        so that its clients reconnect and the next claim reads it as stored. Without
+        this the table refused every move until the process stopped: each one met the
+        stored move's key. A task: the room's lock is held by the move that found out."""
+        if table_id not in self.rooms:
+            return
+        log.warning("golf server: table %s is behind the database (a commit's answer was "
+                    "lost); reading it again", table_id)
+        task = asyncio.create_task(self.give_up(table_id, release=True))
+        self._rereads.add(task)
+        task.add_done_callback(self._rereads.discard)
 
     @property
     def draining(self) -> bool:
