@@ -40,6 +40,7 @@ import urllib.request
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 from types import FrameType, TracebackType
+from typing import Any
 
 from .errors import GolfError
 
@@ -346,8 +347,11 @@ class Cluster:
 
     # --- golf cluster stop -----------------------------------------------------------------
     def write_state(self) -> None:
+        # ``ports``, ``db`` and ``host`` are for ``golf cluster status``.
         state = {"owner": os.getpid(), "pids": [self.pid(i) for i in range(self.processes)],
-                 "nginx": self.nginx_env(), "url": self.url,
+                 "ports": [self.port(i) for i in range(self.processes)],
+                 "nginx": self.nginx_env(), "url": self.url, "db": self.pg_url,
+                 "host": socket.gethostname(),
                  "postgres": self.pg_env() if self.own_postgres else None}
         (self.data_dir / STATE_FILE).write_text(json.dumps(state))
 
@@ -408,3 +412,115 @@ def alive(pid: int) -> bool:
         if Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] == "Z":
             return False
     return True
+
+
+def recorded(data_dir: str | Path) -> dict[str, Any] | None:
+    """The state ``golf cluster`` wrote in ``data_dir``, or None if there is none (never
+    started there, or stopped: the stop removes it)."""
+    try:
+        state = json.loads((Path(data_dir) / STATE_FILE).read_text())
+    except (OSError, ValueError):
+        return None
+    return state if isinstance(state, dict) else None
+
+
+#: What ``golf cluster status`` asks the database (its clock: lease times are on it).
+_NODES = """
+SELECT n.node, n.expires - extract(epoch from clock_timestamp()) AS left_s,
+       extract(epoch from clock_timestamp()) - n.since AS unbroken_s,
+       count(l.table_id) AS tables,
+       extract(epoch from clock_timestamp()) - min(l.changed) AS oldest_s,
+       extract(epoch from clock_timestamp()) - max(l.changed) AS newest_s
+FROM golf_nodes n LEFT JOIN golf_leases l ON l.owner = n.node
+GROUP BY n.node, n.expires, n.since ORDER BY n.node
+"""
+
+
+def _pid_file(path: Path) -> int | None:
+    """The pid in a pid file (nginx's, or PostgreSQL's postmaster.pid: its first line)."""
+    with contextlib.suppress(OSError, ValueError, IndexError):
+        return int(path.read_text().split()[0])
+    return None
+
+
+def status(data_dir: str | Path, timeout: float = 5.0) -> dict[str, Any]:
+    """What runs of the cluster recorded in ``data_dir``: each process (pid, port, node
+    name, health, and from the database the tables it holds and its lease's age), the
+    proxy and the database. ClusterError if no cluster is recorded there or none of it
+    runs."""
+    state = recorded(data_dir)
+    if state is None:
+        raise ClusterError(f"no running cluster is recorded in {data_dir}/ (start one with "
+                           "`golf cluster`, or name its --data-dir)")
+    pids: list[int | None] = state.get("pids") or []
+    # Before ports were recorded: process i listens on the proxy's port + 1 + i.
+    base = int(state["nginx"]["GOLF_NGINX_PORT"])
+    ports: list[int] = state.get("ports") or [base + 1 + i for i in range(len(pids))]
+    host = state.get("host") or socket.gethostname()
+    nginx_dir = Path(state["nginx"]["GOLF_NGINX_DIR"])
+    nginx_pid = _pid_file(nginx_dir / "nginx.pid")
+    pg = state.get("postgres")
+    pg_dir = Path(pg["GOLF_PG_DIR"]) if pg else None
+    pg_pid = _pid_file(pg_dir / "data" / "postmaster.pid") if pg_dir else None
+    out: dict[str, Any] = {
+        "data_dir": str(data_dir), "owner": state.get("owner"),
+        "owner_running": bool(state.get("owner")) and alive(int(state["owner"])),
+        "proxy": {"url": state["url"], "pid": nginx_pid,
+                  "running": nginx_pid is not None and alive(nginx_pid),
+                  "healthy": healthy(state["url"], timeout), "dir": str(nginx_dir),
+                  "config": str(nginx_dir / "nginx.conf"),
+                  "error_log": str(nginx_dir / "logs" / "error.log")},
+        "database": {"url": state.get("db"), "own": pg is not None,
+                     "dir": str(pg_dir) if pg_dir else None,
+                     "port": int(pg["GOLF_PG_PORT"]) if pg else None, "pid": pg_pid,
+                     "reachable": False, "error": None},
+        "processes": [],
+    }
+    nodes: dict[str, dict[str, Any]] = {}
+    if state.get("db"):
+        try:
+            nodes = _read_nodes(str(state["db"]), timeout)
+            out["database"]["reachable"] = True
+        except Exception as e:  # reported, not raised: the rest of the status stands
+            out["database"]["error"] = f"{type(e).__name__}: {e}"
+    for i, (pid, port) in enumerate(zip(pids, ports, strict=False)):
+        node = f"{host}:{port}"
+        url = f"http://127.0.0.1:{port}"
+        out["processes"].append({
+            "index": i, "pid": pid, "running": bool(pid) and alive(int(pid or 0)),
+            "port": port, "url": url, "node": node, "healthy": healthy(url, timeout),
+            "log": str(Path(data_dir) / f"serve-{i}.log"), **nodes.pop(node, {})})
+    # Rows of other names: another cluster's processes on the same database, or a
+    # process started with its own --node.
+    out["other_nodes"] = nodes
+    if not (out["owner_running"] or out["proxy"]["running"]
+            or any(p["running"] for p in out["processes"])):
+        raise ClusterError(f"the cluster recorded in {data_dir}/ is not running (none of "
+                           f"its processes, nor nginx, nor the `golf cluster` that started "
+                           f"it); `golf cluster stop --data-dir {data_dir}` clears what is "
+                           "left")
+    return out
+
+
+def _read_nodes(db_url: str, timeout: float) -> dict[str, dict[str, Any]]:
+    """Each node row of the database: seconds its row has left, how long it has renewed
+    unbroken, the tables whose lease it holds and the age of its oldest and newest."""
+    import asyncio
+
+    import asyncpg  # type: ignore[import-untyped]
+
+    async def read() -> dict[str, dict[str, Any]]:
+        conn = await asyncpg.connect(db_url.replace("+asyncpg", "", 1), timeout=timeout)
+        try:
+            rows = await conn.fetch(_NODES, timeout=timeout)
+        finally:
+            await conn.close()
+        return {str(r["node"]): {
+            "row_left_s": float(r["left_s"]),
+            "renewing_s": None if r["unbroken_s"] is None else float(r["unbroken_s"]),
+            "tables": int(r["tables"]),
+            "oldest_lease_s": None if r["oldest_s"] is None else float(r["oldest_s"]),
+            "newest_lease_s": None if r["newest_s"] is None else float(r["newest_s"])}
+            for r in rows}
+
+    return asyncio.run(read())

@@ -9,6 +9,7 @@ terminate and restart do what they say; `golf cluster` starts and stops everythi
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import random
 import signal
@@ -181,6 +182,7 @@ def test_golf_cluster_command_starts_and_stops_everything(tmp_path: Path,
             raise AssertionError(first + proc.stdout.read())
         assert healthy(f"http://127.0.0.1:{base}")
         assert all(healthy(f"http://127.0.0.1:{base + 1 + i}") for i in range(2))
+        check_status(base, data)
         stop = subprocess.run([sys.executable, "-m", "golf", "cluster", "stop", "--data-dir",
                                str(data)], capture_output=True, text=True, timeout=120)
         assert stop.returncode == 0, stop.stderr
@@ -194,3 +196,51 @@ def test_golf_cluster_command_starts_and_stops_everything(tmp_path: Path,
     again = subprocess.run([sys.executable, "-m", "golf", "cluster", "stop", "--data-dir",
                             str(data)], capture_output=True, text=True, timeout=60)
     assert again.returncode == 2 and "no running cluster" in again.stderr
+    gone = status(data)
+    assert gone.returncode == 2 and "no running cluster is recorded" in gone.stderr, gone
+
+
+def status(data: Path, *extra: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "golf", "cluster", "status", "--data-dir",
+                           str(data), *extra], capture_output=True, text=True, timeout=60)
+
+
+def check_status(base: int, data: Path) -> None:
+    """`golf cluster status` of a running cluster of two: every part, and the one table
+    made, held by one process with its lease's age."""
+    r = httpx.post(f"http://127.0.0.1:{base}/api/tables", timeout=30, json={
+        "name": "Ann", "preset": "six-card",
+        "seats": [{"kind": "human"}, {"kind": "bot", "bot": "easy"}]})
+    assert r.status_code == 201, r.text
+    # Its lease is taken by the process its id hashes to, on the first request naming it.
+    tid, token = r.json()["table"]["id"], r.json()["token"]
+    r = httpx.get(f"http://127.0.0.1:{base}/api/tables/{tid}", timeout=30,
+                  headers={"Authorization": f"Bearer {token}"})
+    assert r.status_code == 200, r.text
+    text = status(data)
+    assert text.returncode == 0, text.stderr
+    for port in (base, base + 1, base + 2):
+        assert f"{port}" in text.stdout, text.stdout
+    assert "reachable: yes" in text.stdout and "answers /api/health: yes" in text.stdout
+    js = status(data, "--json")
+    assert js.returncode == 0, js.stderr
+    st = json.loads(js.stdout)
+    assert st["owner_running"] and st["proxy"]["healthy"] and st["proxy"]["running"]
+    assert st["database"]["reachable"] and not st["database"]["own"]
+    assert [p["port"] for p in st["processes"]] == [base + 1, base + 2]
+    assert all(p["running"] and p["healthy"] and p["row_left_s"] > 0
+               for p in st["processes"]), st["processes"]
+    held = [p for p in st["processes"] if p["tables"]]
+    assert len(held) == 1 and held[0]["tables"] == 1, st["processes"]
+    assert held[0]["oldest_lease_s"] >= 0 and held[0]["renewing_s"] >= 0
+
+
+def test_golf_cluster_status_without_a_cluster(tmp_path: Path) -> None:
+    """A clear error, exit 2, where no cluster was started (or it was stopped)."""
+    r = status(tmp_path / "nothing")
+    assert r.returncode == 2 and "no running cluster is recorded in" in r.stderr, r
+    assert "golf cluster" in r.stderr and r.stdout == ""
+    helped = subprocess.run([sys.executable, "-m", "golf", "cluster", "--help"],
+                            capture_output=True, text=True, timeout=60)
+    words = " ".join(helped.stdout.split())
+    assert "golf cluster status" in words and "node name" in words, words

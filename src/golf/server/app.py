@@ -177,10 +177,17 @@ def create_app(config: Config) -> FastAPI:
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         if not config.db:
             Path(config.data_dir).mkdir(parents=True, exist_ok=True)
-        engine = db.make_engine(config.database_url())
-        await schema.check(engine, migrate=config.migrate)
         if config.migrate:
-            await db.migrate(engine)
+            # On an engine of its own: a migration's statements may outlast the serving
+            # engine's statement timeout (db.stall_settings).
+            setup = db.make_engine(config.database_url())
+            try:
+                await schema.check(setup, migrate=True)
+                await db.migrate(setup)
+            finally:
+                await setup.dispose()
+        engine = db.make_engine(config.database_url(), stall=config.lease_ttl)
+        await schema.check(engine, migrate=config.migrate)
         leases = Leases(engine, config.node or f"{socket.gethostname()}:{config.port}",
                         ttl=config.lease_ttl)
         store = Store(engine, leases, commit_interval=config.commit_interval)

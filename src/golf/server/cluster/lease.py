@@ -31,7 +31,7 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
-from ..storage.errors import Fenced
+from ..storage.errors import Fenced, Unavailable
 
 __all__ = ["DB_NOW", "Leases", "renew_forever"]
 
@@ -136,6 +136,9 @@ class Leases:
         self.held: dict[str, int] = {}
         #: When each held lease was acquired (time.monotonic), for the handover's pause.
         self.since: dict[str, float] = {}
+        #: When the last renewal that succeeded was sent (time.monotonic): the node row,
+        #: and with it every lease, lasts at least ``ttl`` from then.
+        self.renewed = -1e9
 
     # --- taking and giving back ------------------------------------------------------------
     async def acquire(self, table_id: str) -> int | None:
@@ -143,11 +146,13 @@ class Leases:
         node's; its new epoch, or None (held by another process, or no such table)."""
         if not self.enabled:
             return 0
+        sent = time.monotonic()
         async with self.engine.begin() as conn:
             # Alive first: a lease whose owner has no live node row is anyone's.
             await conn.execute(HEARTBEAT, {"me": self.node, "ttl": self.ttl})
             row = (await conn.execute(ACQUIRE, {"t": table_id, "me": self.node,
                                                 "ttl": self.ttl})).first()
+        self.renewed = max(self.renewed, sent)
         if row is None:
             return None
         epoch = int(row[0])
@@ -182,10 +187,12 @@ class Leases:
         if not self.enabled:
             return []
         wanted = dict(self.held)
+        sent = time.monotonic()
         async with self.engine.begin() as conn:
             await conn.execute(HEARTBEAT, {"me": self.node, "ttl": self.ttl})
             rows = (await conn.execute(HELD, {"me": self.node, "ids": list(wanted)})).all() \
                 if wanted else []
+        self.renewed = max(self.renewed, sent)
         still = {str(r[0]): int(r[1]) for r in rows}
         lost = [t for t, epoch in wanted.items()
                 if still.get(t) != epoch and self.held.get(t) == epoch]
@@ -216,7 +223,10 @@ class Leases:
     # --- fencing ---------------------------------------------------------------------------
     async def check(self, conn: AsyncConnection, tables: Iterable[str]) -> None:
         """Inside a write transaction: raise :class:`Fenced` unless this process still
-        holds, at the epoch it acquired, the lease of every table written."""
+        holds, at the epoch it acquired, the lease of every table written; and
+        :class:`Unavailable` without asking the database when this process has not
+        renewed for a TTL (cut off from the database, or stalled): its leases may have
+        passed, and a write it cannot vouch for is not made."""
         if not self.enabled:
             return
         wanted: dict[str, int] = {}
@@ -232,6 +242,10 @@ class Leases:
         for t, epoch in wanted.items():
             if found.get(t) != epoch:
                 raise Fenced(t)
+        # Asked after the database's answer: a lease that passed is Fenced (its table is
+        # given up), one this process merely cannot vouch for is only try_again.
+        if time.monotonic() - self.renewed >= self.ttl:
+            raise Unavailable()
 
     def holds(self, table_id: str) -> bool:
         return not self.enabled or table_id in self.held

@@ -306,7 +306,24 @@ def default_url(data_dir: Path) -> str:
 CONNECT_TIMEOUT = 10.0
 
 
-def make_engine(url: str) -> AsyncEngine:
+def stall_settings(stall: float) -> dict[str, Any]:
+    """asyncpg's connect arguments that bound how long a cut-off link can hold anything
+    up, for a server whose leases last ``stall`` seconds (docs/server.md, "Failure
+    modes"): each statement gives up after two thirds of it (a process cut off from the
+    database hears of it while its lease still stands, so its renewals are tried again
+    and its clients are answered ``try_again`` instead of waiting for TCP to give up), and
+    the database ends a transaction left idle by its client for ``stall`` (a process cut
+    off mid-write would otherwise keep its rows and lease locks for as long as the cut
+    lasts, and hold up the process that took its tables over)."""
+    return {"command_timeout": max(0.5, stall * 2 / 3),
+            "server_settings": {
+                "idle_in_transaction_session_timeout": str(max(500, round(stall * 1000)))}}
+
+
+def make_engine(url: str, stall: float | None = None) -> AsyncEngine:
+    """An engine for ``url``; with ``stall`` (a server's lease TTL, PostgreSQL only) its
+    connections carry :func:`stall_settings` (not for migrations, whose statements may
+    take long)."""
     url = async_url(url)
     if url.startswith("sqlite"):
         engine = create_async_engine(url, connect_args={"timeout": 30})
@@ -326,8 +343,11 @@ def make_engine(url: str) -> AsyncEngine:
     # connection attempt to a database that does not answer (unreachable, not refused)
     # gives up after CONNECT_TIMEOUT instead of asyncpg's 60 s: the writes queued behind
     # it, the lease renewals and the automatic moves' retries try again sooner.
+    connect: dict[str, Any] = {"timeout": CONNECT_TIMEOUT}
+    if stall is not None:
+        connect.update(stall_settings(stall))
     return create_async_engine(url, pool_size=10, max_overflow=20, pool_pre_ping=True,
-                               connect_args={"timeout": CONNECT_TIMEOUT})
+                               connect_args=connect)
 
 
 def _upgrade(conn: sa.Connection) -> None:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from ..core.protocol import ProtocolError
 
-__all__ = ["Fenced", "Unavailable"]
+__all__ = ["Behind", "Fenced", "Unavailable"]
 
 
 class Fenced(ProtocolError):
@@ -29,3 +29,12 @@ class Unavailable(ProtocolError):
     def __init__(self) -> None:
         super().__init__("try_again", "the server cannot reach its database right now; "
                          "nothing was stored, try again in a moment")
+
+
+class Behind(Unavailable):
+    """A write of a table refused because the database already holds what it would write
+    (the key of a move's row is taken): this process's copy of the table is behind what
+    is stored. That happens when a commit succeeded but its answer was lost (a statement
+    timeout or a cut connection during ``COMMIT``): the move was refused to its player
+    and the table went back to its copy in memory, without it. The table must be read
+    again from the database (the hub gives it up; its clients reconnect)."""

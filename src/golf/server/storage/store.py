@@ -21,7 +21,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from . import db
 from .action_writer import ActionWriter
-from .errors import Unavailable
+from .errors import Behind, Unavailable
 from .records import (
     MatchRecord,
     SeatRecord,
@@ -126,10 +126,11 @@ class Store:
         except sa.exc.IntegrityError as e:
             # The data's answer, not an outage: a name taken is the caller's to word; a
             # table's row already there (a move another writer stored: the last line of
-            # defence against a fork) is a table that moved on, so try again.
+            # defence against a fork; or this process's own move whose commit answer was
+            # lost) is a table whose copy here is behind the database.
             if table is None or self._leases is None:
                 raise
-            raise Unavailable() from e
+            raise Behind() from e
         except (sa.exc.SQLAlchemyError, OSError) as e:
             if self._leases is None:
                 raise

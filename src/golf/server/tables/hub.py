@@ -64,6 +64,24 @@ class Hub:
         # table id -> its loading lock and how many wait for it (cluster)
         self._claims: dict[str, tuple[asyncio.Lock, int]] = {}
         self._asked: dict[str, float] = {}  # table id -> when it was last looked up
+        # Tables given up because their copy here proved behind the database.
+        self._rereads: set[asyncio.Task[None]] = set()
+        if self.leases is not None:
+            self.life.behind = self._behind
+
+    def _behind(self, table_id: str) -> None:
+        """A table's copy here is behind the database (a move of its was stored although
+        its commit's answer was lost, so this copy lacks it): give it up, with its lease,
+        so that its clients reconnect and the next claim reads it as stored. Without
+        this the table refused every move until the process stopped: each one met the
+        stored move's key. A task: the room's lock is held by the move that found out."""
+        if table_id not in self.rooms:
+            return
+        log.warning("golf server: table %s is behind the database (a commit's answer was "
+                    "lost); reading it again", table_id)
+        task = asyncio.create_task(self.give_up(table_id, release=True))
+        self._rereads.add(task)
+        task.add_done_callback(self._rereads.discard)
 
     @property
     def draining(self) -> bool:
@@ -128,15 +146,30 @@ class Hub:
         database, which has every move its last holder stored."""
         leases = self.leases
         assert leases is not None
+        # One deadline for the whole claim, the wait for another request's claim of the
+        # same table included: a request queued behind one that waited its CLAIM_WAIT
+        # and was refused is refused too, not after a CLAIM_WAIT of its own (every hello
+        # is answered within the documented bound).
+        deadline = time.monotonic() + wait
         lock, users = self._claims.get(table_id, (asyncio.Lock(), 0))
         self._claims[table_id] = (lock, users + 1)
         try:
-            async with lock:
+            if wait > 0:
+                try:
+                    await asyncio.wait_for(lock.acquire(), timeout=wait)
+                except TimeoutError:
+                    raise ProtocolError("try_again", f"table {table_id} is still played by "
+                                        "another server process; try again in a "
+                                        "moment") from None
+            else:
+                await lock.acquire()
+            try:
                 room = self.rooms.get(table_id)
                 if room is not None:
                     return room
                 try:
-                    if not await self._take_lease(leases, table_id, wait):
+                    if not await self._take_lease(leases, table_id,
+                                                  max(0.0, deadline - time.monotonic())):
                         return None
                     rec = await self.store.load(table_id)
                     chat = await self.store.recent_chat(table_id, CHAT_HISTORY) \
@@ -158,6 +191,8 @@ class Hub:
                 # Its bots and clocks run here now.
                 room.reschedule()
                 return room
+            finally:
+                lock.release()
         finally:
             # The lock goes once nobody waits for it (a second lock for the same table
             # could load it twice).

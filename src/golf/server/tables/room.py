@@ -36,13 +36,13 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Awaitable, Iterable
+from collections.abc import Awaitable, Callable, Iterable
 from typing import Any
 
 from ...errors import GolfError, IllegalAction, NotationError
 from ..core.protocol import ProtocolError, RefusedWithState
 from ..core.tokens import new_seed
-from ..storage.errors import Unavailable
+from ..storage.errors import Behind, Unavailable
 from ..storage.records import MatchRecord, TableRecord
 from ..storage.store import Store
 from .audience import Audience, Client, Seat, dumps
@@ -68,6 +68,9 @@ class Lifecycle:
     def __init__(self, hole_break: float = HOLE_BREAK) -> None:
         self._draining = False
         self.break_length = hole_break
+        #: Called with a table's id when its copy here proved behind the database
+        #: (storage.errors.Behind): the hub gives the table up, to be read again.
+        self.behind: Callable[[str], None] | None = None
 
     @property
     def draining(self) -> bool:
@@ -374,9 +377,12 @@ class Room:
             # cancelled caller does not cancel it).
             await self._store.append_action(self.id, m.id, index, str(turn.action), by,
                                             result)
-        except BaseException:
+        except BaseException as e:
             # Not stored: the table goes back to what the database holds.
             self.live = self._restore(m, think=True)
+            if isinstance(e, Behind) and self._life.behind is not None:
+                # Or stored after all, and this copy is behind the database: read again.
+                self._life.behind(self.id)
             raise
         m.actions.append(str(turn.action))
         m.by.append(by)

@@ -23,6 +23,11 @@ export class TableSocket {
     this.closed = false;
     this.ws = null;
     this.timer = null;
+    // Whether this connection's hello was answered with welcome; and how often a hello on
+    // it was refused with try_again (the table moving between server processes, or the
+    // database away): it is said again after the same backoff as a reconnect.
+    this.joined = false;
+    this.refused = 0;
     this.connect();
   }
 
@@ -45,11 +50,9 @@ export class TableSocket {
       return;
     }
     this.ws = ws;
-    ws.addEventListener("open", () => {
-      // show_peeks: this player's display setting for memory mode (the server applies it).
-      ws.send(JSON.stringify({ type: "hello", protocol: PROTOCOL, table: this.table,
-        token: this.token, show_peeks: pref("showPeeked", false) }));
-    });
+    this.joined = false;
+    this.refused = 0;
+    ws.addEventListener("open", () => this.hello(ws));
     ws.addEventListener("message", (e) => {
       let msg;
       try {
@@ -59,7 +62,17 @@ export class TableSocket {
       }
       if (msg.type === "welcome") {
         this.attempt = 0;
+        this.joined = true;
         this.onStatus({ state: "open" });
+      } else if (msg.type === "error" && msg.code === "try_again" && !this.joined) {
+        // The socket stays open and nothing was joined: say hello again in a moment
+        // (docs/protocol.md, try_again), as a reconnect would.
+        const base = BACKOFF_MS[Math.min(this.refused, BACKOFF_MS.length - 1)];
+        this.refused += 1;
+        clearTimeout(this.timer);
+        this.timer = setTimeout(() => {
+          if (this.ws === ws && !this.joined) this.hello(ws);
+        }, Math.round(base * (0.8 + Math.random() * 0.4)));
       }
       this.onMessage(msg);
     });
@@ -74,6 +87,13 @@ export class TableSocket {
       }
       this.retry();
     });
+  }
+
+  hello(ws) {
+    if (ws.readyState !== WebSocket.OPEN) return;
+    // show_peeks: this player's display setting for memory mode (the server applies it).
+    ws.send(JSON.stringify({ type: "hello", protocol: PROTOCOL, table: this.table,
+      token: this.token, show_peeks: pref("showPeeked", false) }));
   }
 
   retry() {
