@@ -38,7 +38,8 @@ sys.path.insert(0, str(HERE))
 from harness import Client, ended_a_hole  # noqa: E402
 from test_db_outage import Database  # noqa: E402
 
-from golf.cluster import Cluster, free_port_block  # noqa: E402
+from golf.cluster import Cluster  # noqa: E402
+from ports import free_port_block  # noqa: E402
 
 # A fresh database of the server suite's throwaway PostgreSQL (its fixture: conftest).
 from server.conftest import fresh_database  # noqa: E402

@@ -21,8 +21,9 @@ from pathlib import Path
 import asyncpg
 import httpx
 import pytest
-from conftest import make_server
 from harness import Client, ServerProcess
+
+from conftest import make_server
 
 
 @pytest.fixture
