@@ -9,7 +9,8 @@ every person connected at that moment has closed the hole-end dialog (their page
 ``golf serve --hole-break`` says otherwise). The
 countdown is the match's clocks' (``clock.kind == "next_hole"``); meanwhile no bot moves,
 no turn timer runs and no action is accepted (``hole_break``), and ``your_turn`` is false
-for everyone. When it ends, everyone gets the state again. A person who leaves during the
+for everyone. When it ends, everyone gets the state again (a page closes a hole-end dialog
+still open then). Nobody to wait for but spectators watching: the countdown runs out. A person who leaves during the
 break is not waited for. The break is stored with the table (``golf_tables.hole_break``:
 the match, the version, the seats still waited for and the wall-clock end of the
 countdown) when it begins, on each ``ready`` and when it ends, so a ``ready`` sent to a
@@ -83,8 +84,11 @@ class Finish:
                 if s.rec.kind == "human" and s.conns and not s.stand_in}
 
     def begin_break(self) -> None:
-        """A hole ended and the match goes on: the break begins (the lock is held)."""
-        self._clocks().begin_break(self._people_here())
+        """A hole ended and the match goes on: the break begins (the lock is held). Only
+        spectators watching (bots play every seat): it runs its countdown, waiting for
+        nobody, so that the next hole does not start behind their hole-end dialog."""
+        self._clocks().begin_break(self._people_here(),
+                                   watched=self.audience.spectators > 0)
 
     async def ready(self, seat: Seat | None) -> None:
         """A person closed the hole-end dialog (spectators' and late frames are ignored)."""
