@@ -4,9 +4,9 @@ scrolling; opponents form one compact strip; the "Connection lost" banner stays 
 
 from __future__ import annotations
 
-import pytest
 from pathlib import Path
 
+import pytest
 from layoutkit import (
     VIEWPORTS,
     Seated,

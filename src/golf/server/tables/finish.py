@@ -9,8 +9,9 @@ every person connected at that moment has closed the hole-end dialog (their page
 ``golf serve --hole-break`` says otherwise). The
 countdown is the match's clocks' (``clock.kind == "next_hole"``); meanwhile no bot moves,
 no turn timer runs and no action is accepted (``hole_break``), and ``your_turn`` is false
-for everyone. When it ends, everyone gets the state again (a page closes a hole-end dialog
-still open then). Nobody to wait for but spectators watching: the countdown runs out. A person who leaves during the
+for everyone. When it ends, everyone gets the state again (a page closes a hole-end
+dialog still open then). Nobody to wait for but spectators watching: the countdown runs
+out. A person who leaves during the
 break is not waited for. The break is stored with the table (``golf_tables.hole_break``:
 the match, the version, the seats still waited for and the wall-clock end of the
 countdown) when it begins, on each ``ready`` and when it ends, so a ``ready`` sent to a

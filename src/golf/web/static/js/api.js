@@ -3,6 +3,7 @@
 
 import { sentence, t } from "./i18n.js";
 import "./strings/common.js";
+import { serverWords } from "./serverwords.js";
 
 const STORE = "golf.seats";
 
@@ -59,8 +60,10 @@ async function send(method, path, body, token, csrf) {
   }
   if (!response.ok) {
     const err = (data && data.error) || {};
+    // The page's own words for a refusal it knows by its code and fields; else the
+    // server's sentence.
     const e = new ApiError(response.status, err.code || "http_" + response.status,
-      sentence(err.message || response.statusText), err.field);
+      serverWords(err) || sentence(err.message || response.statusText), err.field);
     e.retryAfter = err.retry_after;
     throw e;
   }
