@@ -64,6 +64,8 @@ def assert_forgotten(page: Page, peeked: dict[int, str]) -> None:
             continue  # turned up since: everyone sees it now
         label = cell.get_attribute("aria-label") or ""
         assert "you looked at it" in label and ":" not in label.split("you looked at it")[1], label
+        # The back shows it too, not only the label (issue 38).
+        expect(cell.locator(".seen-tag")).to_be_visible()
         if code != "JK":  # two jokers: the other may be face up anywhere
             for form in card_forms(code):
                 assert form not in html, f"{form} is still on the page after the first draw"
