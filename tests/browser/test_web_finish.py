@@ -232,6 +232,33 @@ def test_everyone_sees_the_break_and_no_turn_runs_behind_the_dialog(
         p.context.close()
 
 
+def test_a_rematch_can_be_declined(browser: Browser, server: Server) -> None:
+    """Issue 38: an invited person says "No, thanks"; the host reads who declined and may
+    invite again."""
+    ann = open_player(browser, "Ann", server.url + "/")
+    create_table(ann, seats=["human"], rules={"holes": 1})
+    bob = open_player(browser, "Bob", invite_url(ann))
+    join_by_invite(bob)
+    expect(ann.page.locator("#start")).to_be_enabled()
+    ann.page.locator("#start").click()
+    play_until_hole_end([ann, bob])
+    for p in (ann, bob):
+        closes_hole_end(p.page)
+    ann.page.locator("[data-key=rematch]").click()
+    expect(bob.page.locator(".rematch-invite")).to_contain_text("Ann invites everyone")
+    bob.page.locator("[data-key=rematch-decline]").click()
+    expect(ann.page.locator(".rematch-declined")).to_have_text("Bob declined to play again.")
+    expect(bob.page.locator(".rematch-declined")).to_have_text("You declined to play again.")
+    expect(bob.page.locator("[data-key=rematch-accept]")).to_have_count(0)
+    # The host may invite again; the note of the last answer goes.
+    ann.page.locator("[data-key=rematch]").click()
+    expect(bob.page.locator(".rematch-invite")).to_be_visible()
+    expect(ann.page.locator(".rematch-declined")).to_have_count(0)
+    for p in (ann, bob):
+        assert not p.errors, p.errors
+        p.context.close()
+
+
 # Every badge's box against every rank, suit and pip of every card in the same layer (the
 # page, or one dialog: a dialog's badge over a card of the page beneath it is the dialog
 # covering the page, not a badge covering a card).

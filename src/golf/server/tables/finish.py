@@ -19,8 +19,9 @@ process that then stops, or hands the table to another, is not lost.
 
 **Rematch.** After a finished (or ended) match the host offers a rematch (with changes,
 ``POST /api/tables/{id}/rematch``); it is an invitation that each person seated accepts
-(``POST /api/tables/{id}/rematch/accept``); bots accept at once, the host by offering. The
-new match starts when the last person accepts. The offer and its acceptances are stored
+(``POST /api/tables/{id}/rematch/accept``) or declines (``.../rematch/decline``: the offer
+is dropped, and everyone is told who declined); bots accept at once, the host by offering.
+The new match starts when the last person accepts. The offer and its acceptances are stored
 with the table (``golf_tables.rematch``), so they survive a restart or a handover.
 """
 
@@ -242,6 +243,19 @@ class Finish:
             self._rematch.add(seat.position)
             await self._start_if_accepted()
             await self._save_rematch()
+
+    async def decline_rematch(self, seat: Seat) -> None:
+        """A person seated says no to the offered rematch (the host may take it back): the
+        offer is dropped and everyone hears who declined (``rematch_declined``)."""
+        async with self.lock:
+            if self._rematch is None or self.rec.status not in ("finished", "ended"):
+                raise ProtocolError("no_rematch", "no rematch is offered now; the host "
+                                    "offers one after the match")
+            self._rematch = None
+            await self._save_rematch()
+            self.audience.push_all(dumps({"type": "rematch_declined", "table": self.rec.id,
+                                          "by": seat.position}))
+            self.telling.send_table()
 
     async def _start_if_accepted(self) -> None:
         if self._everyone_accepted():

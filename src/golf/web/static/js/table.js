@@ -100,6 +100,8 @@ export function tableScreen(root, where, { navigate }) {
         break;
       case "table":
         S.table = msg.table;
+        // A new offer: who declined the last one no longer matters.
+        if (S.table.rematch) S.rematchDeclined = null;
         setRatedTable(S.table.rated);
         // Anyone seated may share the invite (the summary has it for a seated token).
         if (seated(S) && !S.invite && S.token) loadInvite();
@@ -134,6 +136,10 @@ export function tableScreen(root, where, { navigate }) {
         break;
       case "error":
         takeError(msg);
+        break;
+      case "rematch_declined":
+        S.rematchDeclined = msg.by;
+        render();
         break;
       case "rating":
         showRatingChange(msg, S.seat, Object.fromEntries(((S.table && S.table.seats) || [])
