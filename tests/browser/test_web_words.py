@@ -353,6 +353,7 @@ ISSUE_38_JS = """async (code) => {
   await import('/static/js/strings/narrate.js');
   await import('/static/js/strings/profiles.js');
   await import('/static/js/strings/lobby.js');
+  await import('/static/js/strings/table.js');
   const api = await import('/static/js/api.js');
   i18n.setLang(code);
   const tn = i18n.tn || ((key, n, params) => i18n.t(key, params));  // before issue 38: none
@@ -368,6 +369,7 @@ ISSUE_38_JS = """async (code) => {
     youNotMany: tn('board.youNot', 2, { needed: '2', rating: '1000' }),
     how: i18n.t('lobby.how.5'),
     bots: i18n.t('board.botsOther', { names: 'Search', example: 'search' }),
+    mute: [i18n.t('chat.muteShort'), i18n.t('chat.unmuteShort')],
   };
 }"""
 
@@ -391,6 +393,8 @@ def test_server_refusals_counts_and_terms_in_the_pages_words(browser: Browser,
     # The form is not "below" the how-to, and players are not sent to docs/protocol.md.
     assert "below" not in en["how"] and "unten" not in de["how"]
     assert "protocol.md" not in en["bots"] and "protocol.md" not in de["bots"]
+    # The mute button says what it does to the chat, not the adjective "stumm".
+    assert de["mute"] == ["Chat aus", "Chat an"], de["mute"]
     p.page.reload()
     page.select_option("#lang", "de")
     # One term for the table's options in German.
