@@ -65,6 +65,7 @@ __all__ = [
     "Variant",
     "band_for",
     "bots_below",
+    "casual_cause",
     "casual_reason",
     "completion_rate",
     "display_rating",
@@ -242,6 +243,32 @@ def casual_reason(rules: Rules, players: int, bots: Iterable[str] = (),
         if fixed.fixed(variant, bot) is None:
             return (f"{bot} has no measured rating for {variant.key}, "
                     "so a table with it is casual")
+    return None
+
+
+def casual_cause(rules: Rules, players: int, bots: Iterable[str] = (),
+                 anchors: Anchors | None = None) -> dict[str, str] | None:
+    """What :func:`casual_reason` says, as data a page words in its own language, or
+    None: ``{"reason": "house_rules"}``, ``{"reason": "players"}`` (no band or rule allows
+    that many) or ``{"reason": "unmeasured_bot", "bot": "medium", "variant": "six-card/3-4"}``.
+
+    >>> casual_cause(load_rules("six-card", {"holes": 3}), 2)
+    {'reason': 'house_rules'}
+    >>> casual_cause(load_rules("six-card"), 3, ["medium"])
+    {'reason': 'unmeasured_bot', 'bot': 'medium', 'variant': 'six-card/3-4'}
+    >>> casual_cause(load_rules("six-card"), 2, ["medium"]) is None
+    True
+    """
+    if not rules_rateable(rules):
+        return {"reason": "house_rules"}
+    try:
+        variant = variant_of(rules, players)
+    except GolfError:
+        return {"reason": "players"}
+    fixed = Anchors.measured() if anchors is None else anchors
+    for bot in bots:
+        if fixed.fixed(variant, bot) is None:
+            return {"reason": "unmeasured_bot", "bot": bot, "variant": variant.key}
     return None
 
 

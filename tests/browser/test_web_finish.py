@@ -64,6 +64,8 @@ def assert_forgotten(page: Page, peeked: dict[int, str]) -> None:
             continue  # turned up since: everyone sees it now
         label = cell.get_attribute("aria-label") or ""
         assert "you looked at it" in label and ":" not in label.split("you looked at it")[1], label
+        # The back shows it too, not only the label (issue 38).
+        expect(cell.locator(".seen-tag")).to_be_visible()
         if code != "JK":  # two jokers: the other may be face up anywhere
             for form in card_forms(code):
                 assert form not in html, f"{form} is still on the page after the first draw"
@@ -189,6 +191,70 @@ def test_the_next_hole_waits_and_the_rematch_is_an_invitation(
         assert "is over" not in log, log
     assert server.api("GET", f"/api/tables/{table}")["match"] == 2
     for p in people:
+        assert not p.errors, p.errors
+        p.context.close()
+
+
+def test_everyone_sees_the_break_and_no_turn_runs_behind_the_dialog(
+        browser: Browser, server: Server) -> None:
+    """Issue 38: the break's countdown stands in the hole-end dialog for whoever still reads
+    it, the same as the header's for whoever closed it; when the countdown runs out, the
+    dialog still open closes itself: the next hole and its turn timer never run behind it."""
+    ann = open_player(browser, "Ann", server.url + "/")
+    create_table(ann, seats=["human"], rules={"holes": 2}, turn_timer=60)
+    bob = open_player(browser, "Bob", invite_url(ann))
+    join_by_invite(bob)
+    expect(ann.page.locator("#start")).to_be_enabled()
+    ann.page.locator("#start").click()
+    play_until_hole_end([ann, bob])
+
+    # Both still read: each sees the countdown in the dialog, waiting for both.
+    for p in (ann, bob):
+        in_dialog = p.page.locator("dialog[open][data-kind=hole-end] #break-clock")
+        expect(in_dialog).to_be_visible()
+        expect(in_dialog).to_contain_text("Next hole in")
+        expect(in_dialog).to_contain_text("waiting for you and")
+    closes_hole_end(ann.page)
+    expect(ann.page.locator("#clock")).to_contain_text("waiting for Bob")
+    # Bob, still reading, sees the same countdown, now waiting for him alone.
+    in_dialog = bob.page.locator("dialog[open][data-kind=hole-end] #break-clock")
+    expect(in_dialog).to_contain_text("Next hole in")
+    expect(in_dialog).to_contain_text("waiting for you")
+    expect(in_dialog).not_to_contain_text("Ann")
+    # The countdown runs out (15 s): Bob's dialog closes as the next hole starts, and
+    # whatever clock runs then, it runs on a page with no dialog over it.
+    expect(bob.page.locator("dialog[open]")).to_have_count(0, timeout=25_000)
+    for p in (ann, bob):
+        expect(p.page.locator("#clock")).not_to_contain_text("Next hole in")
+        expect(p.page.locator(".hole-pill")).to_contain_text("Hole 2")
+        expect(p.page.locator("dialog[open]")).to_have_count(0)
+        assert not p.errors, p.errors
+        p.context.close()
+
+
+def test_a_rematch_can_be_declined(browser: Browser, server: Server) -> None:
+    """Issue 38: an invited person says "No, thanks"; the host reads who declined and may
+    invite again."""
+    ann = open_player(browser, "Ann", server.url + "/")
+    create_table(ann, seats=["human"], rules={"holes": 1})
+    bob = open_player(browser, "Bob", invite_url(ann))
+    join_by_invite(bob)
+    expect(ann.page.locator("#start")).to_be_enabled()
+    ann.page.locator("#start").click()
+    play_until_hole_end([ann, bob])
+    for p in (ann, bob):
+        closes_hole_end(p.page)
+    ann.page.locator("[data-key=rematch]").click()
+    expect(bob.page.locator(".rematch-invite")).to_contain_text("Ann invites everyone")
+    bob.page.locator("[data-key=rematch-decline]").click()
+    expect(ann.page.locator(".rematch-declined")).to_have_text("Bob declined to play again.")
+    expect(bob.page.locator(".rematch-declined")).to_have_text("You declined to play again.")
+    expect(bob.page.locator("[data-key=rematch-accept]")).to_have_count(0)
+    # The host may invite again; the note of the last answer goes.
+    ann.page.locator("[data-key=rematch]").click()
+    expect(bob.page.locator(".rematch-invite")).to_be_visible()
+    expect(ann.page.locator(".rematch-declined")).to_have_count(0)
+    for p in (ann, bob):
         assert not p.errors, p.errors
         p.context.close()
 

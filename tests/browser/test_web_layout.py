@@ -4,6 +4,8 @@ scrolling; opponents form one compact strip; the "Connection lost" banner stays 
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from layoutkit import (
     VIEWPORTS,
@@ -36,7 +38,7 @@ def check_table_in_view(page: Page, *, holding: bool) -> None:
         assert_in_view(page, ".center .held-card", "the card you hold")
     # Every card of the own grid is a whole card, not clipped by its area.
     cells = boxes_of(page, ".my-area .grid .cell")
-    assert len(cells) in (6, 9)
+    assert len(cells) in (4, 6, 9)
     size = page.viewport_size
     assert size is not None
     for box in cells:
@@ -99,3 +101,74 @@ def test_the_connection_banner_stays_on_screen(browser: Browser, own_server: Ser
         own_server.start()
         expect(banner).to_be_hidden(timeout=30000)
         p.context.close()
+
+
+#: The rules that add buttons to the table (knocking: "Knock" beside "Take" and "Hint"),
+#: for every preset (issue 38: the German nine-card table with knocking did not fit 360x640).
+KNOCKING = {"knock": True, "knock_first_turn": True, "end_on_complete": "never",
+            "final_turns": True}
+
+#: Every button of the own area in view and no label wider than its button.
+BUTTONS_FIT = """
+() => [...document.querySelectorAll('.my-area .actions button, .center button')]
+  .filter((b) => b.offsetParent)
+  .map((b) => { const r = b.getBoundingClientRect();
+    return { text: b.textContent.trim(), bottom: r.bottom, right: r.right, left: r.left,
+             over: b.scrollWidth > b.clientWidth + 1 }; })
+"""
+
+
+def buttons_faults(page: Page) -> list[str]:
+    size = page.viewport_size
+    assert size is not None
+    faults = []
+    for b in page.evaluate(BUTTONS_FIT):
+        if b["bottom"] > size["height"] + 0.5:
+            faults.append(f"\"{b['text']}\" {b['bottom'] - size['height']:.0f} px below the screen")
+        if b["left"] < -0.5 or b["right"] > size["width"] + 0.5:
+            faults.append(f"\"{b['text']}\" beside the screen")
+        if b["over"]:
+            faults.append(f"\"{b['text']}\" overflows its button")
+    return faults
+
+
+def every_size_and_language(page: Page, *, holding: bool) -> list[str]:
+    faults = []
+    for lang in ("en", "de"):
+        page.select_option("#lang", lang)
+        for name, size in VIEWPORTS.items():
+            page.set_viewport_size(size)
+            page.wait_for_timeout(60)
+            found = buttons_faults(page)
+            try:
+                check_table_in_view(page, holding=holding)
+            except AssertionError as e:
+                found.append(str(e))
+            faults += [f"{name} {lang}{' holding' if holding else ''}: {f}" for f in found]
+    page.select_option("#lang", "en")
+    return faults
+
+
+@pytest.mark.parametrize("preset", ["six-card", "six-card-knock", "nine-card", "four-card",
+                                    "four-card-wild", "german"])
+def test_every_preset_with_knocking_fits_in_both_languages(
+        browser: Browser, server: Server, shots: Path, preset: str) -> None:
+    seated = make_table(server, preset=preset, bots=3, rules=KNOCKING)
+    p = open_seated(browser, server, seated, viewport=VIEWPORTS["360x640"], mobile=True)
+    to_the_draw(p)
+    expect(p.page.locator('.my-area [data-key="act-knock"]')).to_have_count(1)
+    faults = every_size_and_language(p.page, holding=False)
+    p.page.set_viewport_size(VIEWPORTS["360x640"])
+    p.page.select_option("#lang", "de")
+    p.page.screenshot(path=str(shots / f"knock-{preset}-360x640-de.png"))
+    p.page.select_option("#lang", "en")
+    p.page.locator('.my-area [data-key="act-draw"]').click()
+    expect(p.page.locator(".center .held-card")).to_be_visible()
+    wait_my_turn(p.page)
+    faults += every_size_and_language(p.page, holding=True)
+    p.page.set_viewport_size(VIEWPORTS["360x640"])
+    p.page.select_option("#lang", "de")
+    p.page.screenshot(path=str(shots / f"knock-{preset}-holding-360x640-de.png"))
+    assert not faults, "\n".join(faults)
+    assert not p.errors, p.errors
+    p.context.close()

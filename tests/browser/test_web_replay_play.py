@@ -5,9 +5,10 @@ its own address (/replay/{id}/{n}#hole-2)."""
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import pytest
-from layoutkit import VIEWPORTS, Seated, make_table, open_seated
+from layoutkit import VIEWPORTS, Seated, assert_in_view, boxes_of, make_table, open_seated
 from playwright.sync_api import Browser, Page, expect
 from webplay import Player, Server, card_forms, open_player, play_until_hole_end, truth
 
@@ -123,5 +124,28 @@ def test_every_card_once_the_match_is_over(
     expect(grids.locator(".card-svg.back")).to_have_count(0)
     page.locator("#replay-every").uncheck()
     expect(grids.locator(".card-svg.back")).not_to_have_count(0)
+    assert not p.errors, p.errors
+    p.context.close()
+
+
+def test_the_replay_on_a_phone_shows_cards_and_steps_on_one_screen(
+        browser: Browser, server: Server, finished: Seated, shots: Path) -> None:
+    """Issue 38: at 360x640 the controls filled the first screen and the cards were below the
+    fold; the step buttons and every grid's cards are on the first screen."""
+    p = open_player(browser, "Dee", f"{server.url}/replay/{finished.table}/1#hole-1",
+                    viewport=VIEWPORTS["360x640"], mobile=True)
+    page = p.page
+    expect(page.locator("#replay-next")).to_be_visible()
+    page.wait_for_timeout(300)
+    page.screenshot(path=str(shots / "replay-phone-360x640.png"))
+    assert_in_view(page, "#replay-prev", "the step back")
+    assert_in_view(page, "#replay-next", "the step on")
+    size = page.viewport_size
+    assert size is not None
+    cards = boxes_of(page, ".replay .felt .grid .cell")
+    assert cards, "no cards"
+    for box in cards:
+        assert box["y"] >= 0 and box["y"] + box["height"] <= size["height"] + 0.5, (
+            f"a card ends below the first screen ({size['height']}): {box}")
     assert not p.errors, p.errors
     p.context.close()

@@ -5,6 +5,7 @@ room, table) with the Hint and "keep the cards I looked at visible" left out the
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 from typing import Any
@@ -343,3 +344,81 @@ def test_the_host_nudges_adds_a_timer_and_seats_a_bot_with_consent(
     for pl in people:
         assert not [e for e in pl.errors if "status of 4" not in e], pl.errors
         pl.context.close()
+
+
+# Issue 38: the page's words, in both languages, where the server's English or a wrong
+# number or term reached the page.
+ISSUE_38_JS = """async (code) => {
+  const i18n = await import('/static/js/i18n.js');
+  await import('/static/js/strings/narrate.js');
+  await import('/static/js/strings/profiles.js');
+  await import('/static/js/strings/lobby.js');
+  await import('/static/js/strings/table.js');
+  const api = await import('/static/js/api.js');
+  i18n.setLang(code);
+  const tn = i18n.tn || ((key, n, params) => i18n.t(key, params));  // before issue 38: none
+  let refused = null;
+  try {
+    await api.post('/api/tables', { name: 'Ann', preset: 'six-card', rated: true,
+      rules: { holes: 2 }, seats: [{ kind: 'human' }, { kind: 'human' }] });
+  } catch (e) { refused = e.message; }
+  return {
+    refused,
+    flip: i18n.t('ev.flip', { name: 'Bob', card: '6♣', n: 3 }),
+    youNot: tn('board.youNot', 1, { needed: '1', rating: '1000' }),
+    youNotMany: tn('board.youNot', 2, { needed: '2', rating: '1000' }),
+    how: i18n.t('lobby.how.5'),
+    bots: i18n.t('board.botsOther', { names: 'Search', example: 'search' }),
+    mute: [i18n.t('chat.muteShort'), i18n.t('chat.unmuteShort')],
+  };
+}"""
+
+
+def test_server_refusals_counts_and_terms_in_the_pages_words(browser: Browser,
+                                                             server: Server) -> None:
+    p = open_player(browser, "Ann", server.url + "/", locale="de-DE")
+    page = p.page
+    expect(page.locator("#name")).to_be_visible()
+    en = page.evaluate(ISSUE_38_JS, "en")
+    de = page.evaluate(ISSUE_38_JS, "de")
+    # The refusal worded by the page from its code and cause, not the server's sentence.
+    assert en["refused"] == ("This table cannot be rated: house rules make a table casual. "
+                             "Rated tables play a game's rules unchanged."), en
+    assert de["refused"].startswith("Dieser Tisch kann nicht gewertet werden: Hausregeln"), de
+    # One of a thing is one, not "1 rated matches".
+    assert "1 more rated match (" in en["youNot"] and "2 more rated matches" in en["youNotMany"]
+    assert "noch 1 gewertete Partie (" in de["youNot"]
+    # The card after "turned up", not "auf Platz 3 6♣".
+    assert de["flip"] == "Bob hat 6♣ auf Platz 3 aufgedeckt.", de["flip"]
+    # The form is not "below" the how-to, and players are not sent to docs/protocol.md.
+    assert "below" not in en["how"] and "unten" not in de["how"]
+    assert "protocol.md" not in en["bots"] and "protocol.md" not in de["bots"]
+    # The mute button says what it does to the chat, not the adjective "stumm".
+    assert de["mute"] == ["Chat aus", "Chat an"], de["mute"]
+    p.page.reload()
+    page.select_option("#lang", "de")
+    # One term for the table's options in German.
+    expect(page.locator("body")).to_contain_text("Tischoptionen")
+    assert "Tisch-Einstellungen" not in page.content()
+    p.errors[:] = [e for e in p.errors if "status of 422" not in e]
+    assert not p.errors, p.errors
+    p.context.close()
+
+
+def test_the_waiting_room_does_not_describe_rules_the_table_changed(
+        browser: Browser, server: Server) -> None:
+    """A table of two holes is not described as "nine holes" (the preset's description)."""
+    made = server.api("POST", "/api/tables", {"name": "Ann", "preset": "six-card",
+                                              "rules": {"holes": 2},
+                                              "seats": [{"kind": "human"}, {"kind": "human"}]})
+    context = browser.new_context(locale="en-US")
+    seats = {made["table"]["id"]: {"token": made["token"], "seat": 0, "at": 1}}
+    context.add_init_script(
+        f"localStorage.setItem('golf.seats', {json.dumps(json.dumps(seats))});")
+    page = context.new_page()
+    page.goto(f"{server.url}/t/{made['table']['id']}")
+    room = page.locator("section.waiting")
+    expect(room).to_be_visible()
+    expect(room.locator("> p.help").first).to_contain_text("with this table's changes")
+    assert "nine holes" not in room.inner_text()
+    context.close()

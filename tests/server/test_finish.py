@@ -170,3 +170,35 @@ def test_the_rematch_is_an_invitation_each_person_accepts(server: ServerProcess)
         await b.close()
 
     asyncio.run(run())
+
+
+def test_a_rematch_can_be_declined(server: ServerProcess) -> None:
+    """Issue 38: a person says no to the offered rematch; the offer is dropped, everyone is
+    told who declined, and the host may offer again."""
+    async def run() -> None:
+        t, tokens = server.table_with_people(people=2, rules={"holes": 1})
+        tid = t["table"]["id"]
+        a, b = [await Client(server.ws_url, tid, tok).connect() for tok in tokens]
+        await a.wait(lambda c: c.summary is not None, what="the table")
+        server.start_table(tid, tokens[0])
+        await play_out([a, b], random.Random(2))
+        r = server.post(f"/api/tables/{tid}/rematch/decline", {}, token=tokens[1])
+        assert r.status_code == 409 and r.json()["error"]["code"] == "no_rematch"
+        assert server.post(f"/api/tables/{tid}/rematch", {}, token=tokens[0]).status_code == 200
+        a.frames.clear()
+        r = server.post(f"/api/tables/{tid}/rematch/decline", {}, token=tokens[1])
+        assert r.status_code == 200 and r.json()["rematch"] is None
+        await a.wait(lambda c: any(f["type"] == "rematch_declined" for f in c.frames),
+                     what="who declined")
+        frame = next(f for f in a.frames if f["type"] == "rematch_declined")
+        assert frame == {"type": "rematch_declined", "table": tid, "by": 1}
+        await a.wait(lambda c: c.summary["rematch"] is None, what="the offer dropped")
+        # Accepting the dropped offer is refused; the host may offer again.
+        r = server.post(f"/api/tables/{tid}/rematch/accept", {}, token=tokens[1])
+        assert r.json()["error"]["code"] == "no_rematch"
+        r = server.post(f"/api/tables/{tid}/rematch", {}, token=tokens[0])
+        assert r.status_code == 200 and r.json()["rematch"]["waiting"] == [1]
+        await a.close()
+        await b.close()
+
+    asyncio.run(run())

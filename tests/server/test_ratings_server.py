@@ -156,13 +156,18 @@ def test_a_rated_table_refuses_house_rules_and_unmeasured_bots(server: ServerPro
     err = r.json()["error"]
     assert err["code"] == "not_rateable" and "house rules" in err["message"]
     assert err["field"] == "rated"
+    # The cause as data, for a page to word in its language (issue 38).
+    assert err["cause"] == {"reason": "house_rules"}
     # six-card's bots are measured at two players: a third seat leaves them no anchor.
     r = server.post("/api/tables", {**base, "seats": [
         {"kind": "human"}, {"kind": "human"}, {"kind": "bot", "bot": "medium"}]})
     assert r.status_code == 422 and "no measured rating for six-card/3-4" in r.text
+    assert r.json()["error"]["cause"] == {"reason": "unmeasured_bot", "bot": "medium",
+                                          "variant": "six-card/3-4"}
     r = server.post("/api/tables", {**base, "seats": [
         {"kind": "human"}, {"kind": "external", "name": "Robo"}]})
     assert r.status_code == 422 and "external bot" in r.text
+    assert r.json()["error"]["cause"]["bot"] == "external"
     # The same tables are fine as casual ones, and say so.
     casual = server.create("six-card", rules={"holes": 3})
     assert casual["table"]["rated"] is False

@@ -323,6 +323,12 @@ def router(hub: Hub) -> APIRouter:
         await room.finish.accept_rematch(seat)
         return TableSummary.model_validate(room.summary())
 
+    @api.post("/tables/{table_id}/rematch/decline", response_model_exclude_unset=True,
+              responses=errors("no_rematch"))
+    async def decline_rematch(room: TableDep, seat: SeatDep) -> TableSummary:
+        await room.finish.decline_rematch(seat)
+        return TableSummary.model_validate(room.summary())
+
     @api.post("/tables/{table_id}/here", response_model_exclude_unset=True)
     async def here(room: TableDep, seat: SeatDep) -> TableSummary:
         await room.here(seat)

@@ -35,6 +35,7 @@ from ...ratings import (
     Variant,
     band_for,
     bots_below,
+    casual_cause,
     casual_reason,
     placings,
     rate_match,
@@ -43,9 +44,9 @@ from ...rules import Rules
 from ..storage import db
 from ..storage.store import Store
 
-__all__ = ["RatedSeat", "SeatAtEnd", "SeatChange", "casual_reason_for", "change_frame",
-           "match_changes", "rate_finished", "rating_for", "ratings_of", "rebuild_ratings",
-           "record_op", "stored_matches"]
+__all__ = ["RatedSeat", "SeatAtEnd", "SeatChange", "casual_cause_for", "casual_reason_for",
+           "change_frame", "match_changes", "rate_finished", "rating_for", "ratings_of",
+           "rebuild_ratings", "record_op", "stored_matches"]
 
 log = logging.getLogger("golf.server")
 
@@ -94,6 +95,19 @@ def casual_reason_for(rules: Rules, seat_kinds: Sequence[tuple[str, str | None]]
         elif kind == "external":
             bots.append("an external bot")
     return casual_reason(rules, len(seat_kinds), bots, anchors)
+
+
+def casual_cause_for(rules: Rules, seat_kinds: Sequence[tuple[str, str | None]],
+                     anchors: Anchors | None = None) -> dict[str, str] | None:
+    """:func:`casual_reason_for` as data (:func:`golf.ratings.casual_cause`): the
+    ``cause`` of a ``not_rateable`` refusal, which a page words in its language."""
+    bots: list[str] = []
+    for kind, bot in seat_kinds:
+        if kind == "bot":
+            bots.append(bot or "medium")
+        elif kind == "external":
+            bots.append("external")
+    return casual_cause(rules, len(seat_kinds), bots, anchors)
 
 
 def rated_match(variant: Variant, seats: Sequence[RatedSeat],

@@ -77,13 +77,22 @@ class Clocks:
         """True while the next hole waits for people to read the last one's end."""
         return self.break_until is not None
 
-    def begin_break(self, people: set[int], now: float | None = None) -> None:
+    def begin_break(self, people: set[int], now: float | None = None,
+                    watched: bool = False) -> None:
         """A hole ended (not the match): the next one waits until each seat of ``people``
         (the people connected now) is ready, at most :attr:`break_length` seconds. With
-        nobody to wait for (bots only) there is no break."""
+        nobody to wait for (bots only) the break runs its whole countdown when someone
+        watches (``watched``: spectators), and there is none otherwise.
+
+        >>> c = Clocks({"turn_timer": None, "reserve": 0, "grace": 60, "bot_delay": 0}, 2)
+        >>> c.begin_break(set(), now=10.0); c.breaking
+        False
+        >>> c.begin_break(set(), now=10.0, watched=True); c.breaking, c.break_until, c.waiting
+        (True, 25.0, set())
+        """
         now = time.monotonic() if now is None else now
         self.waiting = set(people)
-        self.break_until = now + self.break_length if people else None
+        self.break_until = now + self.break_length if people or watched else None
 
     def resume_break(self, waiting: set[int], until: float, now: float | None = None
                      ) -> None:

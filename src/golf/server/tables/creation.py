@@ -98,11 +98,13 @@ def check_rateable(preset: str, overrides: Mapping[str, Any],
                    seats: list[tuple[str, str | None]]) -> None:
     """A rated table's rules and seats must be rateable (ProtocolError not_rateable
     with the reason, e.g. house rules)."""
-    reason = rating_service.casual_reason_for(preset_rules(preset, dict(overrides) or None),
-                                                seats)
+    rules = preset_rules(preset, dict(overrides) or None)
+    reason = rating_service.casual_reason_for(rules, seats)
     if reason is not None:
+        # The cause as data too, for a page to word in its own language.
+        cause = rating_service.casual_cause_for(rules, seats)
         raise ProtocolError("not_rateable", f"this table cannot be rated: {reason}",
-                            field="rated")
+                            field="rated", extra={"cause": cause} if cause else None)
 
 
 def check_changes(room: Room, rules: dict[str, Any] | None = None,

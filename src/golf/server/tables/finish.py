@@ -9,7 +9,9 @@ every person connected at that moment has closed the hole-end dialog (their page
 ``golf serve --hole-break`` says otherwise). The
 countdown is the match's clocks' (``clock.kind == "next_hole"``); meanwhile no bot moves,
 no turn timer runs and no action is accepted (``hole_break``), and ``your_turn`` is false
-for everyone. When it ends, everyone gets the state again. A person who leaves during the
+for everyone. When it ends, everyone gets the state again (a page closes a hole-end
+dialog still open then). Nobody to wait for but spectators watching: the countdown runs
+out. A person who leaves during the
 break is not waited for. The break is stored with the table (``golf_tables.hole_break``:
 the match, the version, the seats still waited for and the wall-clock end of the
 countdown) when it begins, on each ``ready`` and when it ends, so a ``ready`` sent to a
@@ -17,8 +19,9 @@ process that then stops, or hands the table to another, is not lost.
 
 **Rematch.** After a finished (or ended) match the host offers a rematch (with changes,
 ``POST /api/tables/{id}/rematch``); it is an invitation that each person seated accepts
-(``POST /api/tables/{id}/rematch/accept``); bots accept at once, the host by offering. The
-new match starts when the last person accepts. The offer and its acceptances are stored
+(``POST /api/tables/{id}/rematch/accept``) or declines (``.../rematch/decline``: the offer
+is dropped, and everyone is told who declined); bots accept at once, the host by offering.
+The new match starts when the last person accepts. The offer and its acceptances are stored
 with the table (``golf_tables.rematch``), so they survive a restart or a handover.
 """
 
@@ -83,8 +86,11 @@ class Finish:
                 if s.rec.kind == "human" and s.conns and not s.stand_in}
 
     def begin_break(self) -> None:
-        """A hole ended and the match goes on: the break begins (the lock is held)."""
-        self._clocks().begin_break(self._people_here())
+        """A hole ended and the match goes on: the break begins (the lock is held). Only
+        spectators watching (bots play every seat): it runs its countdown, waiting for
+        nobody, so that the next hole does not start behind their hole-end dialog."""
+        self._clocks().begin_break(self._people_here(),
+                                   watched=self.audience.spectators > 0)
 
     async def ready(self, seat: Seat | None) -> None:
         """A person closed the hole-end dialog (spectators' and late frames are ignored)."""
@@ -237,6 +243,19 @@ class Finish:
             self._rematch.add(seat.position)
             await self._start_if_accepted()
             await self._save_rematch()
+
+    async def decline_rematch(self, seat: Seat) -> None:
+        """A person seated says no to the offered rematch (the host may take it back): the
+        offer is dropped and everyone hears who declined (``rematch_declined``)."""
+        async with self.lock:
+            if self._rematch is None or self.rec.status not in ("finished", "ended"):
+                raise ProtocolError("no_rematch", "no rematch is offered now; the host "
+                                    "offers one after the match")
+            self._rematch = None
+            await self._save_rematch()
+            self.audience.push_all(dumps({"type": "rematch_declined", "table": self.rec.id,
+                                          "by": seat.position}))
+            self.telling.send_table()
 
     async def _start_if_accepted(self) -> None:
         if self._everyone_accepted():

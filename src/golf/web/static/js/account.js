@@ -9,7 +9,7 @@ import "./strings/profiles.js";
 import "./strings/care.js";
 import { myBlocks, setBlocked } from "./care.js";
 import { h, replace, svg } from "./dom.js";
-import { isolate, lang, t } from "./i18n.js";
+import { isolate, lang, t, tn } from "./i18n.js";
 import { tableTitle } from "./names.js";
 import { ApiError, api, rememberSeat, saveName, savedName } from "./api.js";
 
@@ -90,7 +90,8 @@ function form(id, title, fields, button, submit, extra = []) {
     go.disabled = true;
     try {
       const done = await submit(Object.fromEntries(fields.map((f) => [f.name, f.input.value])));
-      if (done) { state.notice = done; }
+      // A notice says what the last action did: an action without one clears it.
+      state.notice = done || "";
       render();
     } catch (err) {
       if (!(err instanceof ApiError)) throw err;
@@ -175,7 +176,7 @@ function actionButton(id, text, run, cls = "button") {
     button.disabled = true;
     try {
       const done = await run();
-      if (done) state.notice = done;
+      state.notice = done || "";
       render();
     } catch (err) {
       if (!(err instanceof ApiError)) throw err;
@@ -300,7 +301,7 @@ function sessionsPanel(box) {
           "small"));
     })), actionButton("acct-signout-others", t("acct.sessions.others"), async () => {
       const out2 = await request("POST", "/api/sessions/signout-others", {});
-      return t("acct.sessions.ended", { n: out2.ended });
+      return tn("acct.sessions.ended", out2.ended, { n: out2.ended });
     }));
   }).catch(() => {});
   return box;

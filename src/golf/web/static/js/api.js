@@ -3,6 +3,7 @@
 
 import { sentence, t } from "./i18n.js";
 import "./strings/common.js";
+import { serverWords } from "./serverwords.js";
 
 const STORE = "golf.seats";
 
@@ -20,7 +21,22 @@ export class ApiError extends Error {
  * GET /api/me) as X-CSRF-Token, which every account, quick-play and report write needs.
  * A refusal throws an ApiError with the server's code, message, field and retry_after.
  */
-export async function api(method, path, body, token, csrf) {
+export function api(method, path, body, token, csrf) {
+  // The page's first call (GET /api/me: js/app.js mounts the account menu first) may make
+  // this browser's guest profile and set its cookie; every other call waits for its answer.
+  // Two calls without a cookie would make two guests, and the cookie of the one answered
+  // last would not match the CSRF token the page keeps ("This page is out of date").
+  if (!first) {
+    const call = send(method, path, body, token, csrf);
+    first = call.then(() => {}, () => {});
+    return call;
+  }
+  return first.then(() => send(method, path, body, token, csrf));
+}
+
+let first = null;
+
+async function send(method, path, body, token, csrf) {
   const headers = { Accept: "application/json" };
   if (body !== undefined) headers["Content-Type"] = "application/json";
   if (token) headers.Authorization = `Bearer ${token}`;
@@ -44,8 +60,10 @@ export async function api(method, path, body, token, csrf) {
   }
   if (!response.ok) {
     const err = (data && data.error) || {};
+    // The page's own words for a refusal it knows by its code and fields; else the
+    // server's sentence.
     const e = new ApiError(response.status, err.code || "http_" + response.status,
-      sentence(err.message || response.statusText), err.field);
+      serverWords(err) || sentence(err.message || response.statusText), err.field);
     e.retryAfter = err.retry_after;
     throw e;
   }

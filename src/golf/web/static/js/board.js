@@ -40,6 +40,7 @@ export function gridEl(view, seat, opts) {
     let art;
     let desc;
     let seen = false;
+    let forgot = false;
     if (faceUp && card) {
       art = cardFace(card, { fourColour: opts.fourColour });
       desc = cardName(card);
@@ -50,12 +51,12 @@ export function gridEl(view, seat, opts) {
     } else {
       // A peeked card hidden again (memory mode) is still one the player looked at.
       art = cardBack();
-      desc = forgotten(view, seat, pos)
-        ? t("cell.downForgotten") : t("cell.down");
+      forgot = forgotten(view, seat, pos);
+      desc = forgot ? t("cell.downForgotten") : t("cell.down");
     }
     const target = opts.targets && opts.targets.get(pos);
     const isLast = opts.lastPos === pos;
-    const classes = ["cell", seen ? "seen" : "", isLast ? "last" : "", target ? "target" : "",
+    const classes = ["cell", seen ? "seen" : "", forgot ? "forgot" : "", isLast ? "last" : "", target ? "target" : "",
       opts.changed && opts.changed.has(pos) ? "changed" : ""].filter(Boolean).join(".");
     const label = t("cell.label", { n: pos, card: desc }) + (isLast ? `, ${t("cell.last")}` : "");
     let cell;
@@ -67,7 +68,9 @@ export function gridEl(view, seat, opts) {
     } else {
       cell = h(`div.${classes}`, { role: "img", "aria-label": label }, art);
     }
-    if (seen) cell.append(h("span.seen-tag", { "aria-hidden": "true", text: t("table.peekedBadge") }));
+    // Its back says so too (memory mode): which cards you looked at is yours to know, not
+    // what they are.
+    if (seen || forgot) cell.append(h("span.seen-tag", { "aria-hidden": "true", text: t("table.peekedBadge") }));
     if (target && pos <= 9) cell.append(h("span.key-tag", { "aria-hidden": "true", text: String(pos) }));
     if (isLast) cell.append(h("span.last-tag", { "aria-hidden": "true", text: "●" }));
     art.removeAttribute("aria-label");

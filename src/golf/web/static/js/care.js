@@ -16,6 +16,19 @@ async function write(path, body, method = "POST") {
   return api(method, path, method === "DELETE" ? undefined : body || {}, null, me.csrf);
 }
 
+/** A status line and an error line for one part of the form (the block, the report): each
+ * part's outcome is said under it, never under the other. */
+function saying(id = null) {
+  const note = h("p.care-note" + (id ? `#${id}` : ""), { role: "status", "aria-live": "polite" });
+  const error = h("p.field-error", { role: "alert", hidden: true });
+  const show = (text, bad) => {
+    note.textContent = bad ? "" : text;
+    error.textContent = bad ? text : "";
+    error.hidden = !bad;
+  };
+  return { note, error, show };
+}
+
 /** Whom this browser's player has blocked: [{id, name, since}] (GET /api/blocks). */
 export async function myBlocks() {
   return (await get("/api/blocks")).blocks;
@@ -36,13 +49,8 @@ export function reportPlayer(playerId, reason) {
  * and a short report form (the page leaves them out on one's own profile).
  */
 export function profileCareEl(player, name, blocked) {
-  const note = h("p.care-note", { role: "status", "aria-live": "polite" });
-  const error = h("p.field-error", { role: "alert", hidden: true });
-  const show = (text, bad) => {
-    note.textContent = bad ? "" : text;
-    error.textContent = bad ? text : "";
-    error.hidden = !bad;
-  };
+  const blocking = saying();
+  const reporting = saying();
   let on = blocked;
   const button = h("button#profile-block.ghost", { type: "button" });
   const label = () => { button.textContent = t(on ? "care.unblock" : "care.block", { name }); };
@@ -52,8 +60,8 @@ export function profileCareEl(player, name, blocked) {
       await setBlocked(player, !on);
       on = !on;
       label();
-      show(t(on ? "care.blocked" : "care.unblocked", { name }), false);
-    } catch (e) { show(e.message, true); }
+      blocking.show(t(on ? "care.blocked" : "care.unblocked", { name }), false);
+    } catch (e) { blocking.show(e.message, true); }
   };
   const reason = h("textarea#profile-reason", { maxlength: 500, rows: 2,
     "aria-describedby": "profile-reason-help" });
@@ -62,17 +70,16 @@ export function profileCareEl(player, name, blocked) {
     try {
       await reportPlayer(player, reason.value);
       reason.value = "";
-      show(t("care.reported"), false);
-    } catch (err) { show(err.message, true); }
+      reporting.show(t("care.reported"), false);
+    } catch (err) { reporting.show(err.message, true); }
   } },
   h("label.setting-label", { for: "profile-reason", text: t("care.reason") }), reason,
   h("p.help", { id: "profile-reason-help", text: t("care.reasonHelp") }),
-  h("button.ghost", { type: "submit", text: t("care.send") }));
+  h("button.ghost", { type: "submit", text: t("care.send") }), reporting.note, reporting.error);
   return h("section.panel.profile-care", { "aria-labelledby": "care-h" },
     h("h2#care-h", { text: t("care.profile") }),
-    h("p.help", { text: t("care.blockHelp") }), button,
-    h("details.care-report", {}, h("summary", { text: t("care.report") }), form),
-    note, error);
+    h("p.help", { text: t("care.blockHelp") }), button, blocking.note, blocking.error,
+    h("details.care-report", {}, h("summary", { text: t("care.report") }), form));
 }
 
 function open(tableId, seat, name, chatLines, opener) {
@@ -85,13 +92,8 @@ function open(tableId, seat, name, chatLines, opener) {
     document.body.append(dialog);
   }
   dialog.opener = opener;
-  const note = h("p#care-note", { role: "status", "aria-live": "polite" });
-  const error = h("p.field-error", { role: "alert", hidden: true });
-  const show = (text, bad) => {
-    note.textContent = bad ? "" : text;
-    error.textContent = bad ? text : "";
-    error.hidden = !bad;
-  };
+  const blocking = saying("care-block-note");
+  const reporting = saying("care-note");
   const reason = h("textarea#care-reason", { maxlength: 500, rows: 3,
     "aria-describedby": "care-reason-help" });
   const theirs = chatLines.filter((m) => m.seat === seat).slice(-10);
@@ -101,8 +103,8 @@ function open(tableId, seat, name, chatLines, opener) {
   async function block() {
     try {
       await write(`${base}/block`);
-      show(t("care.blocked", { name }), false);
-    } catch (e) { show(e.message, true); }
+      blocking.show(t("care.blocked", { name }), false);
+    } catch (e) { blocking.show(e.message, true); }
   }
   async function report(e) {
     e.preventDefault();
@@ -110,10 +112,10 @@ function open(tableId, seat, name, chatLines, opener) {
       .map((x) => Number(x.value));
     try {
       await write(`${base}/report`, { reason: reason.value, chat });
-      show(t("care.reported"), false);
+      reporting.show(t("care.reported"), false);
       reason.value = "";
     } catch (err) {
-      show(err.message, true);
+      reporting.show(err.message, true);
       if (err.field === "reason") reason.focus();
     }
   }
@@ -121,14 +123,15 @@ function open(tableId, seat, name, chatLines, opener) {
     h("h2#care-title", { text: t("care.title", { name }) }),
     h("p.help", { text: t("care.blockHelp") }),
     h("button#care-block.primary", { type: "button", text: t("care.block", { name }), onclick: block }),
+    blocking.note, blocking.error,
     h("form#care-report", { onsubmit: report },
       h("h3", { text: t("care.report") }),
       h("label.setting-label", { for: "care-reason", text: t("care.reason") }),
       reason,
       h("p.help", { id: "care-reason-help", text: t("care.reasonHelp") }),
       theirs.length ? h("fieldset", {}, h("legend", { text: t("care.lines") }), boxes) : null,
-      h("button#care-send.primary", { type: "submit", text: t("care.send") })),
-    note, error,
+      h("button#care-send.primary", { type: "submit", text: t("care.send") }),
+      reporting.note, reporting.error),
     h("button#care-close.ghost", { type: "button", text: t("care.close"), onclick: () => dialog.close() }));
   dialog.showModal();
   document.getElementById("care-block").focus();

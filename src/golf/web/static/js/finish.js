@@ -17,17 +17,22 @@ export function breakClockText(clock, secs, name, mySeat = null) {
 }
 
 /**
- * The rematch part of the result: the host offers, each person accepts; everyone sees who
- * is still awaited. `offer()` and `accept()` call the server.
+ * The rematch part of the result: the host offers, each person accepts or declines; everyone
+ * sees who is still awaited, and who declined the last offer (`declinedBy`, a seat).
+ * `offer()`, `accept()` and `decline()` call the server.
  */
-export function rematchEl({ table, mySeat, isHost, name, offer, accept }) {
+export function rematchEl({ table, mySeat, isHost, name, offer, accept, decline,
+  declinedBy = null }) {
   const r = table.rematch;
   const waiting = r ? joinNames(r.waiting.map(name)) : "";
   if (!r) {
-    return isHost
+    const declined = declinedBy === null || declinedBy === undefined ? null
+      : h("p.muted.rematch-declined", { role: "status", text: declinedBy === mySeat
+        ? t("rematch.declined.you") : t("rematch.declined", { name: name(declinedBy) }) });
+    return h("div.rematch-wrap", {}, declined, isHost
       ? h("button.primary.big", { type: "button", "data-key": "rematch", text: t("rematch.offer"),
         onclick: offer })
-      : h("p.muted.rematch-note", { text: t("rematch.none") });
+      : h("p.muted.rematch-note", { text: t("rematch.none") }));
   }
   if (r.accepted.includes(mySeat)) {
     return h("p.muted.rematch-note", { role: "status",
@@ -36,7 +41,9 @@ export function rematchEl({ table, mySeat, isHost, name, offer, accept }) {
   return h("div.rematch-invite", { role: "status" },
     h("p", { text: t("rematch.invited", { name: name(table.host) }) }),
     h("button.primary.big", { type: "button", "data-key": "rematch-accept",
-      text: t("rematch.accept"), onclick: accept }));
+      text: t("rematch.accept"), onclick: accept }),
+    decline ? h("button.ghost.big", { type: "button", "data-key": "rematch-decline",
+      text: t("rematch.decline"), onclick: decline }) : null);
 }
 
 /** A moment of celebration above the standings: for the winner as the match counts them

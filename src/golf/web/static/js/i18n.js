@@ -93,6 +93,12 @@ export function t(key, params) {
   return fill(text, params);
 }
 
+/** The string for a count: key + ".one" when n is 1 and that string exists, else key
+ * ("1 more rated match", not "1 more rated matches"). */
+export function tn(key, n, params) {
+  return t(Number(n) === 1 && `${key}.one` in EN ? `${key}.one` : key, params);
+}
+
 /** Whether key has a string (a feature's strings loaded, or a name the page has words for). */
 export function hasString(key) {
   return key in EN;

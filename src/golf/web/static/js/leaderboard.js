@@ -3,7 +3,7 @@
 // ratings for comparison (GET /api/leaderboards/{preset}/{band}).
 
 import { h, replace } from "./dom.js";
-import { isolate, t } from "./i18n.js";
+import { isolate, t, tn } from "./i18n.js";
 import { joinNames, presetName } from "./names.js";
 import "./strings/common.js";
 import { get } from "./api.js";
@@ -63,7 +63,7 @@ export function leaderboardScreen(root, where, { navigate }) {
   }
 
   function rowsTable(d) {
-    if (!d.rows.length) return h("p.muted", { text: t("board.empty", { n: d.min_matches }) });
+    if (!d.rows.length) return h("p.muted", { text: tn("board.empty", d.min_matches, { n: d.min_matches }) });
     return h("table.stats.board", {},
       h("caption.sr-only", { text: variantText(d.variant) }),
       h("thead", {}, h("tr", {}, [t("board.rank"), t("board.player"), t("board.rating"),
@@ -86,7 +86,7 @@ export function leaderboardScreen(root, where, { navigate }) {
           text: t("board.page", { page: d.me.page, pages: d.pages }),
           onclick: () => go(state.preset, state.band, d.me.page) }) : null);
     }
-    return h("p.board-me", { text: t("board.youNot", { needed: formatNumber(d.me.needed),
+    return h("p.board-me", { text: tn("board.youNot", d.me.needed, { needed: formatNumber(d.me.needed),
       rating: formatNumber(d.me.rating) }) });
   }
 
@@ -124,7 +124,7 @@ export function leaderboardScreen(root, where, { navigate }) {
       state.me ? h("div.profile-links", {}, link(`/players/${encodeURIComponent(state.me)}`,
         t("nav.profile"), ".button.small.ghost")) : null,
       state.presets.length ? picker() : null,
-      h("p.help", { text: t("board.rule", { n: d ? d.min_matches : 10 }) }),
+      h("p.help", { text: tn("board.rule", d ? d.min_matches : 10, { n: d ? d.min_matches : 10 }) }),
       state.error ? h("p.field-error", { role: "alert", text: state.error }) : null,
       d ? h("div", { "aria-live": "polite" },
         h("h2", { text: variantText(d.variant) }),

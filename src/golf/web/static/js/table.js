@@ -100,6 +100,8 @@ export function tableScreen(root, where, { navigate }) {
         break;
       case "table":
         S.table = msg.table;
+        // A new offer: who declined the last one no longer matters.
+        if (S.table.rematch) S.rematchDeclined = null;
         setRatedTable(S.table.rated);
         // Anyone seated may share the invite (the summary has it for a seated token).
         if (seated(S) && !S.invite && S.token) loadInvite();
@@ -134,6 +136,10 @@ export function tableScreen(root, where, { navigate }) {
         break;
       case "error":
         takeError(msg);
+        break;
+      case "rematch_declined":
+        S.rematchDeclined = msg.by;
+        render();
         break;
       case "rating":
         showRatingChange(msg, S.seat, Object.fromEntries(((S.table && S.table.seats) || [])
@@ -208,6 +214,7 @@ export function tableScreen(root, where, { navigate }) {
     // Sounds for what happened while this page was open (not for the state found on load).
     if (took.moved) soundFor(msg, S.prev, S.seat);
     render();
+    closeWhenBreakEnds();
     if (S.showHoleEnd) {
       const { holeOver, matchOver } = S.showHoleEnd;
       S.showHoleEnd = null;
@@ -310,9 +317,21 @@ export function tableScreen(root, where, { navigate }) {
     if (!view) return;
     openDialog("hole-end",
       holeEndEl(holeOver, view, S.table, S.seat, pref("fourColour", false)),
+      // The break's countdown, the same as the header's, for the one still reading.
+      matchOver ? null : h("p.clock.break-clock#break-clock", { role: "status", hidden: true }),
       h("div.form-actions", {}, h("button.primary.big", { type: "button", "data-key": "hole-next",
         text: matchOver ? t("holeEnd.toResult") : t("holeEnd.next"),
         onclick: () => dialog.close() })));
+    dialog.dataset.version = String(S.state.version);
+    renderClock(board, S);
+  }
+
+  // The break is over (everyone read the hole's end, or its countdown ran out): a hole-end
+  // dialog still open closes itself, so that no turn, and no turn clock, runs behind it.
+  function closeWhenBreakEnds() {
+    if (!dialog.open || dialog.dataset.kind !== "hole-end" || !S.state) return;
+    if (S.state.view.is_over || (S.clock && S.clock.kind === "next_hole")) return;
+    if (S.state.version > Number(dialog.dataset.version || Infinity) || !S.state.event) dialog.close();
   }
 
   function showHistory() {

@@ -11,8 +11,10 @@ import "./strings/table.js";
 /** How often the clock is redrawn, in ms. */
 export const CLOCK_TICK_MS = 250;
 
-/** The clock in board's header as it stands now (hidden when there is none). */
+/** The clock in board's header as it stands now (hidden when there is none), and the
+ * break's countdown in the hole-end dialog (#break-clock), the same for everyone. */
 export function renderClock(board, S) {
+  renderBreakClock(S);
   const el = board.querySelector("#clock");
   if (!el) return;
   const c = S.clock;
@@ -49,4 +51,19 @@ export function renderClock(board, S) {
   }
   el.setAttribute("aria-label", t(c.seat === S.seat ? "timer.turnLabel.you" : "timer.turnLabel", { name, s: secs }));
   el.classList.toggle("low", secs <= 10);
+}
+
+function renderBreakClock(S) {
+  const el = document.getElementById("break-clock");
+  if (!el) return;
+  const c = S.clock;
+  if (!c || c.kind !== "next_hole") {
+    el.hidden = true;
+    el.textContent = "";
+    return;
+  }
+  const secs = Math.ceil(Math.max(0, c.remaining - (Date.now() - S.clockAt)) / 1000);
+  el.hidden = false;
+  el.dataset.icon = "wait";
+  el.textContent = breakClockText(c, secs, (s) => seatName(S.table, s, S.seat), S.seat);
 }

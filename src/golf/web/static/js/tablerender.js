@@ -298,7 +298,9 @@ function resultPanelEl({ S, view, me, mine, on }) {
       finished && mine ? rematchEl({ table: S.table, mySeat: me, isHost: S.host,
         name: (s) => seatName(S.table, s, me),
         offer: () => on.hostCall("POST", `/api/tables/${encodeURIComponent(id)}/rematch`, {}),
-        accept: () => on.hostCall("POST", `/api/tables/${encodeURIComponent(id)}/rematch/accept`, {}) })
+        accept: () => on.hostCall("POST", `/api/tables/${encodeURIComponent(id)}/rematch/accept`, {}),
+        decline: () => on.hostCall("POST", `/api/tables/${encodeURIComponent(id)}/rematch/decline`, {}),
+        declinedBy: S.rematchDeclined })
         : null,
       h("a.button.ghost", { href: replay, text: t("match.replay"),
         onclick: (e) => { e.preventDefault(); on.navigate(replay); } })),

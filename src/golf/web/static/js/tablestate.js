@@ -16,7 +16,7 @@ export function newTableState(id, token) {
     seat: null, role: null, host: false, muted: [],
     table: null, state: null, prev: null, lastEvent: null, invite: null,
     log: [], told: [], chat: [], hint: null, pending: false, error: null, waitError: null,
-    clock: null, clockAt: 0, conn: { state: "connecting" }, gone: null, holdResult: false,
+    clock: null, clockAt: 0, conn: { state: "connecting" }, gone: null, holdResult: false, rematchDeclined: null,
     presets: null,
   };
 }
@@ -54,6 +54,7 @@ export function takeFrame(S, frame) {
 function startClean(S) {
   S.holdResult = false;
   S.showHoleEnd = null;
+  S.rematchDeclined = null;
   S.lastEvent = null;
   S.endedReason = null;
   S.log = [];

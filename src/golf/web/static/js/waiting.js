@@ -176,7 +176,11 @@ export function waitingEl(ctx) {
       h("h1#wait-title", { text: tableTitle(table.title) }),
       tableBadges(table),
       h("span.muted", { text: `${presetName(table.preset)} · ${t("wait.title")}` })),
-    h("p.help", { text: presetText(table.preset, "") }),
+    // The game's description holds only for its own rules (its "nine holes" is wrong for a
+    // table of two): with changes, the list under Rules says what is played.
+    h("p.help", { text: Object.keys(table.rules || {}).length
+      ? t("wait.presetChanged", { preset: presetName(table.preset) })
+      : presetText(table.preset, "") }),
     h("div.wait-columns", {},
       h("div", {},
         h("h2", { text: t("wait.seats") }),

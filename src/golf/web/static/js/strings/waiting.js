@@ -25,6 +25,7 @@ extendStrings({
   "wait.leave": "Leave the table",
   "wait.rules": "Rules",
   "wait.rules.none": "The game's own rules, unchanged.",
+  "wait.presetChanged": "{preset} with this table's changes: see Rules.",
   "wait.toBot": "Make it a bot",
 }, {
   "wait.title": "Warteraum",
@@ -48,5 +49,6 @@ extendStrings({
   "wait.leave": "Tisch verlassen",
   "wait.rules": "Regeln",
   "wait.rules.none": "Die Regeln des Spiels, unverändert.",
+  "wait.presetChanged": "{preset} mit den Änderungen dieses Tisches: siehe Regeln.",
   "wait.toBot": "Bot daraus machen",
 });
