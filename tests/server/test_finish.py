@@ -10,8 +10,9 @@ import time
 from collections.abc import Iterator
 
 import pytest
-from conftest import BACKENDS, make_server
 from harness import Client, ServerProcess, play_out
+
+from conftest import BACKENDS, make_server
 
 #: The longest break between holes of this module's servers (``golf serve --hole-break``;
 #: 15 s by default): long enough for a test to act and say ``ready`` well within it, short

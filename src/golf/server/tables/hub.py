@@ -57,7 +57,9 @@ class Hub:
         self.rooms: dict[str, Room] = {}
         #: Shared with every room: whether the server is shutting down, and the longest
         #: break between two holes.
-        self.life = Lifecycle(hole_break)
+        # A copy behind the database is given up only where leases let another read it.
+        self.life = Lifecycle(hole_break,
+                              behind=self._behind if self.leases is not None else None)
         self.started = time.time()
         self.keep_finished = keep_finished
         self._loading = asyncio.Lock()
@@ -66,8 +68,6 @@ class Hub:
         self._asked: dict[str, float] = {}  # table id -> when it was last looked up
         # Tables given up because their copy here proved behind the database.
         self._rereads: set[asyncio.Task[None]] = set()
-        if self.leases is not None:
-            self.life.behind = self._behind
 
     def _behind(self, table_id: str) -> None:
         """A table's copy here is behind the database (a move of its was stored although

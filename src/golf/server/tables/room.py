@@ -65,12 +65,13 @@ class Lifecycle:
     down (then no new time-driven move is planned and nobody inherits the host role),
     and how long the break between two holes lasts at most (``golf serve --hole-break``)."""
 
-    def __init__(self, hole_break: float = HOLE_BREAK) -> None:
+    def __init__(self, hole_break: float = HOLE_BREAK,
+                 behind: Callable[[str], None] | None = None) -> None:
         self._draining = False
         self.break_length = hole_break
         #: Called with a table's id when its copy here proved behind the database
         #: (storage.errors.Behind): the hub gives the table up, to be read again.
-        self.behind: Callable[[str], None] | None = None
+        self.behind = behind
 
     @property
     def draining(self) -> bool:
