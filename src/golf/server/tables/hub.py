@@ -55,9 +55,9 @@ class Hub:
         #: Called with a table id to ask its current holder to hand it over.
         self.ask_handover = ask_handover
         self.rooms: dict[str, Room] = {}
-        #: Shared with every room: whether the server is shutting down, and the longest
-        #: break between two holes.
-        # A copy behind the database is given up only where leases let another read it.
+        #: Shared with every room: whether the server is shutting down, the longest break
+        #: between two holes, and (where leases let another process read a table again)
+        #: what to do with a copy that proved behind the database.
         self.life = Lifecycle(hole_break,
                               behind=self._behind if self.leases is not None else None)
         self.started = time.time()
