@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -98,3 +99,43 @@ def test_a_write_after_a_quiet_spell_does_not_wait(tmp_path: Path) -> None:
             await store.close()
 
     assert asyncio.run(run()) < 0.4
+
+
+def test_table_updates_share_the_fast_path_and_read_back(tmp_path: Path) -> None:
+    """A hole's break, a rematch offer and clocks, queued with moves, are written in the
+    SQLite fast path's transaction (not SQLAlchemy's), and read back as SQLAlchemy stores
+    them: JSON, None as JSON null."""
+    async def run() -> tuple[int, list[Any], list[str]]:
+        store, (m1, m2) = await started(tmp_path, 0.05, ["T1", "T2"])
+        assert store._actions is not None
+        calls: list[int] = []
+        write = store._actions.write
+
+        async def counted(rows: Any, updates: Any = ()) -> None:
+            calls.append(len(updates))
+            await write(rows, updates)
+
+        store._actions.write = counted  # type: ignore[method-assign]
+        try:
+            await asyncio.sleep(0.1)
+            brk = {"match": 1, "version": 3, "waiting": [0], "until": 12.5}
+            await store.append_action("T1", m1, 0, move(0), "player")
+            await asyncio.gather(
+                store.append_action("T2", m2, 0, move(0), "player"),
+                store.save_pending("T1", hole_break=brk),
+                store.save_pending("T2", rematch={"match": 1, "accepted": [0, 1]}),
+                store.save_clocks("T2", {"turn": [1, 0], "reserve": [5.0, 5.0]}),
+                store.append_action("T1", m1, 1, move(1), "player"))
+            await store.save_pending("T2", rematch=None)
+            t1, t2 = await store.load("T1"), await store.load("T2")
+            m = await store.match("T1", 1)
+            assert t1 is not None and t2 is not None and m is not None
+            return sum(calls), [t1.hole_break, t1.rematch, t2.rematch, t2.clocks], m.actions
+        finally:
+            await store.close()
+
+    updates, values, actions = asyncio.run(run())
+    assert updates == 4  # every update went down the fast path
+    assert values == [{"match": 1, "version": 3, "waiting": [0], "until": 12.5}, None, None,
+                      {"turn": [1, 0], "reserve": [5.0, 5.0]}]
+    assert actions == [move(0), move(1)]

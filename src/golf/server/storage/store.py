@@ -58,6 +58,27 @@ COMMIT_INTERVAL = 0.008
 #: Writes count as concurrent while the last write of another table is this recent (s).
 CONCURRENT_WITHIN = 0.05
 Op = Callable[[AsyncConnection], Awaitable[Any]]
+
+
+class TableUpdate:
+    """An op that sets JSON columns of one table's row (``golf_tables``), and nothing else.
+
+    Through SQLAlchemy it is the ``UPDATE`` it says; on SQLite the group commit's fast path
+    (:class:`ActionWriter`) writes it itself, in the same transaction as the action rows
+    it is batched with. A hole's break is stored when it begins and at each ``ready`` (and a
+    turn's clocks at a timed table): as plain ops they took their whole batch, every other
+    table's moves with them, down SQLAlchemy's async path, several hops to the database
+    thread and back on the event loop for each."""
+
+    __slots__ = ("table_id", "values")
+
+    def __init__(self, table_id: str, values: dict[str, Any]) -> None:
+        self.table_id = table_id
+        self.values = values
+
+    async def __call__(self, conn: AsyncConnection) -> None:
+        await conn.execute(db.tables.update().where(db.tables.c.id == self.table_id)
+                           .values(**self.values))
 #: A queued write: its op, its action row, its caller's future, the table it writes.
 Entry = tuple[Op | None, dict[str, Any] | None, asyncio.Future[Any], str | None]
 
@@ -146,10 +167,14 @@ class Store:
             self._began = loop.time()
             batch = self._queue[:MAX_BATCH]
             del self._queue[:MAX_BATCH]
-            if self._actions is not None and all(op is None for op, _, _, _ in batch):
+            if self._actions is not None and all(op is None or type(op) is TableUpdate
+                                                 for op, _, _, _ in batch):
                 try:
-                    await self._actions.write([row for _, row, _, _ in batch
-                                               if row is not None])
+                    # The updates first: an op's writes come before the batch's action rows.
+                    await self._actions.write(
+                        [row for _, row, _, _ in batch if row is not None],
+                        [(op.table_id, op.values) for op, _, _, _ in batch
+                         if type(op) is TableUpdate])
                 except Exception:
                     await self._one_by_one(batch)
                     continue
@@ -310,23 +335,14 @@ class Store:
 
     async def save_clocks(self, table_id: str, clocks: dict[str, Any] | None) -> None:
         """Write the running match's clocks (None: no match runs)."""
-        async def op(conn: AsyncConnection) -> None:
-            await conn.execute(db.tables.update().where(db.tables.c.id == table_id)
-                               .values(clocks=clocks))
-
-        await self.submit(op, table=table_id)
+        await self.submit(TableUpdate(table_id, {"clocks": clocks}), table=table_id)
 
     # --- chat ------------------------------------------------------------------------
     async def save_pending(self, table_id: str, **values: dict[str, Any] | None) -> None:
         """Write the table's running hole break (``hole_break``) or offered rematch
         (``rematch``), None for none (golf.server.tables.finish)."""
         assert set(values) <= {"hole_break", "rematch"}, values
-
-        async def op(conn: AsyncConnection) -> None:
-            await conn.execute(db.tables.update().where(db.tables.c.id == table_id)
-                               .values(**values))
-
-        await self.submit(op, table=table_id)
+        await self.submit(TableUpdate(table_id, values), table=table_id)
 
     async def add_chat(self, table_id: str, seat: int, name: str | None, text: str,
                        at: int) -> None:

@@ -86,6 +86,12 @@ class Seat:
     def conns(self) -> frozenset[Client]:
         return frozenset(self._conns)
 
+    @property
+    def has_conns(self) -> bool:
+        """Whether the seat has a connection: ``bool(conns)`` without copying the set
+        (asked for every seat on every action)."""
+        return bool(self._conns)
+
     def add(self, client: Client) -> bool:
         """Add a connection; True if the seat had none (its person came back)."""
         first = not self._conns
@@ -145,7 +151,7 @@ class Audience:
         """One frame per receiver kind: a seat's own frame to each seat with
         connections, the public one (built once) to the spectators."""
         for s in self._seats():
-            if s.conns:
+            if s.has_conns:
                 s.push(dumps(frame_for(s.position)))
         if self._spectators:
             text = dumps(frame_for(None))

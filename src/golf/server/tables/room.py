@@ -320,8 +320,9 @@ class Room:
 
     def _clocks_matter(self) -> bool:
         """True if a clock of this match can run out: a turn timer, or someone away."""
-        return self.options["turn_timer"] is not None or any(
-            t is not None for t in self.clocks.absence_started)
+        # Asked twice on every action: a list's count, not a generator.
+        started = self.clocks.absence_started
+        return self.options["turn_timer"] is not None or started.count(None) < len(started)
 
     async def save_clocks(self, final: bool) -> None:
         """Store the running match's clocks (``final``: the server is shutting down)."""
@@ -427,7 +428,7 @@ class Room:
         assert live is not None and live.to_act is not None
         seat = self._seats[live.to_act]
         mover = BY_BOT if seat.is_server_bot else BY_STAND_IN if seat.stand_in else None
-        return self.clocks.plan(self.version, seat.position, mover, bool(seat.conns),
+        return self.clocks.plan(self.version, seat.position, mover, seat.has_conns,
                                 self.options["absence"] == "wait")
 
     def reschedule(self, announce: bool = False) -> None:
