@@ -38,7 +38,10 @@ def settled(page: Page) -> None:
     """Every animation over and two frames drawn since: the cards are where they land (a
     fixed wait is not enough on a loaded machine, where a frame can come late)."""
     page.wait_for_function(
-        "document.getAnimations().every(a => a.playState !== 'running')", timeout=10_000)
+        # The page's own moves (Element.animate), not its endless CSS pulses.
+        "document.getAnimations().filter(a => !(a instanceof CSSAnimation) && "
+        "!(a instanceof CSSTransition)).every(a => a.playState !== 'running')",
+        timeout=10_000)
     page.evaluate("new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
 
 
