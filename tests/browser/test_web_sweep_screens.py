@@ -394,10 +394,22 @@ def test_the_own_cards_keep_their_places_when_a_card_is_in_hand(
         out = {}
         for name, size in VIEWPORTS.items():
             page.set_viewport_size(size)
-            page.wait_for_timeout(60)
+            # Read once the layout has settled: the same places two frames apart (a fixed
+            # wait read a half-fitted table on a loaded machine).
             out[name] = page.evaluate(
-                "s => [...document.querySelectorAll(s)].map((e) => {"
-                " const r = e.getBoundingClientRect(); return r.left + r.width / 2; })", cells)
+                """async (s) => {
+                  const frame = () => new Promise((r) => requestAnimationFrame(() => r()));
+                  const read = () => [...document.querySelectorAll(s)].map((e) => {
+                    const r = e.getBoundingClientRect(); return r.left + r.width / 2; });
+                  let last = read();
+                  for (let i = 0; i < 100; i++) {
+                    await frame(); await frame();
+                    const now = read();
+                    if (JSON.stringify(now) === JSON.stringify(last)) return now;
+                    last = now;
+                  }
+                  return last;
+                }""", cells)
         return out
 
     before = places()
