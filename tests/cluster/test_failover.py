@@ -132,15 +132,25 @@ class Tables:
     async def open(self, n: int) -> None:
         url = self.cluster.url
         async with httpx.AsyncClient(base_url=url, timeout=60) as http:
+            async def post(path: str, **kw: Any) -> httpx.Response:
+                # As a client does (docs/server.md): a 503 try_again (a process whose lease
+                # renewal is late on a loaded machine) is asked again after a moment.
+                for _ in range(40):
+                    r = await http.post(path, **kw)
+                    if r.status_code != 503:
+                        return r
+                    await asyncio.sleep(0.25)
+                return r
+
             async def one(i: int) -> None:
-                r = await http.post("/api/tables", json={
+                r = await post("/api/tables", json={
                     "name": f"Host{i}", "preset": "six-card", "public": True,
                     "seats": [{"kind": "human"}, {"kind": "human"}],
                     "options": {"bot_delay": 0}})
                 assert r.status_code == 201, r.text
                 t = r.json()
                 tid = t["table"]["id"]
-                r = await http.post(f"/api/tables/{tid}/join", json={"name": f"Guest{i}"})
+                r = await post(f"/api/tables/{tid}/join", json={"name": f"Guest{i}"})
                 assert r.status_code == 200, r.text
                 tokens = [t["token"], r.json()["token"]]
                 ws = url.replace("http", "ws") + "/ws"
@@ -149,8 +159,8 @@ class Tables:
                     await p.connect()
                 for p in players:
                     await p.wait(lambda c: c.summary is not None, 60, "the table summary")
-                r = await http.post(f"/api/tables/{tid}/start",
-                                    headers={"Authorization": f"Bearer {tokens[0]}"})
+                r = await post(f"/api/tables/{tid}/start",
+                               headers={"Authorization": f"Bearer {tokens[0]}"})
                 assert r.status_code == 200, r.text
                 for p in players:
                     await p.wait(lambda c: c.state is not None, 60, "the first state")
