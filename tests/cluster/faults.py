@@ -9,7 +9,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import shutil
+import signal
 import subprocess
+import sys
 import threading
 import time
 from pathlib import Path
@@ -129,7 +131,7 @@ class Relay:
 class Cut(Cluster):
     """A cluster whose process 0 reaches PostgreSQL through ``relay``."""
 
-    relay: Relay | None = None
+    relay: Relay | RelayProcess | None = None
 
     def command(self, i: int) -> list[str]:
         cmd = super().command(i)
@@ -166,3 +168,53 @@ def _pid(path: Path) -> int | None:
     with contextlib.suppress(OSError, ValueError):
         return int(path.read_text().split()[0])
     return None
+
+
+class RelayProcess:
+    """A :class:`Relay` in a process of its own, stalled with SIGUSR1 and restored with
+    SIGUSR2. The soak's own process is busy (its clients' frames, the leak checks): a
+    relay on a thread of it would share its interpreter lock, and the process behind the
+    relay would meet a slow database that no fault made."""
+
+    def __init__(self, upstream_port: int) -> None:
+        self.upstream_port = upstream_port
+        self.port = 0
+        self.proc: subprocess.Popen[str] | None = None
+
+    def start(self) -> None:
+        self.proc = subprocess.Popen(
+            [sys.executable, str(Path(__file__)), str(self.upstream_port)],
+            stdout=subprocess.PIPE, text=True)
+        assert self.proc.stdout is not None
+        line = self.proc.stdout.readline()
+        assert line.startswith("port "), f"the relay did not start: {line!r}"
+        self.port = int(line.split()[1])
+
+    def stall(self) -> None:
+        assert self.proc is not None
+        self.proc.send_signal(signal.SIGUSR1)
+
+    def restore(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGUSR2)
+
+    def stop(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.terminate()
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                self.proc.wait(10)
+
+
+def _serve_relay(upstream_port: int) -> None:
+    relay = Relay(upstream_port)
+    relay.start()
+    signal.signal(signal.SIGUSR1, lambda *_: relay.stall())
+    signal.signal(signal.SIGUSR2, lambda *_: relay.restore())
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
+    print(f"port {relay.port}", flush=True)
+    while True:
+        signal.pause()
+
+
+if __name__ == "__main__":
+    _serve_relay(int(sys.argv[1]))

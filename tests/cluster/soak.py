@@ -59,7 +59,7 @@ for _p in (HERE.parent / "server", HERE.parent, HERE, HERE.parents[1] / "src"):
     if str(_p) not in sys.path:
         sys.path.insert(0, str(_p))
 
-from faults import Cut, Relay, nginx  # noqa: E402
+from faults import Cut, RelayProcess, nginx  # noqa: E402
 from harness import ended_a_hole  # noqa: E402
 from leaks import Truth, check  # noqa: E402
 from pg_control import pg_ctl  # noqa: E402
@@ -130,7 +130,7 @@ def spread(xs: list[float]) -> str:
 
 
 class Soak:
-    def __init__(self, cluster: Cut, relay: Relay, tables: int, move_within: float,
+    def __init__(self, cluster: Cut, relay: RelayProcess, tables: int, move_within: float,
                  back_within: float, outage: float, seed: int, log: Callable[[str], None]
                  ) -> None:
         self.c = cluster
@@ -577,7 +577,7 @@ class Soak:
 
 
 def make_cluster(data_dir: Path, processes: int, ttl: float, pg_url: str | None
-                 ) -> tuple[Cut, Relay]:
+                 ) -> tuple[Cut, RelayProcess]:
     """The cluster, its process 0 behind the relay. With ``pg_url`` (the test suite's
     database) the relay leads there and the database faults stop that PostgreSQL; without,
     a PostgreSQL of the cluster's own is started first, so that the relay knows its port."""
@@ -592,7 +592,7 @@ def make_cluster(data_dir: Path, processes: int, ttl: float, pg_url: str | None
         c.start_postgres = lambda: None  # type: ignore[method-assign]
     port = urlsplit(c.db_url).port
     assert port is not None
-    relay = Relay(port)
+    relay = RelayProcess(port)
     relay.start()
     c.relay = relay
     return c, relay
