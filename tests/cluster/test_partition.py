@@ -21,7 +21,6 @@ import asyncio
 import contextlib
 import random
 import sys
-import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -35,6 +34,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent / "server"))
 sys.path.insert(0, str(HERE))
 
+from faults import Cut, Relay  # noqa: E402
 from harness import Client, ended_a_hole  # noqa: E402
 from test_db_outage import Database  # noqa: E402
 
@@ -50,125 +50,6 @@ TTL = 2.0
 BOT_DELAY = 0.2
 #: Tables on process 0 (each a person and two bots).
 TABLES = 4
-
-
-class Relay:
-    """A TCP relay from a loopback port to PostgreSQL, on a thread and event loop of its
-    own (the cluster is started synchronously). ``stall()`` stops forwarding bytes both
-    ways on every connection, old and new (new ones are still accepted); ``restore()``
-    forwards again everything held back meanwhile.
-
-    ``stall(mid_write=True)`` waits for the worst moment first: PostgreSQL's answer to an
-    ``INSERT`` inside an open transaction (a move's row written, its commit not yet sent).
-    That answer is held back too, so the transaction stays open on the database with its
-    row locked, as a link that dies mid-transaction leaves it."""
-
-    def __init__(self, upstream_port: int) -> None:
-        self.upstream_port = upstream_port
-        self.port = 0
-        self.loop = asyncio.new_event_loop()
-        self.flowing = asyncio.Event()
-        self.ready = threading.Event()
-        self.thread = threading.Thread(target=self._run, daemon=True)
-        self.server: asyncio.Server | None = None
-        self.connections = 0
-        self.tasks: set[asyncio.Task[Any]] = set()
-        #: Stall at the next answer to an INSERT in an open transaction.
-        self.armed = False
-        #: Whether the stall began mid-write (the armed moment came).
-        self.mid_write = False
-
-    def start(self) -> None:
-        self.thread.start()
-        assert self.ready.wait(10), "the relay did not start"
-
-    def _run(self) -> None:
-        asyncio.set_event_loop(self.loop)
-        self.flowing.set()
-        self.server = self.loop.run_until_complete(
-            asyncio.start_server(self._serve, "127.0.0.1", 0))
-        self.port = int(self.server.sockets[0].getsockname()[1])
-        self.ready.set()
-        self.loop.run_forever()
-
-    async def _serve(self, down_r: asyncio.StreamReader,
-                     down_w: asyncio.StreamWriter) -> None:
-        self.connections += 1
-        task = asyncio.current_task()
-        assert task is not None
-        self.tasks.add(task)
-        task.add_done_callback(self.tasks.discard)
-        try:
-            up_r, up_w = await asyncio.open_connection("127.0.0.1", self.upstream_port)
-        except OSError:
-            down_w.close()
-            return
-        await asyncio.gather(self._pump(down_r, up_w), self._pump(up_r, down_w, True),
-                             return_exceptions=True)
-
-    async def _pump(self, r: asyncio.StreamReader, w: asyncio.StreamWriter,
-                    answers: bool = False) -> None:
-        try:
-            while True:
-                # Stalled: nothing is read, so the sender's bytes wait in the kernel's
-                # buffers as on a dead link, and are delivered once the link is back.
-                await self.flowing.wait()
-                data = await r.read(65536)
-                if not data:
-                    break
-                # An INSERT's CommandComplete and a ReadyForQuery "in a transaction".
-                if answers and self.armed and b"INSERT 0 " in data \
-                        and data.endswith(b"Z\x00\x00\x00\x05T"):
-                    self.armed = False
-                    self.mid_write = True
-                    self.flowing.clear()
-                await self.flowing.wait()
-                w.write(data)
-                await w.drain()
-        finally:
-            with contextlib.suppress(Exception):
-                w.close()
-
-    def stall(self, mid_write: bool = False) -> None:
-        if mid_write:
-            self.armed = True
-        else:
-            self.loop.call_soon_threadsafe(self.flowing.clear)
-
-    def stalled(self) -> bool:
-        return not self.flowing.is_set()
-
-    def restore(self) -> None:
-        self.loop.call_soon_threadsafe(self.flowing.set)
-
-    def stop(self) -> None:
-        self.restore()
-
-        def close() -> None:
-            if self.server is not None:
-                self.server.close()
-            for task in self.tasks:
-                task.cancel()
-            # Once the cancelled connections have run their ends.
-            self.loop.call_later(0.2, self.loop.stop)
-
-        self.loop.call_soon_threadsafe(close)
-        self.thread.join(10)
-
-
-class Cut(Cluster):
-    """A cluster whose process 0 reaches PostgreSQL through ``relay``."""
-
-    relay: Relay | None = None
-
-    def command(self, i: int) -> list[str]:
-        cmd = super().command(i)
-        if i == 0 and self.relay is not None:
-            at = cmd.index("--db") + 1
-            url = urlsplit(cmd[at])
-            cmd[at] = url._replace(netloc=url.netloc.replace(
-                f":{url.port}", f":{self.relay.port}")).geturl()
-        return cmd
 
 
 @pytest.fixture
