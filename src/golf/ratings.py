@@ -216,6 +216,10 @@ def rules_rateable(rules: Rules) -> bool:
     return rules.name in preset_names() and not house_rules(rules)
 
 
+#: The bot name of a seat played by an external program: it has no measured rating.
+EXTERNAL = "external"
+
+
 def casual_reason(rules: Rules, players: int, bots: Iterable[str] = (),
                   anchors: Anchors | None = None) -> str | None:
     """Why a table of ``rules``, ``players`` seats and these bot seats cannot be rated
@@ -234,16 +238,17 @@ def casual_reason(rules: Rules, players: int, bots: Iterable[str] = (),
     >>> casual_reason(load_rules("six-card"), 3, ["medium"])
     'medium has no measured rating for six-card/3-4, so a table with it is casual'
     """
-    try:
-        variant = variant_of(rules, players)
-    except GolfError as e:  # house rules, or a player count no band or rule allows
+    cause = casual_cause(rules, players, bots, anchors)
+    if cause is None:
+        return None
+    if cause["reason"] == "unmeasured_bot":
+        bot = "an external bot" if cause["bot"] == EXTERNAL else cause["bot"]
+        return f"{bot} has no measured rating for {cause['variant']}, so a table with it is casual"
+    try:  # house rules, or a player count no band or rule allows: the refusal's own words
+        variant_of(rules, players)
+    except GolfError as e:
         return str(e)
-    fixed = Anchors.measured() if anchors is None else anchors
-    for bot in bots:
-        if fixed.fixed(variant, bot) is None:
-            return (f"{bot} has no measured rating for {variant.key}, "
-                    "so a table with it is casual")
-    return None
+    raise AssertionError(cause)  # casual_cause and variant_of disagree
 
 
 def casual_cause(rules: Rules, players: int, bots: Iterable[str] = (),

@@ -26,6 +26,7 @@ import sqlalchemy as sa
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from ...ratings import (
+    EXTERNAL,
     Anchors,
     RatedMatch,
     Rating,
@@ -84,30 +85,25 @@ class SeatChange:
                 "passed": list(c.passed), "abandoned": self.abandoned}
 
 
+def _bots(seat_kinds: Sequence[tuple[str, str | None]]) -> list[str]:
+    """The bots among these seats (each ``(kind, bot spec)``); an external bot has no
+    measured rating, so it makes a table casual."""
+    return [bot or "medium" if kind == "bot" else EXTERNAL
+            for kind, bot in seat_kinds if kind in ("bot", "external")]
+
+
 def casual_reason_for(rules: Rules, seat_kinds: Sequence[tuple[str, str | None]],
                       anchors: Anchors | None = None) -> str | None:
     """Why a table of these rules and seats (each ``(kind, bot spec)``) cannot be rated,
-    or None. An external bot has no measured rating, so it makes a table casual."""
-    bots: list[str] = []
-    for kind, bot in seat_kinds:
-        if kind == "bot":
-            bots.append(bot or "medium")
-        elif kind == "external":
-            bots.append("an external bot")
-    return casual_reason(rules, len(seat_kinds), bots, anchors)
+    or None."""
+    return casual_reason(rules, len(seat_kinds), _bots(seat_kinds), anchors)
 
 
 def casual_cause_for(rules: Rules, seat_kinds: Sequence[tuple[str, str | None]],
                      anchors: Anchors | None = None) -> dict[str, str] | None:
     """:func:`casual_reason_for` as data (:func:`golf.ratings.casual_cause`): the
     ``cause`` of a ``not_rateable`` refusal, which a page words in its language."""
-    bots: list[str] = []
-    for kind, bot in seat_kinds:
-        if kind == "bot":
-            bots.append(bot or "medium")
-        elif kind == "external":
-            bots.append("external")
-    return casual_cause(rules, len(seat_kinds), bots, anchors)
+    return casual_cause(rules, len(seat_kinds), _bots(seat_kinds), anchors)
 
 
 def rated_match(variant: Variant, seats: Sequence[RatedSeat],
