@@ -13,8 +13,9 @@ from typing import Any
 import httpx
 import pytest
 import websockets
-from conftest import BACKENDS, make_server
 from harness import Client, ServerProcess, ended_a_hole
+
+from conftest import BACKENDS, make_server
 
 ALLOWED = "https://friends.example.org"
 

@@ -18,12 +18,12 @@ from typing import Any
 
 import pytest
 import sqlalchemy as sa
-from conftest import fresh_database, make_server
 from harness import Client, ServerProcess
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_accounts import Browser
 
+from conftest import fresh_database, make_server
 from golf.ratings import Anchors, Rating, Variant
 from golf.server.core.protocol import ProtocolError
 from golf.server.core.tokens import hash_token

@@ -13,10 +13,10 @@ import threading
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-from conftest import fresh_database
 from harness import ServerProcess
 from test_accounts import Browser, unique
 
+from conftest import fresh_database
 from golf.identity.ratelimit import ACCOUNT_POLICY
 
 BURST = 16

@@ -19,9 +19,9 @@ from typing import Any
 import pytest
 import sqlalchemy as sa
 from alembic.script import ScriptDirectory
-from conftest import ROOT, fresh_database
 from harness import Client, ServerProcess, play_out
 
+from conftest import ROOT, fresh_database
 from golf.server.storage import db
 
 #: The last commit of the release before this one (its newest migration is 0002).
