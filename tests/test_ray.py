@@ -192,7 +192,7 @@ def test_a_port_in_other_digits_is_not_read_as_a_number(port: str) -> None:
 
 def test_a_lab_sweep_on_the_cluster_equals_a_local_one(cluster: str, tmp_path: Path) -> None:
     """golf lab sweep --ray: every option's figures as a local pool finds them (issue 31)."""
-    args = ["lab", "sweep", "six-card", "--players", "2", "--deals", "4", "--skill-deals", "0",
+    args = ["lab", "sweep", "six-card", "--players", "2", "--deals", "2", "--skill-deals", "0",
             "--engine", "python", "--quiet"]
     assert main([*args, "--ray", cluster, "--out", str(tmp_path / "ray")]) == 0
     assert main([*args, "--workers", "2", "--out", str(tmp_path / "local")]) == 0

@@ -8,8 +8,6 @@ The server runs with ``--bot-wait 2`` so that the bot offer comes quickly.
 from __future__ import annotations
 
 import re
-import subprocess
-import sys
 import time
 import urllib.request
 from collections.abc import Iterator
@@ -19,6 +17,8 @@ import pytest
 from playwright.sync_api import Browser, expect
 from webplay import Player, Server, free_port, open_player, version
 
+from zygote import spawn
+
 BOT_WAIT = 2
 
 
@@ -26,11 +26,8 @@ BOT_WAIT = 2
 def qp_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     where: Path = tmp_path_factory.mktemp("golf-qp")
     s = Server(free_port(), where)
-    log = open(where / "server.log", "ab")  # noqa: SIM115 - lives with the process
-    s.proc = subprocess.Popen(
-        [sys.executable, "-m", "golf", "serve", "--host", "127.0.0.1", "--port",
-         str(s.port), "--data-dir", str(where), "--bot-wait", str(BOT_WAIT)],
-        stdout=log, stderr=subprocess.STDOUT, cwd=where)
+    s.proc = spawn(["serve", "--host", "127.0.0.1", "--port", str(s.port), "--data-dir",
+                    str(where), "--bot-wait", str(BOT_WAIT)], log=where / "server.log", cwd=where)
     deadline = time.monotonic() + 60
     while True:
         try:

@@ -6,7 +6,6 @@ from __future__ import annotations
 import json
 import re
 import subprocess
-import sys
 import time
 import urllib.request
 from dataclasses import dataclass, field
@@ -18,6 +17,7 @@ from playwright.sync_api import Browser, BrowserContext, Page, expect
 from golf import Game
 from golf.cards import card_str
 from ports import free_port  # noqa: F401  (re-exported for the suites)
+from zygote import Forked, spawn
 
 
 @dataclass
@@ -26,18 +26,16 @@ class Server:
 
     port: int
     data_dir: Path
-    proc: subprocess.Popen[bytes] | None = None
+    proc: subprocess.Popen[bytes] | Forked | None = None
 
     @property
     def url(self) -> str:
         return f"http://127.0.0.1:{self.port}"
 
     def start(self) -> None:
-        log = open(self.data_dir / "server.log", "ab")  # noqa: SIM115 - lives with the process
-        self.proc = subprocess.Popen(
-            [sys.executable, "-m", "golf", "serve", "--host", "127.0.0.1", "--port",
-             str(self.port), "--data-dir", str(self.data_dir)],
-            stdout=log, stderr=subprocess.STDOUT, cwd=self.data_dir)
+        self.proc = spawn(["serve", "--host", "127.0.0.1", "--port", str(self.port),
+                           "--data-dir", str(self.data_dir)],
+                          log=self.data_dir / "server.log", cwd=self.data_dir)
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:

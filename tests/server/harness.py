@@ -13,7 +13,6 @@ import os
 import random
 import signal
 import subprocess
-import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -24,6 +23,7 @@ import websockets
 from websockets.exceptions import ConnectionClosed
 
 from ports import free_port
+from zygote import Forked, spawn
 
 PROTOCOL = 2
 
@@ -37,7 +37,7 @@ class ServerProcess:
         self.data_dir = data_dir
         self.db = db
         self.port = free_port()
-        self.proc: subprocess.Popen[bytes] | None = None
+        self.proc: subprocess.Popen[bytes] | Forked | None = None
         self.log = data_dir / "server.log"
         self.args: list[str] = []  # more `golf serve` options
 
@@ -50,14 +50,12 @@ class ServerProcess:
         return f"ws://127.0.0.1:{self.port}/ws"
 
     def start(self, timeout: float = 60) -> None:
-        cmd = [sys.executable, "-m", "golf", "serve", "--port", str(self.port),
-               "--data-dir", str(self.data_dir)]
+        argv = ["serve", "--port", str(self.port), "--data-dir", str(self.data_dir)]
         if self.db:
-            cmd += ["--db", self.db]
-        cmd += self.args
+            argv += ["--db", self.db]
+        argv += self.args
         env = {**os.environ, "PYTHONUNBUFFERED": "1"}
-        out = self.log.open("ab")
-        self.proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT, env=env)
+        self.proc = spawn(argv, log=self.log, env=env)
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
