@@ -1,5 +1,7 @@
-// The server's refusals in the page's language: a refusal whose code (and fields) this page
-// has words for is worded here (strings/errors.js); any other keeps the server's sentence.
+// What the server says, in the page's language (strings/errors.js): a refusal by its code,
+// more precisely by its field or cause where the page has words for them; why a rated match
+// was not rated; why a match ended early; why the server closed the connection. The server's
+// own English sentence is shown only for a code this page does not know (a newer server's).
 
 import { hasString, t } from "./i18n.js";
 import { presetName } from "./names.js";
@@ -17,14 +19,32 @@ function botWords(bot) {
   return hasString(`lobby.seat.${bot}`) ? t(`lobby.seat.${bot}`) : bot;
 }
 
-/** The page's own words for the refusal `err` ({code, field, cause, ...}), or null. */
+/** The cause's placeholders: its bot and rated variant in words. */
+function causeParams(cause) {
+  return { bot: botWords(cause.bot), variant: variantWords(cause.variant) };
+}
+
+/** The page's own words for the refusal `err` ({code, field, cause, ...}), or null for a
+ * code it does not know. */
 export function serverWords(err) {
-  if (!err) return null;
-  if (err.code === "not_rateable" && err.cause && err.cause.reason) {
-    const key = `error.not_rateable.${err.cause.reason}`;
-    if (!hasString(key)) return null;
-    return t(key, { bot: botWords(err.cause.bot), variant: variantWords(err.cause.variant) });
+  if (!err || !err.code) return null;
+  if (err.code === "not_rateable" && err.cause && hasString(`error.not_rateable.${err.cause.reason}`)) {
+    return t(`error.not_rateable.${err.cause.reason}`, causeParams(err.cause));
   }
-  const key = `error.${err.code}.${err.field}`;
-  return err.field && hasString(key) ? t(key) : null;
+  const precise = `error.${err.code}.${err.field}`;
+  if (err.field && hasString(precise)) return t(precise);
+  // The code alone: the refusal worded generally rather than in the server's English.
+  return hasString(`error.${err.code}`) ? t(`error.${err.code}`) : null;
+}
+
+/** Why a table or match is casual, from its cause ({reason, bot?, variant?}: the summary's
+ * `casual_cause`, the rating frame's `cause`), or null for a reason this page does not know. */
+export function casualWords(cause) {
+  const key = cause && `casual.${cause.reason}`;
+  return key && hasString(key) ? t(key, causeParams(cause)) : null;
+}
+
+/** Why the server closed the connection (the `bye` frame's reason), or null. */
+export function byeWords(reason) {
+  return hasString(`bye.${reason}`) ? t(`bye.${reason}`) : null;
 }
