@@ -186,7 +186,7 @@ extendStrings({
   "casual.house_rules": "Hausregeln machen einen Tisch ungewertet.",
   "casual.players": "Für diese Anzahl an Plätzen gibt es keine Wertung.",
   "casual.unmeasured_bot": "{bot} hat keine gemessene Wertung für {variant}.",
-  "casual.no_profile": "Ein Platz hatte kein Spielerprofil.",
+  "casual.no_profile": "Ein Platz hatte kein Profil.",
   "casual.two_seats": "Dieselbe Person saß auf zwei Plätzen.",
   "casual.error": "Der Server konnte sie nicht werten (ein Fehler, protokolliert).",
   "ended.absent": "{name} ist nicht zurückgekommen.",
