@@ -5,9 +5,11 @@ lobby's words around them: the rules lab's sentences, a table of two holes descr
 
 from __future__ import annotations
 
+import json
 import re
+from typing import Any
 
-from playwright.sync_api import Browser, expect
+from playwright.sync_api import Browser, WebSocketRoute, expect
 from webplay import Server, create_table, invite_url, open_player
 
 # Words only the server's English sentences have: none of them may reach the German page.
@@ -113,3 +115,41 @@ def test_the_tables_server_sentences_are_german_on_a_german_page(
         "Diese Partie wurde nicht gewertet: Dieselbe Person saß auf zwei Plätzen.")
     assert ann.errors == []
     ann.context.close()
+
+
+def test_the_tables_socket_refusal_and_bye_are_shown_in_german(
+        browser: Browser, server: Server) -> None:
+    """Frames a server sends to the table page's own socket (passed through as they are;
+    two added as a server would send them): the toast says them in German."""
+    made = server.api("POST", "/api/tables", {"name": "Ann", "preset": "six-card",
+                                              "seats": [{"kind": "human"}, {"kind": "human"}]})
+    sockets: list[WebSocketRoute] = []
+
+    def through(ws: WebSocketRoute) -> None:
+        ws.connect_to_server()  # every frame passes both ways unchanged
+        sockets.append(ws)
+
+    watcher = open_player(browser, "Cy", "about:blank", locale="de-DE")
+    page = watcher.page
+    page.route_web_socket(re.compile(r"/ws"), through)
+    page.goto(f"{server.url}/watch/{made['table']['id']}")
+    expect(page.locator(".waiting, .felt").first).to_be_visible()
+    assert sockets
+    toast = page.locator(".toast")
+
+    def send(frame: dict[str, Any]) -> None:
+        sockets[-1].send(json.dumps(frame))
+
+    send({"type": "error", "code": "spectator", "message": "spectators may not act, chat, "
+          "mute or ask for hints"})
+    expect(toast).to_have_text("Beim Zuschauen geht das nicht: Nimm einen Platz, um "
+                               "mitzuspielen.")
+    send({"type": "error", "code": "rate_limited", "message": "too many messages; wait "
+          "200 ms", "retry_after": 200})
+    expect(toast).to_have_text("Zu viel auf einmal: Warte kurz und versuche es noch einmal.")
+    send({"type": "bye", "reason": "flooding", "message": "too many messages; the "
+          "connection is closed"})
+    expect(toast).to_have_text("Zu viele Nachrichten: Die Verbindung wurde getrennt. "
+                               "Lade die Seite neu.")
+    assert [e for e in watcher.errors if "status of 4" not in e] == []
+    watcher.context.close()
