@@ -153,3 +153,21 @@ def test_the_tables_socket_refusal_and_bye_are_shown_in_german(
                                "Lade die Seite neu.")
     assert [e for e in watcher.errors if "status of 4" not in e] == []
     watcher.context.close()
+
+
+def test_a_rated_tables_next_match_said_casual_in_the_waiting_room_in_german(
+        browser: Browser, server: Server) -> None:
+    ann = open_player(browser, "Ann", server.url + "/", locale="de-DE")
+    page = ann.page
+    expect(page.locator("#preset")).to_have_value("six-card")
+    page.locator("#rated").check()
+    create_table(ann, seats=["medium"])
+    notice = page.locator(".wait-casual")
+    expect(page.locator('[data-control="add-medium"]')).to_be_visible()
+    assert notice.count() == 0
+    # A third seat: six-card's bots have measured ratings at two players only.
+    page.locator('[data-control="add-medium"]').click()
+    expect(notice).to_have_text("Die nächste Partie wird nicht gewertet: Mittlerer Bot hat "
+                                "keine gemessene Wertung für Sechs-Karten-Golf · 3-4 Spieler.")
+    assert ann.errors == []
+    ann.context.close()
