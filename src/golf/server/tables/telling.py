@@ -94,8 +94,9 @@ class Telling:
         return bridge.memory_mode(rules, bool(self.rec.options["show_peeked"]))
 
     def _casual(self) -> dict[str, Any]:
-        """Why this rated table's next match would not be rated (seats or rules changed
-        since it was created), or None: ``casual_reason``, and as data ``casual_cause``."""
+        """The summary's ``casual_reason``: why this rated table's next match would not be
+        rated (seats or rules changed since it was created), None when it would; and
+        ``casual_cause``, the same as data a page words in its own language."""
         try:
             rules = table_rules(self.rec)
         except GolfError as e:  # rules the engine refuses are not a preset's unchanged

@@ -114,7 +114,9 @@ function factSentence(f, ctx, named) {
  */
 export function endedWords(event, table) {
   const info = table && table.seats && table.seats[event.seat];
-  if (event.by === "absence" && info) return t("ended.absent", { name: info.name || `#${event.seat + 1}` });
+  if (event.by === "absence" && info) {
+    return t("ended.absent", { name: info.name || `#${event.seat + 1}` });
+  }
   return event.ended;
 }
 
