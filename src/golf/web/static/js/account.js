@@ -46,9 +46,10 @@ export async function loadMe() {
 }
 
 function message(err) {
-  // A policy refusal of a field: the form's own words for it, with the policy's figures.
+  // A policy refusal of a field: the server's own sentence (with its figures) in English,
+  // our translation of it in other languages.
   const own = `acct.err.${err.field}.${err.code}`;
-  if (t(own) !== own) return t(own);
+  if (lang() !== "en" && t(own) !== own) return t(own);
   const key = `acct.err.${err.code}`;
   const text = t(key, { n: err.retryAfter });
   return text === key ? err.message : text;

@@ -1,9 +1,10 @@
 // What the server says, in the page's language (strings/errors.js): a refusal by its code,
 // more precisely by its field or cause where the page has words for them; why a rated match
 // was not rated; why a match ended early; why the server closed the connection. The server's
-// own English sentence is shown only for a code this page does not know (a newer server's).
+// own sentence is shown in English (it names its figures), and in another language only for
+// a code this page does not know (a newer server's).
 
-import { hasString, t } from "./i18n.js";
+import { hasString, lang, t } from "./i18n.js";
 import { presetName } from "./names.js";
 import "./strings/errors.js";
 import "./strings/profiles.js";
@@ -24,8 +25,8 @@ function causeParams(cause) {
   return { bot: botWords(cause.bot), variant: variantWords(cause.variant) };
 }
 
-/** The page's own words for the refusal `err` ({code, field, cause, ...}), or null for a
- * code it does not know. */
+/** The page's own words for the refusal `err` ({code, field, cause, message, ...}), or null
+ * where the server's sentence says it: in English, and for a code this page does not know. */
 export function serverWords(err) {
   if (!err || !err.code) return null;
   if (err.code === "not_rateable" && err.cause && hasString(`error.not_rateable.${err.cause.reason}`)) {
@@ -33,7 +34,10 @@ export function serverWords(err) {
   }
   const precise = `error.${err.code}.${err.field}`;
   if (err.field && hasString(precise)) return t(precise);
-  // The code alone: the refusal worded generally rather than in the server's English.
+  // In English the server's own sentence says the refusal, with its figures ("bot_delay must
+  // be a number from 0 to 5, got 10"), as the engine's does (enginewords.js); another
+  // language words the code generally rather than show that English.
+  if (lang() === "en" && err.message) return null;
   return hasString(`error.${err.code}`) ? t(`error.${err.code}`) : null;
 }
 
