@@ -7,6 +7,7 @@ import io
 import itertools
 import json
 import math
+import re
 from html.parser import HTMLParser
 from pathlib import Path
 
@@ -182,9 +183,52 @@ def test_sentences_say_what_changed() -> None:
                           "difference": {"estimate": 0.7, "low": 0.5, "high": 0.9},
                           "ratio": same}
     en, de = make_sentences(figs, 100)
-    assert en == "Matches take about 20 % longer; the first player's edge grows from 0.4 " \
-                 "to 1.1 points"
-    assert de.startswith("Partien sind etwa 20 % länger")
+    # Each figure with how sure it is: the ends of its 95 % interval; "%" bound to its number.
+    assert en == "Matches take about 18 to 22\u00a0% longer; the first player's edge grows " \
+                 "from 0.4 to between 0.9 and 1.3 points"
+    assert de == "Partien sind etwa 18 bis 22\u00a0% länger; der Vorteil des ersten Spielers " \
+                 "wächst von 0,4 auf 0,9 bis 1,3 Punkte"
+    # A change whose nearer end rounds to nothing is "up to"; a negative figure has a minus
+    # sign (no line break after it, as after a hyphen).
+    figs["turns_per_match"]["ratio"] = {"estimate": 0.95, "low": 0.899, "high": 0.996}
+    figs["turns_per_match"]["difference"] = {"estimate": -5, "low": -9, "high": -1}
+    figs["mean_score"] = {"ruleset": same, "base": same, "ratio": same,
+                          "difference": {"estimate": -2.09, "low": -2.59, "high": -1.59}}
+    figs["first_edge"]["base"] = {"estimate": -0.4}
+    figs["first_edge"]["ruleset"] = {"estimate": 0.3}
+    figs["pairs"] = {"ruleset": {"estimate": 0.0}, "base": {"estimate": 0.7}, "ratio": same,
+                     "difference": {"estimate": -0.7, "low": -0.74, "high": -0.66}}
+    en, de = make_sentences(figs, 100)
+    assert en == ("Matches take up to 10\u00a0% less time; hole scores fall by about 1.6 to "
+                  "2.6 points; the first player's edge shrinks from \u22120.4 to between 0.1 "
+                  "and 0.5 points; pairs and other sets that count: 70\u00a0% → 0 to 4\u00a0%")
+    assert de == ("Partien sind bis zu 10\u00a0% kürzer; die Punkte pro Runde sinken um etwa "
+                  "1,6 bis 2,6; der Vorteil des ersten Spielers sinkt von \u22120,4 auf 0,1 bis "
+                  "0,5 Punkte; zählende Paare und Sets: 70\u00a0% → 0 bis 4\u00a0%")
+    # A figure whose interval holds "no change" is left unsaid, however large its estimate.
+    figs["mean_score"]["difference"] = {"estimate": -2.09, "low": -4.2, "high": 0.02}
+    assert "hole scores" not in make_sentences(figs, 100)[0]
+
+
+def test_the_shipped_sentences_are_made_from_their_figures_and_say_how_sure() -> None:
+    t = table()
+    said = 0
+    for preset, p in t["presets"].items():
+        for entries in p["settings"].values():
+            for e in entries:
+                # The sentence is the stored figures' and their intervals', nothing else.
+                assert (e["en"], e["de"]) == make_sentences(e["figures"], t["deals"]), \
+                    (preset, e["label"])
+                for text in (e["en"], e["de"]):
+                    # "%" never on a line of its own: bound to its number.
+                    assert not re.search(r"\s%", text.replace("\u00a0%", "")), text
+                said += "No measurable" not in e["en"]
+    assert said > 100
+    # The lobby said "fall by 2.1 points" for jokers where `golf lab` measures 1.70 [1.58,
+    # 1.81] on more deals: the sentence says its interval, which holds that figure.
+    jokers = sentence("six-card", "jokers_per_deck", 2, "en") or ""
+    m = re.search(r"hole scores fall by about ([\d.]+) to ([\d.]+) points", jokers, re.I)
+    assert m and float(m[1]) <= 1.70 <= float(m[2]), jokers
 
 
 def test_shipped_table_has_every_preset_and_is_rebuilt_by_its_command() -> None:
@@ -304,7 +348,7 @@ def test_capped_matches_are_said_to_never_end_not_to_be_longer() -> None:
                       "ratio": {"estimate": None, "low": None, "high": None}}
     en, de = make_sentences(figs, 100)
     assert "longer" not in en and "länger" not in de
-    assert en.startswith("Matches may never end: 100 % stopped at the 200-hole cap"), en
+    assert en.startswith("Matches may never end: 100\u00a0% stopped at the 200-hole cap"), en
     assert en.count("200") == 1  # said once, not again as a rate
     # a sweep's table says it too, instead of a percentage longer
     from golf.lab.sweep import _cell

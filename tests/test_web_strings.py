@@ -100,3 +100,35 @@ def test_no_module_is_over_500_lines() -> None:
 def test_the_modules_import_no_cycle() -> None:
     assert "table.js" in GRAPH and "i18n.js" in GRAPH["app.js"]
     assert import_cycles(GRAPH) == []
+
+
+# --- small words (issue 38) -------------------------------------------------------------------
+
+#: The screens whose counts must agree with their number ("1 rated match", "1 schaut zu").
+COUNTING = ("leaderboard.js", "lobby.js", "quickplay.js", "waiting.js", "finish.js",
+            "holeend.js")
+
+
+def test_a_count_with_a_singular_string_is_said_through_tn() -> None:
+    singular = {k.removesuffix(".one") for k in DEFINED if k.endswith(".one")}
+    assert {"board.youNot", "board.rule", "lobby.watching", "holeEnd.points"} <= singular
+    checked = 0
+    for module in COUNTING:
+        text = COMMENT.sub("", (WEB_JS / module).read_text(encoding="utf-8"))
+        for key in singular:
+            checked += text.count(f'tn("{key}"')
+            assert f't("{key}"' not in text, f"{module} says {key} without tn(): '1 … s'"
+    assert checked >= 6
+
+
+def test_the_page_sends_nobody_to_the_docs_and_how_to_play_points_nowhere() -> None:
+    for module, (en, de) in STRINGS.items():
+        for key in en:
+            for text in (en[key], de[key]):
+                assert not re.search(r"docs/|\.md\b", text), (module, key, text)
+    en, de = STRINGS["lobby.js"]
+    how = [v for table in (en, de) for k, v in table.items() if k.startswith("lobby.how")]
+    assert len(how) >= 10
+    # The form is above the words on a phone and beside them on a desk: no direction.
+    assert not [s for s in how if re.search(r"\b(below|above|unten|oben)\b", s, re.I)]
+

@@ -18,6 +18,7 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any, TypeVar
 
+import httpx
 import pytest
 import sqlalchemy as sa
 from harness import Client, ServerProcess, play_out
@@ -321,6 +322,48 @@ def test_a_player_the_absence_policy_ends_the_match_for_counts_last(
     stored = rows(server, sa.select(db.rated_seats.c.player_id, db.rated_seats.c.abandoned)
                   .where(db.rated_seats.c.player_id.in_((ann, bob))))
     assert sorted(stored) == sorted([(ann, False), (bob, True)])
+
+
+def test_why_a_rated_table_or_match_is_casual_comes_as_data_too(
+        server: ServerProcess) -> None:
+    """The summary's casual_cause and the rating frame's cause: what the sentences say, for
+    a page to word in its own language (issue 38)."""
+    t = server.create("six-card", seats=[{"kind": "human"}, {"kind": "bot"}], rated=True)
+    tid, token = t["table"]["id"], t["token"]
+    assert t["table"]["casual_cause"] is None
+    # A third seat: six-card's bots are measured at two players only.
+    r = server.post(f"/api/tables/{tid}/seats", {"kind": "bot", "bot": "medium"}, token=token)
+    assert r.status_code == 200, r.text
+    summary = server.get(f"/api/tables/{tid}").json()
+    assert "no measured rating" in summary["casual_reason"]
+    assert summary["casual_cause"] == {"reason": "unmeasured_bot", "bot": "medium",
+                                       "variant": "six-card/3-4"}
+    r = httpx.delete(f"{server.base}/api/tables/{tid}/seats/2",
+                     headers={"Authorization": f"Bearer {token}"}, timeout=30)
+    assert r.status_code == 200, r.text
+    summary = server.get(f"/api/tables/{tid}").json()
+    assert summary["casual_reason"] is None and summary["casual_cause"] is None
+
+    async def go() -> Client:
+        c = await Client(server.ws_url, tid, token).connect()
+        await c.wait(lambda c: c.summary is not None, what="the table")
+        server.start_table(tid, token)
+        await c.wait(lambda c: c.state is not None, what="the state")
+
+        async def no_profile(conn: AsyncConnection) -> None:  # a seat from before profiles
+            await conn.execute(db.seats.update().where(
+                db.seats.c.table_id == tid, db.seats.c.position == 0).values(player_id=None))
+
+        await in_db(server, no_profile)
+        await play_out([c], random.Random(5))
+        await c.wait(lambda c: bool(rating_frames(c)), what="the rating frame")
+        await c.close()
+        return c
+
+    # Seat 0 lost its player profile: the match is not rated, and the frame says why.
+    (frame,) = rating_frames(asyncio.run(go()))
+    assert frame["rated"] is False and "no player profile" in frame["reason"]
+    assert frame["cause"] == {"reason": "no_profile", "seat": 0}
 
 
 def test_a_casual_table_is_not_rated(server: ServerProcess) -> None:

@@ -35,7 +35,8 @@ def build_table(deals: int, seed: int, command: str, presets: list[str] | None =
         "generated": _dt.datetime.now(_dt.UTC).strftime("%Y-%m-%d"),
         "command": command, "deals": deals, "seed": seed,
         "how": "expert self-play in the compiled core, paired deals against the preset; "
-               "a clause appears only where its 95% interval excludes no change",
+               "a clause appears only where its 95% interval excludes no change, and "
+               "says that interval's ends",
         "presets": {},
     }
     jobs: list[tuple[str, Option, int, int, int]] = []
@@ -64,10 +65,11 @@ def build_table(deals: int, seed: int, command: str, presets: list[str] | None =
         figs = figures_json(r, base_rows[preset], load_rules(preset, option),
                             load_rules(preset))
         en, de = make_sentences(figs, deals)
+        # Every figure as measured (each side, the change and the ratio): the sentences
+        # are made from these and nothing else (tests/test_lab.py makes them again).
         out["presets"][preset]["settings"].setdefault(key, []).append(
             {"option": option, "label": label(option), "en": en, "de": de,
-             "figures": {k: {"difference": v["difference"], "ratio": v["ratio"]}
-                         for k, v in figs.items()}})
+             "figures": figs})
     return out
 
 

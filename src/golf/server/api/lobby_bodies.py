@@ -166,6 +166,10 @@ class TableSummary(BaseModel):
     bot_token: str | None = None
     rated: bool = False
     casual_reason: str | None = None
+    #: casual_reason as data a page words in its language (golf.ratings.casual_cause):
+    #: ``{"reason": "house_rules"}``, ``{"reason": "players"}`` or ``{"reason":
+    #: "unmeasured_bot", "bot", "variant"}``; null when casual_reason is.
+    casual_cause: dict[str, str] | None = None
     #: Memory mode is the table's rule (golf.view.forgets_peeks), told to everyone.
     memory: bool = False
     rematch: dict[str, Any] | None = None

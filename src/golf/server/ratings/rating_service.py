@@ -292,11 +292,20 @@ class SeatAtEnd:
     abandoned: bool
 
 
+@dataclass(frozen=True)
+class Unrated:
+    """Why a rated table's match was not rated: the sentence (the ``rating`` frame's
+    ``reason``) and the same as data a page words in its language (its ``cause``)."""
+
+    reason: str
+    cause: dict[str, Any]
+
+
 def _people_op(table_id: str, seats: Sequence[SeatAtEnd]
-               ) -> Callable[[AsyncConnection], Awaitable[list[RatedSeat] | str]]:
-    """Reads which player sits in each person's seat; a reason instead when a person
+               ) -> Callable[[AsyncConnection], Awaitable[list[RatedSeat] | Unrated]]:
+    """Reads which player sits in each person's seat; why not instead when a person
     has no player profile (a seat from before profiles) or sits twice."""
-    async def op(conn: AsyncConnection) -> list[RatedSeat] | str:
+    async def op(conn: AsyncConnection) -> list[RatedSeat] | Unrated:
         rows = await conn.execute(sa.select(db.seats.c.position, db.seats.c.player_id)
                                   .where(db.seats.c.table_id == table_id))
         ids = {int(r.position): r.player_id for r in rows}
@@ -307,11 +316,13 @@ def _people_op(table_id: str, seats: Sequence[SeatAtEnd]
                 continue
             pid = ids.get(s.position)
             if pid is None:
-                return f"seat {s.position} has no player profile, so the match is casual"
+                return Unrated(f"seat {s.position} has no player profile, so the match is "
+                               "casual", {"reason": "no_profile", "seat": s.position})
             out.append(RatedSeat(s.position, pid, None, s.abandoned))
         people = [s.player_id for s in out if s.player_id is not None]
         if len(set(people)) != len(people):
-            return "a player sat in two seats, so the match is casual"
+            return Unrated("a player sat in two seats, so the match is casual",
+                           {"reason": "two_seats"})
         return out
 
     return op
@@ -326,16 +337,18 @@ async def rate_finished(store: Store, table_id: str, match_id: int, number: int,
     change, or why the match was not rated. Reading the seats' players, rating and
     writing run in one transaction of the store's writer. A failure to rate never
     stops the table: it is logged and the frame says the match was not rated."""
-    reason = casual_reason_for(rules, [(s.kind, s.bot) for s in seats], anchors)
+    kinds = [(s.kind, s.bot) for s in seats]
+    reason = casual_reason_for(rules, kinds, anchors)
     head: dict[str, Any] = {"type": "rating", "table": table_id, "match": number}
     if reason is not None:
-        return {**head, "rated": False, "reason": reason}
+        return {**head, "rated": False, "reason": reason,
+                "cause": casual_cause_for(rules, kinds, anchors)}
     variant = Variant(rules.name, band_for(len(seats)))
     people = _people_op(table_id, seats)
 
-    async def op(conn: AsyncConnection) -> list[SeatChange] | str:
+    async def op(conn: AsyncConnection) -> list[SeatChange] | Unrated:
         rated = await people(conn)
-        if isinstance(rated, str):
+        if isinstance(rated, Unrated):
             return rated
         return await record_op(match_id, variant, rated, result, anchors)(conn)
 
@@ -343,9 +356,11 @@ async def rate_finished(store: Store, table_id: str, match_id: int, number: int,
         done = await store.submit(op)
     except Exception:  # the match is stored and announced: a rating failure is logged only
         log.exception("table %s: match %d could not be rated", table_id, number)
-        done = "the match could not be rated (a server error, logged)"
-    if isinstance(done, str):
-        return {**head, "variant": variant.key, "rated": False, "reason": done}
+        done = Unrated("the match could not be rated (a server error, logged)",
+                       {"reason": "error"})
+    if isinstance(done, Unrated):
+        return {**head, "variant": variant.key, "rated": False, "reason": done.reason,
+                "cause": done.cause}
     return {**change_frame(table_id, number, variant, done), "rated": True}
 
 

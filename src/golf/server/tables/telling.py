@@ -73,7 +73,7 @@ class Telling:
             "seats": [self._seat_info(s) for s in self._seats],
             "spectators": self.audience.spectators, "match": r.match,
             "watch_url": f"/watch/{r.id}", "rated": r.rated, "memory": self.memory(),
-            "casual_reason": self._casual_reason() if r.rated else None,
+            **(self._casual() if r.rated else {"casual_reason": None, "casual_cause": None}),
             "rematch": self._rematch(),
             "bot_proposal": self._proposal(),
         }
@@ -93,15 +93,17 @@ class Telling:
             return False
         return bridge.memory_mode(rules, bool(self.rec.options["show_peeked"]))
 
-    def _casual_reason(self) -> str | None:
-        """Why this rated table's next match would not be rated (seats or rules changed
-        since it was created), or None."""
+    def _casual(self) -> dict[str, Any]:
+        """The summary's ``casual_reason``: why this rated table's next match would not be
+        rated (seats or rules changed since it was created), None when it would; and
+        ``casual_cause``, the same as data a page words in its own language."""
         try:
             rules = table_rules(self.rec)
-        except GolfError as e:
-            return str(e)
-        return rating_service.casual_reason_for(rules, [(s.rec.kind, s.rec.bot)
-                                                        for s in self._seats])
+        except GolfError as e:  # rules the engine refuses are not a preset's unchanged
+            return {"casual_reason": str(e), "casual_cause": {"reason": "house_rules"}}
+        kinds = [(s.rec.kind, s.rec.bot) for s in self._seats]
+        return {"casual_reason": rating_service.casual_reason_for(rules, kinds),
+                "casual_cause": rating_service.casual_cause_for(rules, kinds)}
 
     def _seat_info(self, s: Seat) -> dict[str, Any]:
         return {"seat": s.position, "kind": s.rec.kind, "name": s.rec.name, "bot": s.rec.bot,

@@ -60,8 +60,8 @@ async function send(method, path, body, token, csrf) {
   }
   if (!response.ok) {
     const err = (data && data.error) || {};
-    // The page's own words for a refusal it knows by its code and fields; else the
-    // server's sentence.
+    // The page's own words for the refusal (by its code, field or cause); the server's
+    // sentence only for a code this page does not know.
     const e = new ApiError(response.status, err.code || "http_" + response.status,
       serverWords(err) || sentence(err.message || response.statusText), err.field);
     e.retryAfter = err.retry_after;

@@ -2,7 +2,7 @@
 // with the frame's scoring, the engine scorer's explanation) and the match result.
 
 import { h } from "./dom.js";
-import { t } from "./i18n.js";
+import { t, tn } from "./i18n.js";
 import "./strings/holeend.js";
 import { cardFace } from "./cards.js";
 import { aboutSeats, seatName } from "./narrate.js";
@@ -83,10 +83,10 @@ export function holeEndEl(holeOver, view, table, mySeat, fourColour) {
       const ex = holeOver.explained ? holeOver.explained[s] : null;
       const score = holeOver.scores[s];
       return h("section.reveal" + (score === best ? ".best" : ""), {
-        "aria-label": `${seatName(table, s, mySeat)}: ${t("holeEnd.points", { n: score })}` },
+        "aria-label": `${seatName(table, s, mySeat)}: ${tn("holeEnd.points", score, { n: score })}` },
         h("div.reveal-head", {},
           h("strong", { text: seatName(table, s, mySeat) }),
-          h("span.score-pill", { text: t("holeEnd.points", { n: score }) }),
+          h("span.score-pill", { text: tn("holeEnd.points", score, { n: score }) }),
           score === best ? h("span.star", { text: "★", "aria-hidden": "true" }) : null),
         revealedGrid(holeOver.grids[s], rows, cols, ex, fourColour),
         h("ul.explain", {}, explainLines(ex).map((line) => h("li", { text: line }))));
@@ -144,7 +144,7 @@ export function resultEl(view, table, mySeat, left = leftSeats(table)) {
       + (p.left ? ".left" : ""), {},
       h("span.place", { text: t("match.place", { n: p.place }) }),
       h("span.who", { text: seatName(table, p.seat, mySeat) }),
-      h("span.total", { text: t("match.points", { n: p.total }) }),
+      h("span.total", { text: tn("match.points", p.total, { n: p.total }) }),
       p.left ? h("span.tag.left-mark", { text: t("result.left") }) : null,
       winners.includes(p.seat) ? h("span.trophy", { text: "★", "aria-hidden": "true" }) : null))));
 }

@@ -63,7 +63,11 @@ export function inviteScreen(root, where, { navigate }) {
       // Said before one joins, in words (a badge's title is no help on a phone).
       summary.rated ? h("p.notice.invite-rated", { text: t("invite.rated") }) : null,
       summary.memory ? h("p.notice.invite-memory", { text: t("invite.memory") }) : null,
-      h("p.help", { text: presetText(summary.preset, "") }),
+      // The game's description holds only for its own rules ("nine holes" is wrong for a
+      // table of two): with changes, the house rules below say what is played.
+      h("p.help", { text: Object.keys(summary.rules || {}).length
+        ? t("invite.presetChanged", { preset: presetName(summary.preset) })
+        : presetText(summary.preset, "") }),
       h("h2.small-head", { text: t("invite.rules") }),
       houseRulesEl(summary.rules),
       names.length ? h("p", { text: t("invite.seated", { names: joinNames(names) }) }) : null,

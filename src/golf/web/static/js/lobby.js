@@ -3,7 +3,7 @@
 // tables, an invite, your tables.
 
 import { h, replace } from "./dom.js";
-import { t } from "./i18n.js";
+import { t, tn } from "./i18n.js";
 import { presetName, presetText, tableTitle } from "./names.js";
 import "./strings/common.js";
 import "./strings/lobby.js";
@@ -303,7 +303,7 @@ export function lobbyScreen(root, _where, { navigate }) {
   function loadOpen() {
     return showTables(openBox, () => get("/api/tables"), "lobby.open.none", (tb) => tableItem(tb,
       h("div.muted", { text: t("lobby.freeSeats", { free: tb.free, seats: tb.seats })
-        + (tb.spectators ? " · " + t("lobby.watching", { n: tb.spectators }) : "") }),
+        + (tb.spectators ? " · " + tn("lobby.watching", tb.spectators, { n: tb.spectators }) : "") }),
       h("div.table-actions", {},
         tb.status === "waiting" && tb.free > 0 ? h("button.primary", { type: "button",
           text: t("lobby.join"), onclick: () => joinPublic(tb.id) }) : null,

@@ -8,6 +8,7 @@ import { isolate, t } from "./i18n.js";
 import { cardName, joinNames } from "./names.js";
 import "./strings/common.js";
 import "./strings/narrate.js";
+import "./strings/errors.js";
 import { cardText } from "./cards.js";
 
 export function parseAction(text) {
@@ -108,6 +109,18 @@ function factSentence(f, ctx, named) {
 }
 
 /**
+ * Why a match ended early (an event's `ended`), in the page's words: the absence policy's
+ * end names the seat's person; another reason keeps the server's sentence.
+ */
+export function endedWords(event, table) {
+  const info = table && table.seats && table.seats[event.seat];
+  if (event.by === "absence" && info) {
+    return t("ended.absent", { name: info.name || `#${event.seat + 1}` });
+  }
+  return event.ended;
+}
+
+/**
  * {text, spoken, lines}: every fact of the event as a sentence (lines), joined in text (card
  * symbols, 7♣) and spoken (card names, 7 of clubs). `view` is the receiver's current view
  * (for the peeker's own card, named only while that view still shows it); null in replays.
@@ -115,7 +128,7 @@ function factSentence(f, ctx, named) {
 export function narrate(event, table, mySeat, view = null) {
   if (!event) return null;
   if (event.action === null || event.action === undefined) {
-    const text = event.ended ? t("match.ended", { reason: event.ended }) : "";
+    const text = event.ended ? t("match.ended", { reason: endedWords(event, table) }) : "";
     return { text, spoken: text, lines: text ? [text] : [] };
   }
   const ctx = { table, mySeat, view };

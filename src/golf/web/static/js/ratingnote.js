@@ -7,6 +7,7 @@ import "./strings/profiles.js";
 import "./strings/handover.js";
 import { botName, formatNumber, signed } from "./numbers.js";
 import { variantText } from "./profile.js";
+import { casualWords } from "./serverwords.js";
 
 let note = null;
 
@@ -27,7 +28,10 @@ export function showRatingChange(frame, seat, names = {}) {
   const lines = [];
   let profile = null;
   if (!frame.rated) {
-    lines.push(h("p", { text: t("note.casual", { reason: frame.reason || "" }) }));
+    // Why, in the page's words from the frame's cause; the server's sentence only for a
+    // cause this page does not know.
+    const reason = casualWords(frame.cause) || frame.reason || "";
+    lines.push(h("p", { text: t("note.casual", { reason }) }));
   } else {
     for (const s of frame.seats) {
       const mine = s.seat === seat;

@@ -51,7 +51,10 @@ export function valueText(key, value) {
   if (key === "players" && Array.isArray(value)) {
     return t("lobby.players", { lo: value[0], hi: value[1] });
   }
-  if (Array.isArray(value)) return value.map((v) => choiceWords(key, v).name).join(", ");
+  if (Array.isArray(value)) {
+    // An empty list says so ("What cancels: nothing"), never an empty label.
+    return value.length ? value.map((v) => choiceWords(key, v).name).join(", ") : t("rules.nothing");
+  }
   if (value && typeof value === "object") {
     return Object.entries(value).map(([a, b]) => `${a} = ${b}`).join(", ");
   }

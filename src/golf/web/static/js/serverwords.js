@@ -1,7 +1,10 @@
-// The server's refusals in the page's language: a refusal whose code (and fields) this page
-// has words for is worded here (strings/errors.js); any other keeps the server's sentence.
+// What the server says, in the page's language (strings/errors.js): a refusal by its code,
+// more precisely by its field or cause where the page has words for them; why a rated match
+// was not rated; why a match ended early; why the server closed the connection. The server's
+// own sentence is shown in English (it names its figures), and in another language only for
+// a code this page does not know (a newer server's).
 
-import { hasString, t } from "./i18n.js";
+import { hasString, lang, t } from "./i18n.js";
 import { presetName } from "./names.js";
 import "./strings/errors.js";
 import "./strings/profiles.js";
@@ -17,14 +20,35 @@ function botWords(bot) {
   return hasString(`lobby.seat.${bot}`) ? t(`lobby.seat.${bot}`) : bot;
 }
 
-/** The page's own words for the refusal `err` ({code, field, cause, ...}), or null. */
+/** The cause's placeholders: its bot and rated variant in words. */
+function causeParams(cause) {
+  return { bot: botWords(cause.bot), variant: variantWords(cause.variant) };
+}
+
+/** The page's own words for the refusal `err` ({code, field, cause, message, ...}), or null
+ * where the server's sentence says it: in English, and for a code this page does not know. */
 export function serverWords(err) {
-  if (!err) return null;
-  if (err.code === "not_rateable" && err.cause && err.cause.reason) {
-    const key = `error.not_rateable.${err.cause.reason}`;
-    if (!hasString(key)) return null;
-    return t(key, { bot: botWords(err.cause.bot), variant: variantWords(err.cause.variant) });
+  if (!err || !err.code) return null;
+  if (err.code === "not_rateable" && err.cause && hasString(`error.not_rateable.${err.cause.reason}`)) {
+    return t(`error.not_rateable.${err.cause.reason}`, causeParams(err.cause));
   }
-  const key = `error.${err.code}.${err.field}`;
-  return err.field && hasString(key) ? t(key) : null;
+  const precise = `error.${err.code}.${err.field}`;
+  if (err.field && hasString(precise)) return t(precise);
+  // In English the server's own sentence says the refusal, with its figures ("bot_delay must
+  // be a number from 0 to 5, got 10"), as the engine's does (enginewords.js); another
+  // language words the code generally rather than show that English.
+  if (lang() === "en" && err.message) return null;
+  return hasString(`error.${err.code}`) ? t(`error.${err.code}`) : null;
+}
+
+/** Why a table or match is casual, from its cause ({reason, bot?, variant?}: the summary's
+ * `casual_cause`, the rating frame's `cause`), or null for a reason this page does not know. */
+export function casualWords(cause) {
+  const key = cause && `casual.${cause.reason}`;
+  return key && hasString(key) ? t(key, causeParams(cause)) : null;
+}
+
+/** Why the server closed the connection (the `bye` frame's reason), or null. */
+export function byeWords(reason) {
+  return hasString(`bye.${reason}`) ? t(`bye.${reason}`) : null;
 }

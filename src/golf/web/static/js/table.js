@@ -10,6 +10,7 @@ import { h, replace } from "./dom.js";
 import { sentence, t } from "./i18n.js";
 import { tableTitle } from "./names.js";
 import { api, forgetSeat, get, pref, rememberSeat, tokenFor } from "./api.js";
+import { byeWords, serverWords } from "./serverwords.js";
 import { PROTOCOL, TableSocket } from "./socket.js";
 import { historyEl, targetsOf } from "./board.js";
 import { holeEndEl } from "./holeend.js";
@@ -159,7 +160,7 @@ export function tableScreen(root, where, { navigate }) {
         S.bye = msg;
         // A lost seat is said by the banner (loseSeat), in the page's language.
         if (!["reconnect", "removed", "left", "replaced", "opened_elsewhere"].includes(msg.reason)) {
-          showToast(sentence(msg.message || msg.reason));
+          showToast(byeWords(msg.reason) || sentence(msg.message || msg.reason));
         }
         break;
       default:
@@ -185,7 +186,8 @@ export function tableScreen(root, where, { navigate }) {
       banner.render(S);
       return;
     }
-    showToast(sentence(msg.message || msg.code));
+    // The refusal in the page's words; the server's English only for a code it does not know.
+    showToast(serverWords(msg) || sentence(msg.message || msg.code));
     if (msg.state) takeState(msg.state);
     else render();
   }

@@ -3,7 +3,7 @@
 // the move log told in the page's language, the chat, the coach's hint, the clock. The screen
 // (js/table.js) keeps one such state, changes it with these functions and draws from it.
 
-import { holeEnd, matchEnded, narrate } from "./narrate.js";
+import { endedWords, holeEnd, matchEnded, narrate } from "./narrate.js";
 import { memoryMode } from "./memory.js";
 
 /** How many lines the move log keeps. */
@@ -65,7 +65,7 @@ function startClean(S) {
 // end, the hole-end panel to show once the frame is drawn (S.showHoleEnd).
 function tellEvent(S, frame) {
   const ev = frame.event;
-  if (ev.ended) S.endedReason = ev.ended;
+  if (ev.ended) S.endedReason = endedWords(ev, S.table);
   S.lastEvent = { ...ev, version: frame.version, match: frame.match };
   // In memory mode the log never names a peeked card: it would outlive the first draw.
   const view = memoryMode(S.table) ? null : frame.view;

@@ -7,6 +7,7 @@ import "./strings/table.js";
 import "./strings/waiting.js";
 import { loadPresets, settingWords, valueText } from "./rulewords.js";
 import { seatName } from "./narrate.js";
+import { casualWords } from "./serverwords.js";
 import { optionsEl } from "./tablebits.js";
 import "./strings/tablebits.js";
 import "./strings/profiles.js";
@@ -181,6 +182,10 @@ export function waitingEl(ctx) {
     h("p.help", { text: Object.keys(table.rules || {}).length
       ? t("wait.presetChanged", { preset: presetName(table.preset) })
       : presetText(table.preset, "") }),
+    // A rated table whose seats changed since it was made: its next match is casual, and why
+    // (the summary's casual_cause in the page's words).
+    table.rated && table.casual_reason ? h("p.notice.wait-casual", { text: t("wait.casual",
+      { reason: casualWords(table.casual_cause) || table.casual_reason }) }) : null,
     h("div.wait-columns", {},
       h("div", {},
         h("h2", { text: t("wait.seats") }),

@@ -9,6 +9,7 @@ extendStrings({
   "invite.started": "This game has already started.",
   "invite.full": "Every seat at this table is taken.",
   "invite.bad": "This invite link is not valid (any more).",
+  "invite.presetChanged": "{preset}, with this table's house rules.",
   "invite.seated": "Who is there: {names}",
 }, {
   "invite.title": "Du bist eingeladen: {title}",
@@ -17,5 +18,6 @@ extendStrings({
   "invite.started": "Dieses Spiel hat schon begonnen.",
   "invite.full": "An diesem Tisch sind alle Plätze besetzt.",
   "invite.bad": "Dieser Einladungslink gilt nicht (mehr).",
+  "invite.presetChanged": "{preset} mit den Hausregeln dieses Tisches.",
   "invite.seated": "Schon da: {names}",
 });

@@ -1,12 +1,14 @@
 // The words around a rule setting's value (js/rulewords.js, the lobby's house rules): on and
-// off, at least, at most, decks from a player count, a preset's range of players. The
-// settings' own words come from the engine (golf.rules). English and German.
+// off, nothing (an empty list: nothing cancels), at least, at most, decks from a player
+// count, a preset's range of players. The settings' own words come from the engine
+// (golf.rules). English and German.
 
 import { extendStrings } from "../i18n.js";
 
 extendStrings({
   "rules.on": "on",
   "rules.off": "off",
+  "rules.nothing": "nothing",
   "rules.atLeast": "at least",
   "rules.atMost": "at most",
   "rules.decksFrom": "from {n} players:",
@@ -15,6 +17,7 @@ extendStrings({
 }, {
   "rules.on": "an",
   "rules.off": "aus",
+  "rules.nothing": "nichts",
   "rules.atLeast": "mindestens",
   "rules.atMost": "höchstens",
   "rules.decksFrom": "ab {n} Spielern:",

@@ -27,6 +27,7 @@ extendStrings({
   "wait.rules.none": "The game's own rules, unchanged.",
   "wait.presetChanged": "{preset} with this table's changes: see Rules.",
   "wait.toBot": "Make it a bot",
+  "wait.casual": "The next match will not be rated: {reason}",
 }, {
   "wait.title": "Warteraum",
   "wait.seats": "Plätze",
@@ -51,4 +52,5 @@ extendStrings({
   "wait.rules.none": "Die Regeln des Spiels, unverändert.",
   "wait.presetChanged": "{preset} mit den Änderungen dieses Tisches: siehe Regeln.",
   "wait.toBot": "Bot daraus machen",
+  "wait.casual": "Die nächste Partie wird nicht gewertet: {reason}",
 });
