@@ -317,6 +317,16 @@ def test_memory_modes_seen_mark_is_clear_of_the_last_move_dot(
                     faults.append(f"{name} {lang}: the {tag} mark {box} over its card {card}")
                 if overlap(box, prompt):
                     faults.append(f"{name} {lang}: the {tag} mark {box} over the prompt")
+        # The second peek, beside the first: two "seen" marks side by side, each under its
+        # own card (a German one was wider than a phone's card and its gap).
+        page.locator('[data-key="cell-0-2"]').click()
+        expect(page.locator(".my-area .seen-tag")).to_have_count(2)
+        for lang in ("de", "en"):
+            page.select_option("#lang", lang)
+            settle(page)
+            first, second = boxes_of(page, ".my-area .seen-tag")
+            if overlap(first, second):
+                faults.append(f"{name} {lang}: two 'seen' marks overlap: {first} {second}")
         assert not p.errors, p.errors
         p.context.close()
     assert not faults, "\n".join(faults)
