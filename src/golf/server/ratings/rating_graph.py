@@ -51,6 +51,8 @@ _SVG_WORDS = {
 #: own dash pattern too, so colour is never the only difference.
 _STYLES = [("#0072B2", ""), ("#D55E00", "6 3"), ("#009E73", "2 3"), ("#CC79A7", "8 3 2 3")]
 W, H, PAD_L, PAD_R, PAD_T, PAD_B = 640, 260, 52, 16, 16, 56
+#: From the x axis to the legend's top: the axis label ("12 rated matches") above it.
+LEGEND_GAP = 22
 
 
 def rating_svg(name: str, history: Mapping[str, Sequence[tuple[float, int]]],
@@ -62,6 +64,8 @@ def rating_svg(name: str, history: Mapping[str, Sequence[tuple[float, int]]],
     >>> svg = rating_svg("Ann", {"six-card/2": [(0.0, 900), (1.0, 1049)]})
     >>> "<title id=\\"t\\">Rating of Ann over time</title>" in svg, "polyline" in svg
     (True, True)
+    >>> svg.split('<g id="legend" data-top="226">')[1].count("<text")  # under the plot
+    1
     """
     words = _SVG_WORDS.get(lang, _SVG_WORDS["en"])
     lines = sorted(history.items(), key=lambda kv: (-len(kv[1]), kv[0]))[:len(_STYLES)]
@@ -101,6 +105,7 @@ def rating_svg(name: str, history: Mapping[str, Sequence[tuple[float, int]]],
                      'stroke="#ddd"/>')
     parts.append(f'<text x="{W - PAD_R}" y="{H - PAD_B + 16}" text-anchor="end" fill="#333">'
                  f'{longest} {escape(words["matches"])}</text>')
+    legend = []
     for k, (variant, pts) in enumerate(lines):
         colour, dash = _STYLES[k]
         coords = " ".join(f"{x(i):.1f},{y(v):.1f}" for i, (_, v) in enumerate(pts))
@@ -109,8 +114,13 @@ def rating_svg(name: str, history: Mapping[str, Sequence[tuple[float, int]]],
                      f'points="{coords}"/>')
         lx = PAD_L + (k % 2) * span_x / 2
         ly = H - PAD_B + 30 + (k // 2) * 16
-        parts.append(f'<line x1="{lx:.1f}" y1="{ly - 4}" x2="{lx + 24:.1f}" y2="{ly - 4}" '
-                     f'stroke="{colour}" stroke-width="2.5"{dashed}/>')
-        parts.append(f'<text x="{lx + 30:.1f}" y="{ly}" fill="#222">{escape(variant)} '
-                     f'({pts[-1][1]})</text>')
+        legend.append(f'<line x1="{lx:.1f}" y1="{ly - 4}" x2="{lx + 24:.1f}" y2="{ly - 4}" '
+                      f'stroke="{colour}" stroke-width="2.5"{dashed}/>')
+        legend.append(f'<text x="{lx + 30:.1f}" y="{ly}" fill="#222">{escape(variant)} '
+                      f'({pts[-1][1]})</text>')
+    # The legend in a group of its own, with where it begins: the profile page words it
+    # (its variants' names are too long for a column of this drawing, and its 12 px would
+    # be scaled down to 6 on a phone) and shows it as a list under the drawing, which it
+    # crops to the plot and its axis labels (js/profile.js, graphParts).
+    parts.append(f'<g id="legend" data-top="{H - PAD_B + LEGEND_GAP}">{"".join(legend)}</g>')
     return "".join(parts) + "</svg>"

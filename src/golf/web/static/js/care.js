@@ -29,6 +29,16 @@ function saying(id = null) {
   return { note, error, show };
 }
 
+/** A refusal of a block or a report in this page's words: the server's codes of these routes
+ * (docs/quickplay.md, "Blocks and reports") that no other page words; any other refusal as
+ * api.js words it (an empty reason, strings/errors.js). */
+function refusal(err, name, atTable = true) {
+  if (err.code === "is_you") return t("care.refused.you");
+  if (err.code === "no_player" && err.field === "chat") return t("care.refused.chat");
+  if (err.code === "no_player") return t(atTable ? "care.refused.gone" : "care.refused.deleted", { name });
+  return err.message;
+}
+
 /** Whom this browser's player has blocked: [{id, name, since}] (GET /api/blocks). */
 export async function myBlocks() {
   return (await get("/api/blocks")).blocks;
@@ -61,9 +71,9 @@ export function profileCareEl(player, name, blocked) {
       on = !on;
       label();
       blocking.show(t(on ? "care.blocked" : "care.unblocked", { name }), false);
-    } catch (e) { blocking.show(e.message, true); }
+    } catch (e) { blocking.show(refusal(e, name, false), true); }
   };
-  const reason = h("textarea#profile-reason", { maxlength: 500, rows: 2,
+  const reason = h("textarea#profile-reason", { maxlength: 500, rows: 4,
     "aria-describedby": "profile-reason-help" });
   const form = h("form#profile-report", { onsubmit: async (e) => {
     e.preventDefault();
@@ -71,7 +81,7 @@ export function profileCareEl(player, name, blocked) {
       await reportPlayer(player, reason.value);
       reason.value = "";
       reporting.show(t("care.reported"), false);
-    } catch (err) { reporting.show(err.message, true); }
+    } catch (err) { reporting.show(refusal(err, name, false), true); }
   } },
   h("label.setting-label", { for: "profile-reason", text: t("care.reason") }), reason,
   h("p.help", { id: "profile-reason-help", text: t("care.reasonHelp") }),
@@ -84,7 +94,7 @@ export function profileCareEl(player, name, blocked) {
 
 function open(tableId, seat, name, chatLines, opener) {
   if (!dialog) {
-    dialog = h("dialog#care-dialog.modal", { "aria-labelledby": "care-title" });
+    dialog = h("dialog#care-dialog.modal.care-dialog", { "aria-labelledby": "care-title" });
     dialog.addEventListener("close", () => {
       replace(dialog);
       if (dialog.opener && dialog.opener.isConnected) dialog.opener.focus();
@@ -94,7 +104,7 @@ function open(tableId, seat, name, chatLines, opener) {
   dialog.opener = opener;
   const blocking = saying("care-block-note");
   const reporting = saying("care-note");
-  const reason = h("textarea#care-reason", { maxlength: 500, rows: 3,
+  const reason = h("textarea#care-reason", { maxlength: 500, rows: 4,
     "aria-describedby": "care-reason-help" });
   const theirs = chatLines.filter((m) => m.seat === seat).slice(-10);
   const boxes = theirs.map((m, i) => h("label.check", {},
@@ -104,35 +114,42 @@ function open(tableId, seat, name, chatLines, opener) {
     try {
       await write(`${base}/block`);
       blocking.show(t("care.blocked", { name }), false);
-    } catch (e) { blocking.show(e.message, true); }
+    } catch (e) { blocking.show(refusal(e, name), true); }
   }
+  const fields = h("div.care-fields", {},
+    h("label.setting-label", { for: "care-reason", text: t("care.reason") }),
+    reason,
+    h("p.help", { id: "care-reason-help", text: t("care.reasonHelp") }),
+    theirs.length ? h("fieldset", {}, h("legend", { text: t("care.lines") }), boxes) : null,
+    h("button#care-send.primary", { type: "submit", text: t("care.send") }));
+  const close = h("button#care-close.ghost", { type: "button", text: t("care.close"),
+    onclick: () => dialog.close() });
   async function report(e) {
     e.preventDefault();
     const chat = boxes.map((b) => b.querySelector("input")).filter((x) => x.checked)
       .map((x) => Number(x.value));
     try {
       await write(`${base}/report`, { reason: reason.value, chat });
+      // Sent: the thanks takes the form's place (its status line stays where it was, so
+      // it is read out), and nothing is left to fill in; the next step is to close.
+      fields.remove();
       reporting.show(t("care.reported"), false);
-      reason.value = "";
+      close.focus();
     } catch (err) {
-      reporting.show(err.message, true);
+      reporting.show(refusal(err, name), true);
       if (err.field === "reason") reason.focus();
     }
   }
   replace(dialog,
     h("h2#care-title", { text: t("care.title", { name }) }),
-    h("p.help", { text: t("care.blockHelp") }),
-    h("button#care-block.primary", { type: "button", text: t("care.block", { name }), onclick: block }),
-    blocking.note, blocking.error,
-    h("form#care-report", { onsubmit: report },
-      h("h3", { text: t("care.report") }),
-      h("label.setting-label", { for: "care-reason", text: t("care.reason") }),
-      reason,
-      h("p.help", { id: "care-reason-help", text: t("care.reasonHelp") }),
-      theirs.length ? h("fieldset", {}, h("legend", { text: t("care.lines") }), boxes) : null,
-      h("button#care-send.primary", { type: "submit", text: t("care.send") }),
-      reporting.note, reporting.error),
-    h("button#care-close.ghost", { type: "button", text: t("care.close"), onclick: () => dialog.close() }));
+    h("div.care-part", {},
+      h("p.help", { text: t("care.blockHelp") }),
+      h("button#care-block.primary", { type: "button", text: t("care.block", { name }), onclick: block }),
+      blocking.note, blocking.error),
+    h("form#care-report.care-part", { onsubmit: report, "aria-labelledby": "care-report-h" },
+      h("h3#care-report-h", { text: t("care.report") }),
+      fields, reporting.note, reporting.error),
+    h("div.form-actions", {}, close));
   dialog.showModal();
   document.getElementById("care-block").focus();
 }

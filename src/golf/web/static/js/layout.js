@@ -22,6 +22,8 @@ const RANGE = {
 // cards"): the corner's rank of a full face would be drawn under 12 px.
 const SMALL = 42;
 const GAP = 0.12; // the grid's gap, as a fraction of the card width (golf.css .grid)
+// The own grid's columns are at least this far apart: room for two targets' rings (golf.css).
+const RING_GAP = 6;
 const MARGIN = 6; // room left under the last thing that must be seen, in px
 const STEPS = 8; // bisection steps: 1/256 of the range is below a pixel
 const NARROW = 700; // px: golf.css puts the piles in a column below this width
@@ -30,9 +32,10 @@ function lerp([lo, hi], s) {
   return lo + (hi - lo) * s;
 }
 
-/** The widest card for which `cols` cards and their gaps fit in `width` pixels. */
-function widthCap(width, cols) {
-  return width / (cols + GAP * (cols - 1));
+/** The widest card for which `cols` cards and their gaps (at least `least` px) fit in
+ * `width` pixels. */
+function widthCap(width, cols, least = 0) {
+  return Math.min(width / (cols + GAP * (cols - 1)), (width - least * (cols - 1)) / cols);
 }
 
 /** The elements that must be seen without scrolling, in this board as rendered. */
@@ -92,7 +95,7 @@ function caps(board) {
     const style = getComputedStyle(area);
     const inner = area.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
     // A little room for the targets' outline and the key badges at the sides.
-    my = widthCap(inner - 16, cols);
+    my = widthCap(inner - 16, cols, RING_GAP);
   }
   return { my, opp };
 }

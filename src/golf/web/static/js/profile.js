@@ -2,7 +2,7 @@
 // provisional mark, the rating graph (an SVG the server draws), recent matches with their
 // replays and the head-to-head table (GET /api/players/{id}).
 
-import { h, replace } from "./dom.js";
+import { h, replace, svg } from "./dom.js";
 import { lang, t } from "./i18n.js";
 import { playerName, presetName } from "./names.js";
 import "./strings/common.js";
@@ -23,8 +23,9 @@ export function variantText(key) {
 // The server's graph names each line by its variant key ("six-card/2 (1049)"); the page
 // words it ("Six-card Golf · 2 players: 1049, 1 rated match") in the legend and in the
 // description a screen reader reads, and shows that document instead.
-const LEGEND = /^(\S+\/[\w-]+(?: house)?) \((-?\d+)\)$/;
-const LINE = /(\S+\/[\w-]+(?: house)?): (\d+) [^,]*, \S+ (-?\d+) \S+ (-?\d+)/g;
+// A band is "2", "3-4" or "5+".
+const LEGEND = /^(\S+\/[\w+-]+(?: house)?) \((-?\d+)\)$/;
+const LINE = /(\S+\/[\w+-]+(?: house)?): (\d+) [^,]*, \S+ (-?\d+) \S+ (-?\d+)/g;
 
 function matchesText(n) {
   return t(n === 1 ? "profile.graph.one" : "profile.graph.many", { n: formatNumber(n) });
@@ -47,6 +48,38 @@ export function wordedGraph(text, counts) {
     if (lines.length) desc.textContent = `${t("profile.graph.desc")} ${lines.join(" ")}`;
   }
   return new XMLSerializer().serializeToString(doc);
+}
+
+/** The worded graph split in two: the drawing cropped to its plot and axis labels, and its
+ * legend's entries ({colour, dash, text}) for a list under it. The drawing's legend stands
+ * in two columns of a 640 px drawing: the worded names did not fit them (they ran into
+ * each other and off its edge), and a phone scales its 12 px down to 6. A graph without
+ * the server's legend group is left whole. */
+export function graphParts(text) {
+  const doc = new DOMParser().parseFromString(text, "image/svg+xml");
+  const group = doc.getElementById("legend");
+  const top = group && Number(group.getAttribute("data-top"));
+  if (!top) return { svg: text, legend: [], height: null };
+  const legend = [...group.querySelectorAll("line")].map((line, i) => ({
+    colour: line.getAttribute("stroke"),
+    dash: line.getAttribute("stroke-dasharray") || "",
+    text: group.querySelectorAll("text")[i]?.textContent || "",
+  }));
+  group.remove();
+  const root = doc.documentElement;
+  const [x, y, w] = root.getAttribute("viewBox").split(/\s+/).map(Number);
+  root.setAttribute("viewBox", `${x} ${y} ${w} ${top}`);
+  root.setAttribute("height", String(top));
+  return { svg: new XMLSerializer().serializeToString(doc), legend, height: top };
+}
+
+/** One legend entry: the line's colour and dash, drawn as in the graph, and its words. */
+function legendItem({ colour, dash, text }) {
+  return h("li", {},
+    svg("svg", { class: "graph-key", viewBox: "0 0 28 8", width: 28, height: 8, "aria-hidden": "true" },
+      svg("line", { x1: 1, y1: 4, x2: 27, y2: 4, stroke: colour, "stroke-width": 2.5,
+        "stroke-dasharray": dash || null })),
+    h("span", { text }));
 }
 
 export function profileScreen(root, where, { navigate }) {
@@ -79,10 +112,12 @@ export function profileScreen(root, where, { navigate }) {
       data.variants.map((v) => [variantText(v.variant),
         formatNumber(v.games), formatNumber(v.wins), formatPercent(v.win_rate),
         formatNumber(v.average_hole, 1), formatNumber(v.best_hole),
-        [v.rating ? formatNumber(v.rating.rating) : t("profile.none.value"),
+        // The "?" of a provisional rating is kept on its number's line (a narrow screen's
+        // cell stacks its children).
+        h("span.rating-value", {}, v.rating ? formatNumber(v.rating.rating) : t("profile.none.value"),
           v.rating && v.rating.provisional
             ? h("abbr.provisional", { title: t("profile.provisionalMark"),
-              "aria-label": t("profile.provisional"), text: "?" }) : null]]));
+              "aria-label": t("profile.provisional"), text: "?" }) : null)]));
   }
 
   function recentList() {
@@ -149,21 +184,27 @@ export function profileScreen(root, where, { navigate }) {
       me && me !== data.id ? profileCareEl(data.id, data.name, blocked) : null));
   }
 
-  // The server's graph with its legend in words (the plain one if that cannot be fetched).
+  // The server's graph with its legend in words, as a list under the drawing (the plain
+  // graph, legend and all, if that cannot be fetched). The list is read too: the image's
+  // alternative text names the graph, not its lines.
   function graphImg() {
     const url = `${data.rating_graph}?lang=${lang()}`;
     const img = h("img.rating-graph", { alt: t("profile.graph"), width: 640, height: 260 });
+    const legend = h("ul.graph-legend", { "aria-label": t("profile.graph") });
     const counts = {};
     // A line's points are its rated matches plus the starting rating.
     for (const v of data.variants) counts[v.variant] = v.rating ? v.rating.matches ?? v.games : v.games;
     fetch(url).then((r) => (r.ok ? r.text() : Promise.reject(r.status)))
       .then((text) => {
+        const parts = graphParts(wordedGraph(text, counts));
         if (graphImg.url) URL.revokeObjectURL(graphImg.url);
-        graphImg.url = URL.createObjectURL(new Blob([wordedGraph(text, counts)], { type: "image/svg+xml" }));
+        graphImg.url = URL.createObjectURL(new Blob([parts.svg], { type: "image/svg+xml" }));
+        if (parts.height) img.setAttribute("height", String(parts.height));
         img.src = graphImg.url;
+        replace(legend, parts.legend.map(legendItem));
       })
       .catch(() => { img.src = url; });
-    return img;
+    return h("figure.rating-figure", {}, img, legend);
   }
 
   async function load() {
