@@ -106,12 +106,13 @@ def test_the_modules_import_no_cycle() -> None:
 
 #: The screens whose counts must agree with their number ("1 rated match", "1 schaut zu").
 COUNTING = ("leaderboard.js", "lobby.js", "quickplay.js", "waiting.js", "finish.js",
-            "holeend.js")
+            "holeend.js", "tablerender.js", "board.js")
 
 
 def test_a_count_with_a_singular_string_is_said_through_tn() -> None:
     singular = {k.removesuffix(".one") for k in DEFINED if k.endswith(".one")}
-    assert {"board.youNot", "board.rule", "lobby.watching", "holeEnd.points"} <= singular
+    assert {"board.youNot", "board.rule", "lobby.watching", "holeEnd.points",
+            "table.pileSize"} <= singular
     checked = 0
     for module in COUNTING:
         text = COMMENT.sub("", (WEB_JS / module).read_text(encoding="utf-8"))

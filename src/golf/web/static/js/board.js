@@ -2,7 +2,7 @@
 // Nothing here decides what is legal: targets are exactly the legal actions the server sent.
 
 import { h } from "./dom.js";
-import { t } from "./i18n.js";
+import { t, tn } from "./i18n.js";
 import { cardName } from "./names.js";
 import "./strings/table.js";
 import { cardBack, cardFace, cardSpace } from "./cards.js";
@@ -120,7 +120,8 @@ export function discardEl(view, others, onAct, { fourColour, onHistory, changed 
   const pile = view.discard || [];
   // Its history is a link once there is more than the top card; before, plain words.
   const history = pile.length < 2
-    ? h("span.pile-count", { text: t("table.pileSize", { n: pile.length }) })
+    ? h("span.pile-count", { text: pile.length ? tn("table.pileSize", pile.length, { n: pile.length })
+      : t("table.pileEmpty") })
     : h("button.link.small", { type: "button", "data-key": "history", onclick: onHistory,
       text: t("table.history", { n: pile.length }) });
   return h("div.pile-wrap", {}, h("span.pile-name", { text: t("table.discard") }), body, history);

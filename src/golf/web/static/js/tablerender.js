@@ -5,7 +5,7 @@
 // offers exactly the legal actions the server lists; `on` carries what the controls do.
 
 import { h, replace, prefersReducedMotion } from "./dom.js";
-import { t } from "./i18n.js";
+import { t, tn } from "./i18n.js";
 import { tableTitle } from "./names.js";
 import { pref } from "./api.js";
 import { discardEl, gridEl, handSlotEl, heldEl, stockEl, targetsOf } from "./board.js";
@@ -86,7 +86,7 @@ function headEl({ S, view, me, yourTurn }) {
     h("span.turn-pill" + (yourTurn ? ".mine" : ""), { text: turnText }),
     tableBadges(S.table),
     h("span.clock#clock", { "aria-live": "off" }),
-    S.table.spectators ? h("span.watchers", { text: t("lobby.watching", { n: S.table.spectators }) }) : null);
+    S.table.spectators ? h("span.watchers", { text: tn("lobby.watching", S.table.spectators, { n: S.table.spectators }) }) : null);
 }
 
 // Last turns (someone went out or knocked).
