@@ -323,7 +323,9 @@ def agreement(variant: str, overrides: dict[str, Any], matches: int) -> tuple[in
 #: blocks (one component of nine cells, valued without a table) agreed on 90-93.5 %
 #: before the compiled expert valued such grids and their optional flips as the Python
 #: one does (now 96-98.6 %); the lab's figures for those rules then described the
-#: compiled expert's blind spot (holes of a hundred turns), not the rule.
+#: compiled expert's blind spot (holes of a hundred turns), not the rule. Not yet held
+#: to it: nine-card with pairs, adjacent or row-pairs (90-94 %: the Python expert
+#: samples a big component's unknown cells, and its sampled match chances are not ours).
 AGREEMENT_FLOOR = 0.95
 
 
@@ -337,9 +339,8 @@ AGREEMENT_FLOOR = 0.95
 def test_the_bot_plays_the_python_experts_moves_under_each_rule(
         variant: str, overrides: dict[str, Any]) -> None:
     """Not a port, the same ideas: on the Python expert's own matches the compiled one
-    picks the same action in nearly every decision, under every rule set the lab
-    measures with it (a re-tuned Python expert would need its weights passed to
-    expert_config)."""
+    picks the same action in nearly every decision (a re-tuned Python expert would need
+    its weights passed to expert_config)."""
     same, total = agreement(variant, overrides, matches=3)
     assert total > 300
     assert same >= AGREEMENT_FLOOR * total, f"{same}/{total} = {same / total:.1%}"
@@ -376,6 +377,22 @@ def test_expert_beats_greedy_and_random_in_the_compiled_core() -> None:
         theirs = np.concatenate([a[:, 1], b[:, 0]])
         assert mine.mean() < theirs.mean() - gap, rival
         assert (mine < theirs).mean() > 0.7, rival
+
+
+@pytest.mark.parametrize("extra", ["rows", "diagonals", "blocks"])
+def test_expert_beats_greedy_where_lines_link_the_whole_grid(extra: str) -> None:
+    """Nine-card with rows, diagonals or blocks (one component of nine cells): the
+    compiled expert beats fast-greedy as in plain nine-card (4.2 points a hole, 64 % of
+    matches; measured 4.0-4.3 and 64-65 % here), where it once lost (-0.6 to -1.3)."""
+    over = {"match": ["columns", extra]}
+    a, ha = play("nine-card", 2, matches=200, seed=3, policy=["expert", "fast-greedy"],
+                 rules=over)
+    b, hb = play("nine-card", 2, matches=200, seed=3, policy=["fast-greedy", "expert"],
+                 rules=over)
+    mine = np.concatenate([a[:, 0], b[:, 1]])
+    theirs = np.concatenate([a[:, 1], b[:, 0]])
+    assert ((theirs - mine) / np.concatenate([ha, hb])).mean() > 2.5
+    assert (mine < theirs).mean() > 0.55
 
 
 @pytest.mark.parametrize(("variant", "players"), PRESET_SEATS)
