@@ -17,6 +17,7 @@ from hypothesis import HealthCheck, assume, example, given, settings
 from hypothesis import strategies as st
 
 from golf import Game, RulesError, load_rules, preset_names
+from golf.actions import K_FLIP, KIND_SHIFT
 from golf.bots import make_bot
 from golf.errors import GolfError
 from golf.fast import EXPERT, POLICIES, FastGame, config, expert_config, play
@@ -298,13 +299,12 @@ def test_the_bot_plays_a_match_against_the_python_expert_to_the_end() -> None:
     assert len(g.hole_scores) >= g.rules.holes and g.winners
 
 
-def test_the_bot_mostly_plays_the_python_experts_moves() -> None:
-    """Not a port, the same ideas: on the Python expert's own matches the compiled one
-    picks the same action in nearly every decision (measured: 99.6% over 20 six-card
-    matches; a re-tuned Python expert would need its weights passed to expert_config)."""
+def agreement(variant: str, overrides: dict[str, Any], matches: int) -> tuple[int, int]:
+    """(decisions where the compiled expert picks the Python expert's action, decisions
+    with a choice) over the Python expert's own 2-player matches (seeds 1000 on)."""
     same = total = 0
-    for m in range(2):
-        g = Game("six-card", players=2, seed=1000 + m)
+    for m in range(matches):
+        g = Game(load_rules(variant, overrides), players=2, seed=1000 + m)
         experts = [make_bot("expert", g.rules, seed=s) for s in range(2)]
         fast = make_bot("fast-expert", g.rules)
         while not g.is_over:
@@ -315,7 +315,58 @@ def test_the_bot_mostly_plays_the_python_experts_moves() -> None:
                 total += 1
                 same += fast.choose(view, legal) == a
             g.apply(a)
-    assert total > 200 and same >= 0.95 * total
+    return same, total
+
+
+#: The floor of agreement per rule set: below plain nine-card's own figure (96.3 % of
+#: 328 decisions; six-card 99.6 % over 20 matches). Nine-card with rows, diagonals or
+#: blocks (one component of nine cells, valued without a table) agreed on 90-93.5 %
+#: before the compiled expert valued such grids and their optional flips as the Python
+#: one does (now 96-98.6 %; over 8 matches plain 97.4 %, those five 96.8-97.8 %, on
+#: main 91.6-92.7 %); the lab's figures for those rules then described the compiled
+#: expert's blind spot (holes of a hundred turns), not the rule. Not yet held
+#: to it: nine-card with pairs, adjacent or row-pairs (90-94 %: the Python expert
+#: samples a big component's unknown cells, and its sampled match chances are not ours).
+AGREEMENT_FLOOR = 0.95
+
+
+@pytest.mark.parametrize(("variant", "overrides"), [
+    ("six-card", {}),
+    ("nine-card", {}),
+    *[("nine-card", {"match": ["columns", *extra]})
+      for extra in (["rows"], ["diagonals"], ["rows", "diagonals"], ["blocks"],
+                    ["rows", "blocks"])],
+], ids=lambda v: v if isinstance(v, str) else "+".join(v.get("match", ["preset"])))
+def test_the_bot_plays_the_python_experts_moves_under_each_rule(
+        variant: str, overrides: dict[str, Any]) -> None:
+    """Not a port, the same ideas: on the Python expert's own matches the compiled one
+    picks the same action in nearly every decision (a re-tuned Python expert would need
+    its weights passed to expert_config)."""
+    same, total = agreement(variant, overrides, matches=3)
+    assert total > 300
+    assert same >= AGREEMENT_FLOOR * total, f"{same}/{total} = {same / total:.1%}"
+
+
+def test_an_optional_flip_is_the_python_experts_in_a_grid_one_component_wide() -> None:
+    """Rows and columns link all nine cells of a 3x3 grid: the flip that learns a card
+    prefers the cell with the fewest known cards near it, and up to eight are known;
+    that preference must stay smaller than the flip's own hundredth of a point. When
+    six known cards outweighed it the compiled expert passed where the Python one
+    flipped, and holes ran on for a hundred turns."""
+    g = Game(load_rules("nine-card", {"match": ["columns", "rows"]}), players=2, seed=7)
+    experts = [make_bot("expert", g.rules, seed=s) for s in range(2)]
+    fast = make_bot("fast-expert", g.rules)
+    flips = 0
+    while not g.is_over:
+        seat, legal = g.current_player, g.legal_actions()
+        view = g.view(seat, codes=True)
+        a = experts[seat].choose(view, legal)
+        if view["phase"] == "flip" and len(legal) > 1:
+            assert fast.choose(view, legal) == a
+            known = sum(c is not None for c in view["grids"][seat])
+            flips += a >> KIND_SHIFT == K_FLIP and known >= 6
+        g.apply(a)
+    assert flips >= 3
 
 
 # --- strength, reproducibility, the API ----------------------------------------------
@@ -327,6 +378,22 @@ def test_expert_beats_greedy_and_random_in_the_compiled_core() -> None:
         theirs = np.concatenate([a[:, 1], b[:, 0]])
         assert mine.mean() < theirs.mean() - gap, rival
         assert (mine < theirs).mean() > 0.7, rival
+
+
+@pytest.mark.parametrize("extra", ["rows", "diagonals", "blocks"])
+def test_expert_beats_greedy_where_lines_link_the_whole_grid(extra: str) -> None:
+    """Nine-card with rows, diagonals or blocks (one component of nine cells): the
+    compiled expert beats fast-greedy as in plain nine-card (4.2 points a hole, 64 % of
+    matches; measured 4.0-4.3 and 64-65 % here), where it once lost (-0.6 to -1.3)."""
+    over = {"match": ["columns", extra]}
+    a, ha = play("nine-card", 2, matches=200, seed=3, policy=["expert", "fast-greedy"],
+                 rules=over)
+    b, hb = play("nine-card", 2, matches=200, seed=3, policy=["fast-greedy", "expert"],
+                 rules=over)
+    mine = np.concatenate([a[:, 0], b[:, 1]])
+    theirs = np.concatenate([a[:, 1], b[:, 0]])
+    assert ((theirs - mine) / np.concatenate([ha, hb])).mean() > 2.5
+    assert (mine < theirs).mean() > 0.55
 
 
 @pytest.mark.parametrize(("variant", "players"), PRESET_SEATS)

@@ -72,6 +72,7 @@ from .layout import (
     C_RETURN_TAKEN,
     C_SETUP_COUNT,
     C_SETUP_PEEK,
+    C_WORK,
     CELL_MASK,
     END_FIRST,
     FLIP_MUST,
@@ -100,7 +101,7 @@ from .machine import (
 )
 from .machine import legal_actions as _legal_actions
 from .ruleset import config
-from .score import score_ranks, score_rows
+from .score import lowest_total, score_rows
 
 Ints = npt.NDArray[np.int64]
 
@@ -116,6 +117,9 @@ BIG = 1 << 40
 MEMO = 48
 #: Added to an ending move that is not worth it (hundredths): played only if forced.
 BAD_END = 100_000
+#: A flip's utility per hundredth of a point (see _flip): more than 16 * 16 + 15, the
+#: most its preference for the least-known cell (16 cells at most) adds.
+FLIP_UNIT = 400
 
 # --- the tail of an expert config (offsets from its start) --------------------------
 X_NCOMP = 0
@@ -277,7 +281,9 @@ def _term(cfg: Ints, x: int, k: int, ranks: Ints, grid: Ints) -> int:
     for j in range(m):
         c = cfg[x + X_CELLS + 16 * k + j]
         grid[c] = ranks[c]
-    return int(score_ranks(cfg, grid) - (cells - m) * cfg[C_POINTS])
+    # grid[16:] is the scorer's work space for sets (expert_action sizes it): scored
+    # here once per draw, the search must not allocate
+    return int(lowest_total(cfg, grid, grid[16:]) - (cells - m) * cfg[C_POINTS])
 
 
 @jit
@@ -325,8 +331,9 @@ def comp_expect(cfg: Ints, x: int, k: int, ranks: Ints, counts: Ints, n: int,
                 grid: Ints, pool: Ints) -> int:
     """Expected term (hundredths) of component ``k``: its unknown cells drawn from the
     ``n`` unseen cards ``counts``: exact for up to two unknown cells, over fixed draws
-    for more; a component without a table (more than four cells: house rules only)
-    counts its unknown cells at the unseen cards' mean."""
+    for more; a component without a table (more than four cells: house rules only) is
+    scored directly: exactly for one unknown cell, with more at the unseen cards'
+    mean."""
     m = cfg[x + X_SIZE + k]
     u1 = -1
     u2 = -1
@@ -343,6 +350,19 @@ def comp_expect(cfg: Ints, x: int, k: int, ranks: Ints, counts: Ints, n: int,
         return 100 * _term(cfg, x, k, ranks, grid)
     t = cfg[x + X_TABLE + k]
     if t < 0:
+        # No table (a 3x3 grid matched by rows and columns is one component of nine
+        # cells): scored directly. With one unknown cell exactly, as golf.bots.estimate
+        # does; with more, the unknown cells at the unseen cards' mean (the Python
+        # expert samples them, but its 24 draws rarely complete a line or block, and
+        # 16 draws of our own agreed with its moves less often than the mean does).
+        if unknown == 1:
+            acc = 0
+            for y in range(1, RADIX):
+                if counts[y]:
+                    ranks[u1] = y
+                    acc += counts[y] * _term(cfg, x, k, ranks, grid)
+            ranks[u1] = 0
+            return int(100 * acc // n)
         acc = 0
         for y in range(1, RADIX):
             acc += counts[y] * cfg[C_POINTS + y]
@@ -621,7 +641,7 @@ def expert_action(st: Ints, cfg: Ints, legal: Ints, n_legal: int) -> int:
     memo = np.empty(MEMO * 17 + 1, dtype=np.int64)
     memo[0] = 0
     ranks = buf[0:16]
-    grid = buf[16:32]
+    grid = np.empty(16 + cfg[C_WORK], dtype=np.int64)  # a grid, then the scorer's work
     cur = buf[32:48]
     counts = buf[48:63]
     draws = buf[63:78]
@@ -838,7 +858,15 @@ def _flip(cfg: Ints, x: int, st: Ints, ranks: Ints, down: int, end_cell: int,
           final: bool, total: int, top: int, counts: Ints, n: int, draws: Ints, nd: int,
           cur: Ints, vec: Ints, legal: Ints, n_legal: int, ends: Ints, grid: Ints,
           pool: Ints, memo: Ints) -> int:
-    """After a discard: flip (to learn a card) or pass."""
+    """After a discard: flip (to learn a card) or pass.
+
+    Utilities are in FLIP_UNIT-ths of a hundredth of a point. A flip to learn is worth
+    a hundredth less than passing, plus 16 per known card near the cell plus the cell
+    (the Python expert's ``total - 0.01 + 1e-4 * (known + 0.01 * cell)``: the cell
+    known least, then the first). That preference must stay below the hundredth for
+    every count of known cells: with a hundredth of 100 units, a grid one component
+    wide (the nine cells of a 3x3 grid matched by rows and columns) with six cards
+    known ranked passing first, and the compiled expert stopped flipping."""
     w = x + X_WEIGHTS
     must = cfg[C_FLIP_AFTER] == FLIP_MUST
     n_down = popcount(down)
@@ -846,18 +874,18 @@ def _flip(cfg: Ints, x: int, st: Ints, ranks: Ints, down: int, end_cell: int,
     for k in range(n_legal):
         a = legal[k]
         if a == PASS_CODE:
-            u = 100 * total
+            u = FLIP_UNIT * total
         else:
             c = a & CELL_MASK
             if c == end_cell:
-                u = 100 * ends[top]
+                u = FLIP_UNIT * ends[top]
             elif final:
-                u = 100 * total
+                u = FLIP_UNIT * total
             elif not must:
                 if n_down - 1 < cfg[w + W_KEEP_DOWN]:
-                    u = 100 * total + 1
+                    u = FLIP_UNIT * total + FLIP_UNIT // 100
                 else:
-                    u = 100 * total - 100 + 16 * _known_near(cfg, x, ranks, c) + c
+                    u = FLIP_UNIT * (total - 1) + 16 * _known_near(cfg, x, ranks, c) + c
             else:
                 # keep face down the cards a later swap would improve most
                 keep = 0
@@ -869,7 +897,7 @@ def _flip(cfg: Ints, x: int, st: Ints, ranks: Ints, down: int, end_cell: int,
                         if draws[r] and vec[r] < total:
                             acc += draws[r] * (total - vec[r])
                     keep = acc // nd
-                u = 100 * total + 16 * keep + c
+                u = FLIP_UNIT * total + FLIP_UNIT // 100 * (16 * keep + c)
         if u < best_u:
             best_a, best_u = a, u
     return int(best_a)
