@@ -30,6 +30,9 @@ from typing import IO, Any
 #: The environment variables that change what a fresh interpreter would import.
 _STARTUP = ("PYTHONPATH", "PYTHONHOME", "PYTHONSAFEPATH", "PYTHONNOUSERSITE",
             "PYTHONSTARTUP", "PYTHONEXECUTABLE", "PYTHONPLATLIBDIR")
+#: The environment as the test process began (imported at collection, before any test's
+#: monkeypatch): the zygote starts with it, whichever test asks for the first server.
+_START_ENV = dict(os.environ)
 
 
 class Forked:
@@ -68,7 +71,7 @@ class Forked:
 
 class _Zygote:
     def __init__(self) -> None:
-        self.env = dict(os.environ)
+        self.env = dict(_START_ENV)
         self.proc = subprocess.Popen(
             [sys.executable, "-c",
              f"import runpy; runpy.run_path({str(Path(__file__))!r}, run_name='__main__')"],
