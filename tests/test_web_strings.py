@@ -133,3 +133,19 @@ def test_the_page_sends_nobody_to_the_docs_and_how_to_play_points_nowhere() -> N
     # The form is above the words on a phone and beside them on a desk: no direction.
     assert not [s for s in how if re.search(r"\b(below|above|unten|oben)\b", s, re.I)]
 
+
+
+def test_the_german_words_name_nobody_by_a_gender() -> None:
+    """No "er oder sie" for a player (the nudge said "dass er oder sie dran ist"), and a
+    profile is a profile, not "Spieler {name}"."""
+    checked = 0
+    for module, (_en, de) in STRINGS.items():
+        for key, text in de.items():
+            checked += 1
+            assert not re.search(r"\ber oder sie\b|\ber/sie\b|\bsie oder er\b", text), \
+                (module, key, text)
+            assert "Spieler {name}" not in text and "Spielerin {name}" not in text, \
+                (module, key, text)
+    assert checked >= 600
+    _en, de = STRINGS["profiles.js"]
+    assert de["profile.title"] == "Profil: {name}"

@@ -55,6 +55,8 @@ def test_a_guest_plays_a_rated_match_against_a_bot_and_sees_the_rating_change(
             page.wait_for_timeout(40)
     expect(note).to_be_visible()
     expect(note).to_contain_text("Your rating in Six-card Golf · 2 players: 900 →")
+    # On a laptop the note floats in a corner, as before (a phone's is in the result panel).
+    assert note.evaluate("(el) => getComputedStyle(el).position") == "fixed"
     page.screenshot(path=str(shots / "rating-note.png"), full_page=False)
 
     # The change shown is the model's update for the stored result.
@@ -71,7 +73,7 @@ def test_a_guest_plays_a_rated_match_against_a_bot_and_sees_the_rating_change(
     # The profile: the variant's figures, the provisional rating, the graph, the replay.
     note.get_by_role("link").click()
     page.wait_for_url(re.compile(r"/players/"))
-    expect(page.locator("h1#profile-title")).to_have_text("Player Ann")
+    expect(page.locator("h1#profile-title")).to_have_text("Profile: Ann")
     row = page.locator("table.stats tbody tr").first
     expect(row.locator("th")).to_contain_text("Six-card")
     expect(row).to_contain_text(after)
@@ -97,7 +99,7 @@ def test_a_guest_plays_a_rated_match_against_a_bot_and_sees_the_rating_change(
     expect(phone.page.locator("h1#board-title")).to_have_text("Bestenlisten")
     profile_url = f"{server.url}/players/{ann_id(server, table)}"
     phone.page.goto(profile_url)
-    expect(phone.page.locator("h1#profile-title")).to_contain_text("Spieler")
+    expect(phone.page.locator("h1#profile-title")).to_have_text("Profil: Ann")
     expect(phone.page.locator("table.stats tbody tr").first).to_contain_text(
         f"{want.after.display:,}".replace(",", "."))
     wide = phone.page.evaluate("() => document.documentElement.scrollWidth - innerWidth")

@@ -52,6 +52,28 @@ def play_to_the_rating_note(p: Player, moves: int = 3000) -> None:
     raise AssertionError("the match did not end with a rating note")
 
 
+def box(page: Page, selector: str) -> dict[str, float]:
+    """The first element's box in the viewport (getBoundingClientRect)."""
+    got: dict[str, float] = page.locator(selector).first.evaluate(
+        "(el) => { const r = el.getBoundingClientRect();"
+        " return { left: r.left, right: r.right, top: r.top, bottom: r.bottom }; }")
+    return got
+
+
+def overlap(a: dict[str, float], b: dict[str, float]) -> bool:
+    return (a["left"] < b["right"] and b["left"] < a["right"]
+            and a["top"] < b["bottom"] and b["top"] < a["bottom"])
+
+
+def text_lines(page: Page, selector: str) -> int:
+    """How many lines the first element's text takes (its line boxes' distinct tops)."""
+    count: int = page.locator(selector).first.evaluate(
+        "(el) => { const r = document.createRange(); r.selectNodeContents(el);"
+        " return new Set([...r.getClientRects()].filter((x) => x.width > 0)"
+        ".map((x) => Math.round(x.top))).size; }")
+    return count
+
+
 def no_wider_than_the_phone(page: Page) -> None:
     wide = page.evaluate("() => document.documentElement.scrollWidth - innerWidth")
     assert wide <= 1, f"the page is {wide}px wider than a 360 px phone"
@@ -68,6 +90,14 @@ def test_the_host_asks_before_a_bot_takes_a_present_players_rated_seat(
         "Ein gewerteter Tisch: Diese Partie ändert die Wertungen aller am Tisch")
     expect(rita.page.locator(".invite-memory")).to_have_count(0)
     no_wider_than_the_phone(rita.page)
+    # The name and "Platz nehmen" are on the first screen of a 360x640 phone (the rated
+    # box above them pushed them below it); the button names the box.
+    join = rita.page.locator("form.join-form button[type=submit]")
+    expect(join).to_have_text("Platz nehmen")
+    expect(join).to_have_attribute("aria-describedby", "invite-rated")
+    assert rita.page.evaluate("() => scrollY") == 0
+    assert box(rita.page, "form.join-form button[type=submit]")["bottom"] <= PHONE["height"]
+    assert box(rita.page, "#join-name")["bottom"] <= PHONE["height"]
     rita.page.screenshot(path=str(shots / "trust-invite-rated-de-360.png"), full_page=True)
     join_by_invite(rita)
     expect(ann.page.locator("#start")).to_be_enabled()
@@ -174,6 +204,35 @@ def test_a_player_who_closed_the_page_is_last_on_every_screen(
     expect(rita.page.locator(".felt")).to_be_visible()
     # Rita closes her page for good: after her grace a stand-in plays her seat.
     rita.context.close()
+    # Her small seat panel says so in a short pill on one line, centred with room to the
+    # panel's edges; the whole sentence is its title and what a screen reader reads.
+    pill = sam.page.locator(".seat-panel[data-seat='1'] .tag-stand-in")
+    for _ in range(600):  # the stand-in comes when her turn does: Sam plays till then
+        if pill.count():
+            break
+        if my_turn(sam):
+            click_a_move(sam)
+        else:
+            sam.page.wait_for_timeout(50)
+    expect(pill).to_be_visible()
+    expect(pill).to_have_attribute("title", "ein Bot spielt stellvertretend")
+    expect(pill.locator(".sr-only")).to_have_text("ein Bot spielt stellvertretend")
+    expect(pill.locator("[aria-hidden=true]")).to_have_text("Bot spielt")
+    sam.page.screenshot(path=str(shots / "trust-stand-in-de-360.png"))
+    assert text_lines(sam.page, ".seat-panel[data-seat='1'] .tag-stand-in [aria-hidden]") == 1
+    # Its line of the panel's head (it may share it with another pill) is centred.
+    tag = box(sam.page, ".seat-panel[data-seat='1'] .tag-stand-in")
+    panel = box(sam.page, ".seat-panel[data-seat='1']")
+    row: dict[str, float] = sam.page.locator(
+        ".seat-panel[data-seat='1'] .tag-stand-in").evaluate(
+        "(el) => { const top = el.getBoundingClientRect().top;"
+        " const same = [...el.parentElement.children].map((c) => c.getBoundingClientRect())"
+        ".filter((r) => r.width > 0 && Math.abs(r.top - top) < 3);"
+        " return { left: Math.min(...same.map((r) => r.left)),"
+        " right: Math.max(...same.map((r) => r.right)) }; }")
+    left, right = row["left"] - panel["left"], panel["right"] - row["right"]
+    assert tag["left"] - panel["left"] >= 4 and panel["right"] - tag["right"] >= 4, (tag, panel)
+    assert abs(left - right) <= 2, f"the pill's line is off centre: {left} px, {right} px"
     play_to_the_rating_note(sam)
 
     page = sam.page
@@ -198,6 +257,19 @@ def test_a_player_who_closed_the_page_is_last_on_every_screen(
     expect(page.locator("ol.log li").first).to_contain_text("Die Partie ist vorbei.")
     expect(page.locator("ol.log")).not_to_contain_text("Gewonnen: Rita")
     no_wider_than_the_phone(page)
+    # On the phone the note covers neither the standings (nor Rita's mark) nor the buttons
+    # under them: it sits in the result panel after them, whatever the scroll.
+    expect(page.locator(".result-panel .rating-note")).to_have_count(1)
+    for scroll in (0, 200):
+        page.evaluate(f"() => scrollTo(0, {scroll})")
+        page.wait_for_timeout(50)
+        mine = box(page, ".rating-note")
+        for i in range(rows.count()):
+            assert not overlap(mine, box(page, f".result-panel .placings li >> nth={i}")), i
+        assert not overlap(mine, box(page, ".result-panel .form-actions"))
+    page.evaluate("() => scrollTo(0, 0)")
+    # "Verlauf (n)" under the discard pile on one line.
+    assert text_lines(page, "[data-key=history]") == 1
     page.screenshot(path=str(shots / "trust-result-left-de-360.png"), full_page=True)
     note.locator("button", has_text="Schließen").click()
     page.locator(".result-panel").scroll_into_view_if_needed()

@@ -187,7 +187,7 @@ def test_sentences_that_name_the_reader_and_german_words(browser: Browser,
     page.locator("#acct-summary").click()
     page.locator("#acct-profile").click()
     page.wait_for_url(re.compile(r"/players/"))
-    expect(page.locator("h1#profile-title")).to_contain_text("Spieler")
+    expect(page.locator("h1#profile-title")).to_contain_text("Profil: ")
     assert not p.errors, p.errors
     p.context.close()
 
@@ -278,7 +278,7 @@ def test_the_host_nudges_adds_a_timer_and_seats_a_bot_with_consent(
     expect(nudge).to_have_text("Nudge Bob")
     nudge.click()
     expect(bob.page.locator(".toast")).to_have_text("Ann reminds you: it is your turn.")
-    expect(cy.page.locator(".toast")).to_contain_text("Ann hat Bob daran erinnert")
+    expect(cy.page.locator(".toast")).to_have_text("Ann hat Bob an den Zug erinnert.")
     expect(ann.page.locator(".toast")).to_have_text("You reminded Bob that it is their turn.")
     # A turn timer the table did not have, the same for everyone from now on.
     ann.page.select_option("#host-timer", "60")

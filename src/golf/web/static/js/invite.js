@@ -55,14 +55,14 @@ export function inviteScreen(root, where, { navigate }) {
     const watch = h("a.button.ghost", { href: `/watch/${encodeURIComponent(summary.id)}`,
       text: t("lobby.watch"), onclick: (e) => { e.preventDefault();
         navigate(`/watch/${encodeURIComponent(summary.id)}`); } });
+    // The button names what joining means at a rated or memory table (the notes below it).
+    const notes = [summary.rated ? "invite-rated" : "", summary.memory ? "invite-memory" : ""]
+      .filter(Boolean).join(" ");
     replace(box,
       h("div.invite-fan", { "aria-hidden": "true" }, cardFace("QH", { decorative: true }),
         cardFace("QS", { decorative: true }), cardBack()),
       h("h1", { text: t("invite.title", { title: tableTitle(summary.title) }) }),
       h("p", { text: t("invite.game", { preset: presetName(summary.preset) }) }, " ", tableBadges(summary)),
-      // Said before one joins, in words (a badge's title is no help on a phone).
-      summary.rated ? h("p.notice.invite-rated", { text: t("invite.rated") }) : null,
-      summary.memory ? h("p.notice.invite-memory", { text: t("invite.memory") }) : null,
       // The game's description holds only for its own rules ("nine holes" is wrong for a
       // table of two): with changes, the house rules below say what is played.
       h("p.help", { text: Object.keys(summary.rules || {}).length
@@ -78,7 +78,12 @@ export function inviteScreen(root, where, { navigate }) {
             nameInput,
             error,
             h("div.form-actions", {},
-              h("button.primary.big", { type: "submit", text: t("invite.join") }), watch)));
+              h("button.primary.big", { type: "submit", text: t("invite.join"),
+                "aria-describedby": notes || null }), watch)),
+      // Said in words (a badge's title is no help on a phone), right under the button: above
+      // it the box pushed the name and the button off a 640-px phone's first screen.
+      summary.rated ? h("p.notice.invite-rated#invite-rated", { text: t("invite.rated") }) : null,
+      summary.memory ? h("p.notice.invite-memory#invite-memory", { text: t("invite.memory") }) : null);
   }
 
   get(`/api/invites/${encodeURIComponent(code)}`).then((s) => { summary = s; render(); })

@@ -23,8 +23,8 @@ export function showRatingChange(frame, seat, names = {}) {
   if (!note) {
     note = h("section.rating-note", { role: "status", "aria-live": "polite",
       "aria-labelledby": "rating-note-title" });
-    document.body.append(note);
   }
+  placeRatingNote();
   const lines = [];
   let profile = null;
   if (!frame.rated) {
@@ -56,8 +56,28 @@ export function showRatingChange(frame, seat, names = {}) {
     lines,
     h("div.note-actions", {},
       profile ? h("a.button.small.ghost", { href: profile, text: t("note.profile") }) : null,
-      h("button.small.ghost", { type: "button", text: t("note.close"),
+      h("button.small.ghost", { type: "button", "data-key": "rating-note-close", text: t("note.close"),
         onclick: () => { note.remove(); note = null; } })));
+}
+
+// A narrow screen: the note would float over the result's standings and its buttons.
+const NARROW = "(max-width: 699px)";
+let watching = false;
+
+/** Put the note where it belongs: on a narrow screen in the result panel, after the
+ * standings and their buttons, when there is one; else floating in a corner of the page.
+ * The table calls this after each render (which builds a new result panel). */
+export function placeRatingNote() {
+  if (!note) return;
+  if (!watching && window.matchMedia) {
+    watching = true;
+    window.matchMedia(NARROW).addEventListener("change", () => placeRatingNote());
+  }
+  const panel = window.matchMedia && window.matchMedia(NARROW).matches
+    ? document.querySelector(".result-panel") : null;
+  const home = panel || document.body;
+  note.classList.toggle("docked", Boolean(panel));
+  if (note.parentNode !== home) home.append(note);
 }
 
 /** Remove the note (leaving the table). */

@@ -14,7 +14,7 @@ import { byeWords, serverWords } from "./serverwords.js";
 import { PROTOCOL, TableSocket } from "./socket.js";
 import { historyEl, targetsOf } from "./board.js";
 import { holeEndEl } from "./holeend.js";
-import { showRatingChange } from "./ratingnote.js";
+import { placeRatingNote, showRatingChange } from "./ratingnote.js";
 import { seatName } from "./narrate.js";
 import { waitingEl } from "./waiting.js";
 import { fitTable, keepFitted } from "./layout.js";
@@ -362,6 +362,8 @@ export function tableScreen(root, where, { navigate }) {
     } else {
       replace(board, h("p.loading", { text: t("common.loading") }));
     }
+    // On a phone the rating note sits in the result panel, which each render builds anew.
+    placeRatingNote();
     side.render(S);
     fitTable(board);
     if (S.state && board.querySelector(".felt")) {

@@ -110,13 +110,19 @@ function seatTags(S, seat) {
   if (info.kind === "external") tags.push(t("seat.external"));
   if (S.state && S.state.view.dealer === seat) tags.push(["dealer", t("seat.dealer")]);
   if (info.abandoned) tags.push(t("seat.abandoned"));
-  if (info.stand_in) tags.push(t("seat.standIn"));
+  // Short on the pill (a small seat panel on a phone), the whole sentence for the screen
+  // reader and as the pill's title.
+  if (info.stand_in) tags.push({ kind: "stand-in", text: t("seat.standIn.short"), full: t("seat.standIn") });
   else if (info.away) tags.push(t("seat.away"));
   else if (info.elsewhere) tags.push(t("seat.elsewhere"));
   return tags;
 }
 
 function tagEl(tag) {
+  if (tag && typeof tag === "object" && !Array.isArray(tag)) {
+    return h(`span.tag.tag-${tag.kind}`, { title: tag.full },
+      h("span", { "aria-hidden": "true", text: tag.text }), h("span.sr-only", { text: tag.full }));
+  }
   const [kind, text] = Array.isArray(tag) ? tag : ["", tag];
   return h("span.tag" + (kind ? `.tag-${kind}` : ""), { text });
 }

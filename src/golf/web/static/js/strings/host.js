@@ -25,7 +25,7 @@ extendStrings({
 }, {
   "host.tools": "Werkzeuge des Gastgebers",
   "host.nudge": "{name} erinnern",
-  "host.nudge.help": "Eine freundliche Erinnerung, dass er oder sie dran ist – alle am Tisch sehen sie.",
+  "host.nudge.help": "Eine freundliche Erinnerung an den Zug – alle am Tisch sehen sie.",
   "host.timer": "Zeitlimit pro Zug einführen",
   "host.timer.seconds": "Sekunden pro Zug",
   "host.timer.help": "Ab jetzt für alle gleich; sind Zeit und Reserve um, spielt der Tisch einen sicheren Zug.",
@@ -35,8 +35,8 @@ extendStrings({
   "host.bot.yes": "Zustimmen",
   "host.bot.no": "Ablehnen",
   "nudge.you": "{host} erinnert dich: Du bist dran.",
-  "nudge.other": "{host} hat {name} daran erinnert, dass er oder sie dran ist.",
-  "nudge.byYou": "Du hast {name} daran erinnert, dass er oder sie dran ist.",
+  "nudge.other": "{host} hat {name} an den Zug erinnert.",
+  "nudge.byYou": "Du hast {name} an den Zug erinnert.",
   "seat.abandoned": "hat die Partie verlassen",
   "seat.elsewhere": "auf einer anderen Seite",
 });
