@@ -42,7 +42,7 @@ from typing import Any
 from ...errors import GolfError, IllegalAction, NotationError
 from ..core.protocol import ProtocolError, RefusedWithState
 from ..core.tokens import new_seed
-from ..storage.errors import Behind, Unavailable
+from ..storage.errors import Behind, Fenced, Unavailable
 from ..storage.records import MatchRecord, TableRecord
 from ..storage.store import Store
 from .audience import Audience, Client, Seat, dumps
@@ -98,6 +98,9 @@ class Room:
         self._seats = [Seat(s) for s in rec.seats]
         self.audience = Audience(lambda: self._seats)
         self.lock = asyncio.Lock()
+        #: Given up by its process (its lease lost or handed over): it makes no move any
+        #: more, not even one that was waiting for its lock.
+        self.gone = False
         self.record: MatchRecord | None = rec.current
         self.live: LiveMatch | None = None
         self.clocks = Clocks(self.options, len(self._seats), life.break_length)
@@ -362,6 +365,12 @@ class Room:
         """Play, store, then announce one action (the lock is held)."""
         live, m = self.live, self.record
         assert live is not None and m is not None
+        if self.gone:
+            # The table is another process's now: if this process took it back since,
+            # its lease would let this old copy write.
+            raise Fenced(self.id)
+        # Before the move changes the match: a write refused now must not cost a rebuild.
+        self._store.writable(self.id)
         index = live.version
         was = self._current_turn()
         try:
@@ -438,6 +447,8 @@ class Room:
     async def _fire(self, p: Plan) -> None:
         live = self.live
         assert live is not None and live.to_act is not None
+        # Nothing decided (a bot's move is CPU work) for a write that would be refused.
+        self._store.writable(self.id)
         seat = self._seats[live.to_act]
         if p.kind == "next_hole":  # nobody closed the hole-end dialog in time
             self.clocks.end_break()
