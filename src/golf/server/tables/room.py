@@ -431,7 +431,9 @@ class Room:
     def plan(self) -> Plan | None:
         """The next move the server makes by itself (and the clock clients see)."""
         self.clocks.stop()
-        if not self.running:
+        if not self.running or self.gone:
+            # Gone: its clients leaving after it was given up must not plan a move that
+            # would only be refused.
             return None
         live = self.live
         assert live is not None and live.to_act is not None
