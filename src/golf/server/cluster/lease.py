@@ -310,7 +310,7 @@ async def renew_forever(leases: Leases, lost: Any, back: Any = None) -> None:
     up the others' and every later renewal for many seconds, and the process's node row
     ran out again."""
     pause = leases.ttl / 3
-    failing = False
+    failing = ""
     giving_up: set[asyncio.Task[Any]] = set()
     while True:
         await asyncio.sleep(min(pause, RENEW_RETRY) if failing else pause)
@@ -318,10 +318,15 @@ async def renew_forever(leases: Leases, lost: Any, back: Any = None) -> None:
         try:
             gone = await leases.renew()
         except Exception as e:  # the database is away: try again soon
+            why = f"{type(e).__name__}: {str(e)[:120]}"
             if not failing:
                 log.warning("golf server: leases not renewed (%s); trying again every "
-                            "%.2f s", type(e).__name__, min(pause, RENEW_RETRY))
-            failing = True
+                            "%.2f s", why, min(pause, RENEW_RETRY))
+            elif type(e).__name__ != failing:
+                # Said once per kind of failure: how an outage ends shows in the log.
+                log.info("golf server: leases still not renewed (%s, after %.2f s)", why,
+                         time.monotonic() - began)
+            failing = type(e).__name__
             continue
         if failing:
             log.info("golf server: leases renewed again (%.2f s for the renewal; %d "
@@ -329,7 +334,7 @@ async def renew_forever(leases: Leases, lost: Any, back: Any = None) -> None:
                      len(leases.held))
             if back is not None:
                 back()
-        failing = False
+        failing = ""
         if gone:
             log.warning("golf server: %d tables were taken over by another process: %s",
                         len(gone), " ".join(gone))
