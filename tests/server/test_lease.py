@@ -147,7 +147,7 @@ def test_a_write_that_meets_the_takers_move_is_fenced(postgres_url: str) -> None
         a, b = Leases(ea, "a:1", ttl=0.6), Leases(eb, "b:1", ttl=0.6)
         sa, sb = Store(ea, a), Store(eb, b)
         fenced: list[str] = []
-        sa.fenced = fenced.append
+        sa.on_fenced(fenced.append)
         try:
             await sa.create_table(table("T1"))
             assert await a.acquire("T1") is not None

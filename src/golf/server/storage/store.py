@@ -123,6 +123,11 @@ class Store:
         #: is another process's now (Fenced): the hub gives the table up at once.
         self.fenced: Callable[[str], None] | None = None
 
+    def on_fenced(self, call: Callable[[str], None]) -> None:
+        """Have ``call(table_id)`` called whenever a write of a table is refused because
+        its lease is another process's now (the hub gives the table up at once)."""
+        self.fenced = call
+
     async def submit(self, op: Op | None, action_row: dict[str, Any] | None = None,
                      table: str | None = None) -> Any:
         """Run ``op`` (and insert ``action_row``) inside a write transaction; return the

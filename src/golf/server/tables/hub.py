@@ -70,7 +70,7 @@ class Hub:
         # a write found their lease another process's.
         self._rereads: set[asyncio.Task[None]] = set()
         if self.leases is not None:
-            store.fenced = self._fenced
+            store.on_fenced(self._fenced)
         self._drained: asyncio.Task[None] | None = None
 
     def _behind(self, table_id: str) -> None:
@@ -110,7 +110,9 @@ class Hub:
         refusal (golf.server.cluster.lease.Leases.precheck) fails at once, so without
         this most tables waited most of 2 s after the return."""
         for room in list(self.rooms.values()):
-            if room.autopilot.failures:
+            # A room whose lock is held is in the middle of a move, and plans its next
+            # one when it ends.
+            if room.autopilot.failures and not room.lock.locked():
                 room.reschedule()
 
     @property
@@ -311,12 +313,9 @@ class Hub:
     def _drop(self, room: Room) -> None:
         """A room leaves this process: no move of its own any more, its clients told to
         reconnect (the proxy brings them to the table's holder)."""
-        room.cancel_timers()
-        room.gone = True
         if self.rooms.get(room.id) is room:
             del self.rooms[room.id]
-        room.close_clients(1012, "reconnect", "this table moved to another server "
-                           "process; reconnect")
+        room.leave()
 
     async def handover_requested(self, table_id: str) -> None:
         """Another process asks for a table: give it up unless it just came here."""

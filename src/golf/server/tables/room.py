@@ -490,6 +490,15 @@ class Room:
         async with self.lock:
             pass
 
+    def leave(self) -> None:
+        """This process gives the table up (its lease lost or handed over): no move of its
+        own any more, not even one waiting for the lock, and its clients are told to
+        reconnect (the proxy brings them to the table's holder)."""
+        self.gone = True
+        self.cancel_timers()
+        self.close_clients(1012, "reconnect", "this table moved to another server process; "
+                           "reconnect")
+
     def close_clients(self, code: int, reason: str, message: str) -> None:
         self.audience.close_all(code, reason, message)
 
