@@ -23,6 +23,7 @@ On SQLite (one process by definition) there are no leases: :class:`Leases` is bu
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import time
 from collections.abc import Iterable
@@ -197,10 +198,22 @@ class Leases:
         wanted = dict(self.held)
         sent = time.monotonic()
         try:
-            async with self.renew_engine.begin() as conn:
-                await conn.execute(HEARTBEAT, {"me": self.node, "ttl": self.ttl})
-                rows = (await conn.execute(HELD, {"me": self.node, "ids": list(wanted)})
-                        ).all() if wanted else []
+            async with self.renew_engine.connect() as conn:
+                try:
+                    async with conn.begin():
+                        await conn.execute(HEARTBEAT, {"me": self.node, "ttl": self.ttl})
+                        rows = (await conn.execute(
+                            HELD, {"me": self.node, "ids": list(wanted)})).all() \
+                            if wanted else []
+                except BaseException:
+                    # Never used again: a statement that timed out can leave asyncpg's
+                    # connection "another operation is in progress" for good, and the
+                    # renewals' small pool handed that one connection back to every
+                    # attempt (a process's renewals failed for 63 s after PostgreSQL
+                    # restarted, and all its tables were taken over).
+                    with contextlib.suppress(Exception):
+                        await conn.invalidate()
+                    raise
         except BaseException:
             self.cut_off = True
             raise
