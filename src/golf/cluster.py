@@ -28,6 +28,7 @@ import contextlib
 import http.client
 import json
 import os
+import re
 import signal
 import socket
 import subprocess
@@ -414,6 +415,20 @@ def alive(pid: int) -> bool:
     return True
 
 
+def shown_url(url: str | None) -> str | None:
+    """A database URL as printed (the start banner, ``golf cluster status`` and its JSON):
+    its password hidden (``***``), since these land in terminals, logs and bug reports."""
+    if not url:
+        return url
+    from sqlalchemy.engine import make_url
+    from sqlalchemy.exc import ArgumentError
+
+    try:
+        return make_url(url).render_as_string(hide_password=True)
+    except ArgumentError:  # not one SQLAlchemy reads: its user's password cut by hand
+        return re.sub(r"(://[^:/@]*:)[^@]*@", r"\1***@", url)
+
+
 def recorded(data_dir: str | Path) -> dict[str, Any] | None:
     """The state ``golf cluster`` wrote in ``data_dir``, or None if there is none (never
     started there, or stopped: the stop removes it)."""
@@ -470,7 +485,7 @@ def status(data_dir: str | Path, timeout: float = 5.0) -> dict[str, Any]:
                   "healthy": healthy(state["url"], timeout), "dir": str(nginx_dir),
                   "config": str(nginx_dir / "nginx.conf"),
                   "error_log": str(nginx_dir / "logs" / "error.log")},
-        "database": {"url": state.get("db"), "own": pg is not None,
+        "database": {"url": shown_url(state.get("db")), "own": pg is not None,
                      "dir": str(pg_dir) if pg_dir else None,
                      "port": int(pg["GOLF_PG_PORT"]) if pg else None, "pid": pg_pid,
                      "reachable": False, "error": None},

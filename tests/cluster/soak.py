@@ -613,8 +613,10 @@ def soak(tables: int = 12, rounds: int = 1, faults: list[str] | None = None,
         ok = asyncio.run(s.run(rounds, list(faults or FAULTS), settle))
         return ok, s
     finally:
-        relay.stop()
+        # The cluster first: process 0 drains through the relay (its clocks stored, its
+        # leases released), which a relay already gone would turn into errors in its log.
         c.stop()
+        relay.stop()
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -21,6 +21,7 @@ from pathlib import Path
 
 import httpx
 from harness import Client, play_out
+from sqlalchemy.engine import make_url
 
 from golf.cluster import Cluster, healthy
 from ports import free_port_block
@@ -170,8 +171,11 @@ def test_golf_cluster_command_starts_and_stops_everything(tmp_path: Path,
 
     base = free_port_block(3)
     data = tmp_path / "golf-cluster"
+    # With a password (the test's PostgreSQL trusts loopback and ignores it): never printed.
+    db = make_url(fresh_database(postgres_url)).set(password=PASSWORD).render_as_string(
+        hide_password=False)
     cmd = [sys.executable, "-m", "golf", "cluster", "--processes", "2", "--port", str(base),
-           "--db", fresh_database(postgres_url), "--data-dir", str(data)]
+           "--db", db, "--data-dir", str(data)]
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
                             env={**os.environ, "PYTHONUNBUFFERED": "1"})
     try:
@@ -180,6 +184,7 @@ def test_golf_cluster_command_starts_and_stops_everything(tmp_path: Path,
         if not first.startswith(f"Golf cluster on http://127.0.0.1:{base}/"):
             proc.wait(120)
             raise AssertionError(first + proc.stdout.read())
+        assert PASSWORD not in first and ":***@" in first, first
         assert healthy(f"http://127.0.0.1:{base}")
         assert all(healthy(f"http://127.0.0.1:{base + 1 + i}") for i in range(2))
         check_status(base, data)
@@ -198,6 +203,10 @@ def test_golf_cluster_command_starts_and_stops_everything(tmp_path: Path,
     assert again.returncode == 2 and "no running cluster" in again.stderr
     gone = status(data)
     assert gone.returncode == 2 and "no running cluster is recorded" in gone.stderr, gone
+
+
+#: The database password of the cluster started by `golf cluster` (it must never show).
+PASSWORD = "pw-not-to-print"
 
 
 def status(data: Path, *extra: str) -> subprocess.CompletedProcess[str]:
@@ -219,11 +228,13 @@ def check_status(base: int, data: Path) -> None:
     assert r.status_code == 200, r.text
     text = status(data)
     assert text.returncode == 0, text.stderr
+    assert PASSWORD not in text.stdout and ":***@" in text.stdout, text.stdout
     for port in (base, base + 1, base + 2):
         assert f"{port}" in text.stdout, text.stdout
     assert "reachable: yes" in text.stdout and "answers /api/health: yes" in text.stdout
     js = status(data, "--json")
     assert js.returncode == 0, js.stderr
+    assert PASSWORD not in js.stdout
     st = json.loads(js.stdout)
     assert st["owner_running"] and st["proxy"]["healthy"] and st["proxy"]["running"]
     assert st["database"]["reachable"] and not st["database"]["own"]

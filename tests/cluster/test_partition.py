@@ -266,3 +266,123 @@ def test_a_cut_off_process_stops_announcing_and_sends_its_clients_on(
     for t, cl in codes.items():
         assert 1012 in cl, (t, cl)
     assert checked > 0
+
+
+#: Tables on process 0 in the test of the heal: enough that its writes queue up while it
+#: is cut off (each table has a bot's or a person's move waiting at any moment).
+MANY = 20
+#: After the heal, process 0 has given up every table it lost (no room, no socket left)
+#: within this many seconds (issue 37 asks for "a couple"; generous for a loaded machine)
+#: and every table stores a move again within MOVE_WITHIN.
+GIVEN_UP_WITHIN = 5.0
+MOVE_WITHIN = 10.0
+
+
+async def health(url: str) -> dict[str, Any]:
+    async with httpx.AsyncClient(base_url=url, timeout=5) as http:
+        r = await http.get("/api/health")
+        return dict(r.json())
+
+
+@pytest.mark.slow
+def test_a_healed_process_gives_up_every_lost_table_at_once(
+        cut: tuple[Cut, Relay]) -> None:
+    """Process 0 cut off until process 1 took all of its MANY tables, then healed: it
+    gives up every one of them (its rooms dropped, its people's sockets closed with 1012)
+    within a few seconds of the heal, not as each room's next write happens to meet the
+    taker's stored move; every table moves again soon after, every person is back (on
+    process 1, where the test sends them), and nothing announced differs from the store.
+    Before the fix the renewal noticed the lost leases one at a time (each giving-up
+    waited for its table's lock, held by a write queued behind the cut's timed-out
+    writes), and the process went on playing tables it no longer held."""
+    c, relay = cut
+    figures: dict[str, Any] = {}
+
+    async def run() -> None:
+        tables = await open_tables(c, MANY)
+        ids = [t for t, _ in tables]
+        people = [p for _, p in tables]
+        db = Leases(c.db_url)
+        stop = asyncio.Event()
+        player = asyncio.create_task(play(people, stop))
+        p0, p1 = c.process_urls[0], c.process_urls[1]
+        try:
+            start = await db.moves(ids)
+            deadline = time.monotonic() + 60
+            while not all(n > start[t] + 2 for t, n in (await db.moves(ids)).items()):
+                assert time.monotonic() < deadline, "the tables did not play"
+                await asyncio.sleep(0.2)
+            before = await db.leases(ids)
+            assert len({owner for owner, _ in before.values()}) == 1, before
+            for p in people:
+                p.url = p.url.replace(p0.replace("http", "ws"), p1.replace("http", "ws"))
+            connects = {id(p): p.connects for p in people}
+            relay.stall()
+            cut_at = time.monotonic()
+            deadline = time.monotonic() + 60
+            while not all(o != before[t][0] for t, (o, _) in (await db.leases(ids)).items()):
+                assert time.monotonic() < deadline, "process 1 did not take every table"
+                await asyncio.sleep(0.2)
+            # Its bots play on there while process 0's people still send it moves.
+            await asyncio.sleep(1.0)
+            at_heal = await db.moves(ids)
+            relay.restore()
+            healed = time.monotonic()
+            deadline = healed + 60
+            while True:
+                h = await health(p0)
+                if h["tables"] == 0 and h["connections"] == 0:
+                    break
+                assert time.monotonic() < deadline, f"process 0 still plays {h}"
+                await asyncio.sleep(0.1)
+            given_up = time.monotonic() - healed
+            moved: dict[str, float] = {}
+            while len(moved) < len(ids) and time.monotonic() < deadline:
+                for t, n in (await db.moves(ids)).items():
+                    if n > at_heal[t]:
+                        moved.setdefault(t, time.monotonic() - healed)
+                await asyncio.sleep(0.1)
+            while not all(p.resynced(connects[id(p)]) and p.at.startswith(
+                    p1.replace("http", "ws")) for p in people) \
+                    and time.monotonic() < deadline:
+                await asyncio.sleep(0.1)
+            back = time.monotonic() - healed
+            stop.set()
+            await player
+            for p in people:
+                await p.close()
+            figures.update(cut=healed - cut_at, given_up=given_up, moved=moved, back=back,
+                           ids=ids, stored=await db.actions(ids),
+                           events={t: events(p) for t, p in tables},
+                           resynced=[p.resynced(connects[id(p)]) for p in people],
+                           closes={t: [code for code, _ in p.closes] for t, p in tables})
+        finally:
+            stop.set()
+            for p in people:
+                await p.close()
+            await db.close()
+
+    asyncio.run(run())
+    checked = 0
+    for t in figures["ids"]:
+        seen: dict[tuple[int, int], set[str]] = {}
+        for _, _, match, version, action in figures["events"][t]:
+            seen.setdefault((match, version), set()).add(action)
+            actions = figures["stored"][t].get(match, [])
+            assert version <= len(actions) and actions[version - 1] == action, (
+                "announced but not what the database holds", t, match, version, action)
+            checked += 1
+        assert all(len(v) == 1 for v in seen.values()), (t, seen)
+    moved = figures["moved"]
+    print(f"\ncut {figures['cut']:.1f} s; after the heal process 0 had given up its "
+          f"{MANY} tables in {figures['given_up']:.2f} s; {len(moved)} tables moved "
+          f"again after at most {max(moved.values(), default=0):.2f} s; every person back "
+          f"after {figures['back']:.2f} s; {checked} events checked")
+    assert checked > 0
+    assert figures["given_up"] <= GIVEN_UP_WITHIN, figures["given_up"]
+    assert len(moved) == MANY, sorted(set(figures["ids"]) - set(moved))
+    assert max(moved.values()) <= MOVE_WITHIN, moved
+    assert all(figures["resynced"]), figures["closes"]
+    assert figures["back"] <= 15.0, figures["back"]
+    for t, codes in figures["closes"].items():
+        assert 1012 in codes, (t, codes)

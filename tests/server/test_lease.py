@@ -4,16 +4,18 @@ lease another process took can never write another move of that table."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import time
 
 import pytest
 
 from conftest import fresh_database
-from golf.server.cluster.lease import Leases
+from golf.server.cluster.lease import Leases, renew_forever
 from golf.server.storage import db
 from golf.server.storage.errors import Fenced
 from golf.server.storage.records import SeatRecord, TableRecord
 from golf.server.storage.store import Store
+from golf.server.tables.hub import Hub
 
 
 def table(tid: str) -> TableRecord:
@@ -126,5 +128,90 @@ def test_sqlite_has_no_leases(tmp_path: object) -> None:
         assert not leases.enabled
         assert await leases.acquire("anything") == 0 and leases.holds("anything")
         await engine.dispose()
+
+    asyncio.run(run())
+
+
+def test_a_write_that_meets_the_takers_move_is_fenced(postgres_url: str) -> None:
+    """Issue 37: process A stalled (not renewing), B took its table and stored a move.
+    A's next write of the same index meets B's row before its lease is checked (the
+    check comes last in the transaction); the lease is then checked, and the write is
+    refused as Fenced (the table is given up), not as Behind (before: the table was
+    read again here and went on playing against a database that had left it behind,
+    each move meeting a stored key)."""
+    url = db.async_url(fresh_database(postgres_url))
+
+    async def run() -> None:
+        ea, eb = db.make_engine(url), db.make_engine(url)
+        await db.migrate(ea)
+        a, b = Leases(ea, "a:1", ttl=0.6), Leases(eb, "b:1", ttl=0.6)
+        sa, sb = Store(ea, a), Store(eb, b)
+        fenced: list[str] = []
+        sa.on_fenced(fenced.append)
+        try:
+            await sa.create_table(table("T1"))
+            assert await a.acquire("T1") is not None
+            m = await sa.start_match(table("T1"), {}, 2, 7, ["Ann", "Bot"])
+            await sa.append_action("T1", m.id, 0, "reveal 1", "player")
+            for _ in range(4):
+                await asyncio.sleep(0.2)
+                await b.renew()
+            assert await b.acquire("T1") is not None
+            await sb.append_action("T1", m.id, 1, "reveal 3", "player")
+            with pytest.raises(Fenced):
+                await sa.append_action("T1", m.id, 1, "reveal 2", "player")
+            # The hub's callback heard of it (it gives the table up at once).
+            assert fenced == ["T1"]
+            stored = await sb.match("T1", 1)
+            assert stored is not None and stored.actions == ["reveal 1", "reveal 3"]
+        finally:
+            await sa.close()
+            await sb.close()
+
+    asyncio.run(run())
+
+
+def test_a_healed_process_gives_up_every_lost_table_at_once(postgres_url: str) -> None:
+    """Issue 37, the stalled process that healed: process A stops renewing (cut off),
+    B takes both of A's tables. A's first renewal gives up both at once, although a move
+    of one of them is in progress (its lock held). Before, the renewal gave its lost
+    tables up one after the other, each waiting for its table's lock, so the first held
+    up the rest and every later renewal, and the process played on tables it no longer
+    held while their people stayed connected to it."""
+    url = db.async_url(fresh_database(postgres_url))
+
+    async def run() -> None:
+        ea, eb = db.make_engine(url), db.make_engine(url)
+        await db.migrate(ea)
+        a, b = Leases(ea, "a:1", ttl=0.6), Leases(eb, "b:1", ttl=0.6)
+        sa, sb = Store(ea, a), Store(eb, b)
+        hub = Hub(sa, leases=a)
+        renewing: asyncio.Task[None] | None = None
+        try:
+            for tid in ("T1", "T2"):
+                await sa.create_table(table(tid))
+            rooms = [await hub.room("T1"), await hub.room("T2")]
+            assert set(a.held) == {"T1", "T2"}
+            # A move of T1 in progress on A: its lock held, as by a write that waits.
+            await rooms[0].lock.acquire()
+            for _ in range(4):
+                await asyncio.sleep(0.2)
+                await b.renew()
+            assert await b.acquire("T1") is not None and await b.acquire("T2") is not None
+            renewing = asyncio.create_task(
+                renew_forever(a, lambda t: hub.give_up(t, release=False)))
+            deadline = time.monotonic() + 5
+            while hub.rooms and time.monotonic() < deadline:
+                await asyncio.sleep(0.05)
+            assert not hub.rooms, f"still played on A: {sorted(hub.rooms)}"
+            assert not a.held
+            rooms[0].lock.release()
+        finally:
+            if renewing is not None:
+                renewing.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await renewing
+            await sa.close()
+            await sb.close()
 
     asyncio.run(run())

@@ -54,7 +54,7 @@ def register(sub: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..cluster import Cluster, stop_recorded
+    from ..cluster import Cluster, shown_url, stop_recorded
 
     if args.action == "status":
         return show_status(args.data_dir, args.json)
@@ -81,7 +81,8 @@ def run(args: argparse.Namespace) -> int:
         signal.signal(signal.SIGINT, on_signal)
         print(f"Golf cluster on {cluster.url}/ ({args.processes} processes on ports "
               f"{cluster.port(0)}-{cluster.port(args.processes - 1)}, database "
-              f"{cluster.db_url}); logs in {args.data_dir}/. Ctrl-C stops it.", flush=True)
+              f"{shown_url(cluster.db_url)}); logs in {args.data_dir}/. Ctrl-C stops it.",
+              flush=True)
         while not stopping.wait(1.0):
             for i in range(cluster.processes):
                 if cluster.pid(i) is None:

@@ -124,7 +124,8 @@ def start_sharing(hub: Hub, leases: Leases, engine: Any) -> list[asyncio.Task[No
     request, adopt orphans (nothing on SQLite)."""
     if not leases.enabled:
         return []
-    return [asyncio.create_task(renew_forever(leases, lambda t: hub.give_up(t, False))),
+    return [asyncio.create_task(renew_forever(leases, lambda t: hub.give_up(t, False),
+                                              back=hub.retry_now)),
             asyncio.create_task(listen_forever(engine, leases.node, hub.handover_requested)),
             asyncio.create_task(adopt_forever(hub, leases.ttl))]
 
@@ -188,8 +189,16 @@ def create_app(config: Config) -> FastAPI:
                 await setup.dispose()
         engine = db.make_engine(config.database_url(), stall=config.lease_ttl)
         await schema.check(engine, migrate=config.migrate)
+        # The lease renewals' own connection (a second one while a stalled one is given
+        # up): never queued behind the serving pool's work (golf.server.cluster.lease).
+        # An attempt to connect gives up after a TTL: one begun while the link was cut
+        # must not keep the next from noticing that it healed.
+        renewing = db.make_engine(config.database_url(), stall=config.lease_ttl, pool=1,
+                                  overflow=2, connect_timeout=config.lease_ttl,
+                                  pool_timeout=config.lease_ttl) \
+            if engine.dialect.name == "postgresql" else None
         leases = Leases(engine, config.node or f"{socket.gethostname()}:{config.port}",
-                        ttl=config.lease_ttl)
+                        ttl=config.lease_ttl, renew_engine=renewing)
         store = Store(engine, leases, commit_interval=config.commit_interval)
         hub = Hub(store, keep_finished=config.keep_finished, leases=leases,
                   hole_break=config.hole_break,
@@ -219,6 +228,8 @@ def create_app(config: Config) -> FastAPI:
                 watch.stop()
             await hub.drain()
             await store.close()
+            if renewing is not None:
+                await renewing.dispose()
 
     app = FastAPI(title="Golf server", lifespan=lifespan, docs_url=None, redoc_url=None,
                   openapi_url=OPENAPI_URL,

@@ -23,6 +23,7 @@ On SQLite (one process by definition) there are no leases: :class:`Leases` is bu
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import time
 from collections.abc import Iterable
@@ -128,8 +129,14 @@ class Leases:
     """This process's leases (``held``: table id -> the epoch it acquired)."""
 
     def __init__(self, engine: AsyncEngine, node: str, ttl: float = DEFAULT_TTL,
-                 enabled: bool | None = None) -> None:
+                 enabled: bool | None = None,
+                 renew_engine: AsyncEngine | None = None) -> None:
         self.engine = engine
+        #: The renewals' own engine (a connection or two of their own): a renewal that
+        #: queued for the serving pool behind the tables' writes, claims and reads came
+        #: 18 s late after a cut healed, and meanwhile the process played on tables it
+        #: no longer held. None: the serving engine.
+        self.renew_engine = renew_engine or engine
         self.node = node
         self.ttl = ttl
         self.enabled = engine.dialect.name == "postgresql" if enabled is None else enabled
@@ -139,6 +146,8 @@ class Leases:
         #: When the last renewal that succeeded was sent (time.monotonic): the node row,
         #: and with it every lease, lasts at least ``ttl`` from then.
         self.renewed = -1e9
+        #: Whether the last renewal failed (the database could not be reached).
+        self.cut_off = False
 
     # --- taking and giving back ------------------------------------------------------------
     async def acquire(self, table_id: str) -> int | None:
@@ -188,10 +197,27 @@ class Leases:
             return []
         wanted = dict(self.held)
         sent = time.monotonic()
-        async with self.engine.begin() as conn:
-            await conn.execute(HEARTBEAT, {"me": self.node, "ttl": self.ttl})
-            rows = (await conn.execute(HELD, {"me": self.node, "ids": list(wanted)})).all() \
-                if wanted else []
+        try:
+            async with self.renew_engine.connect() as conn:
+                try:
+                    async with conn.begin():
+                        await conn.execute(HEARTBEAT, {"me": self.node, "ttl": self.ttl})
+                        rows = (await conn.execute(
+                            HELD, {"me": self.node, "ids": list(wanted)})).all() \
+                            if wanted else []
+                except BaseException:
+                    # Never used again: a statement that timed out can leave asyncpg's
+                    # connection "another operation is in progress" for good, and the
+                    # renewals' small pool handed that one connection back to every
+                    # attempt (a process's renewals failed for 63 s after PostgreSQL
+                    # restarted, and all its tables were taken over).
+                    with contextlib.suppress(Exception):
+                        await conn.invalidate()
+                    raise
+        except BaseException:
+            self.cut_off = True
+            raise
+        self.cut_off = False
         self.renewed = max(self.renewed, sent)
         still = {str(r[0]): int(r[1]) for r in rows}
         lost = [t for t, epoch in wanted.items()
@@ -221,6 +247,27 @@ class Leases:
         return [str(r[0]) for r in rows if str(r[0]) not in self.held]
 
     # --- fencing ---------------------------------------------------------------------------
+    def vouched(self) -> bool:
+        """Whether this process renewed less than a TTL ago: its node row, and with it
+        every lease it holds, has not run out, so no other process can have taken one."""
+        return not self.enabled or time.monotonic() - self.renewed < self.ttl
+
+    def precheck(self, table_id: str) -> None:
+        """Before a write goes to the database: :class:`Fenced` if this process no longer
+        holds the table, :class:`Unavailable` if its renewals fail and it cannot vouch
+        for its leases (none for a TTL). Neither needs the database's answer, and while
+        this process is cut off from it every write would only wait for its statement
+        timeout, one after another in the store's writer: after a long cut that queue
+        held the writes of tables it no longer held for many seconds past the heal. A
+        process that merely renewed late (it stalled) but reaches the database asks it:
+        a lease that passed meanwhile is then Fenced, and its table given up at once."""
+        if not self.enabled:
+            return
+        if table_id not in self.held:
+            raise Fenced(table_id)
+        if self.cut_off and not self.vouched():
+            raise Unavailable()
+
     async def check(self, conn: AsyncConnection, tables: Iterable[str]) -> None:
         """Inside a write transaction: raise :class:`Fenced` unless this process still
         holds, at the epoch it acquired, the lease of every table written; and
@@ -259,29 +306,61 @@ class Leases:
 RENEW_RETRY = 0.25
 
 
-async def renew_forever(leases: Leases, lost: Any) -> None:
+async def renew_forever(leases: Leases, lost: Any, back: Any = None) -> None:
     """Renew every ``ttl / 3`` seconds; call ``lost(table_id)`` (a coroutine function)
     for each lease another process took. A renewal that fails (the database cannot be
     reached) gives up nothing: no other process can take a lease without the database
     either, and every write stays fenced by the lease's epoch. It is tried again every
     :data:`RENEW_RETRY` seconds, so that this process renews within a moment of the
     database's return, long before another may take its leases (``_GONE``: a TTL after
-    its own return)."""
+    its own return). ``back()``, if given, is called when renewals succeed again after
+    failing: the moves refused meanwhile may be tried again at once, instead of at the
+    end of their growing pause.
+
+    The tables lost are given up on tasks of their own, all at once, and the renewals go
+    on meanwhile: awaited one by one here, each waited for its table's lock (held by a
+    move waiting on the database), so that after a cut healed the first lost table held
+    up the others' and every later renewal for many seconds, and the process's node row
+    ran out again."""
     pause = leases.ttl / 3
-    failing = False
+    failing = ""
+    giving_up: set[asyncio.Task[Any]] = set()
     while True:
         await asyncio.sleep(min(pause, RENEW_RETRY) if failing else pause)
+        began = time.monotonic()
         try:
             gone = await leases.renew()
         except Exception as e:  # the database is away: try again soon
+            why = f"{type(e).__name__}: {str(e)[:120]}"
             if not failing:
                 log.warning("golf server: leases not renewed (%s); trying again every "
-                            "%.2f s", type(e).__name__, min(pause, RENEW_RETRY))
-            failing = True
+                            "%.2f s", why, min(pause, RENEW_RETRY))
+            elif type(e).__name__ != failing:
+                # Said once per kind of failure: how an outage ends shows in the log.
+                log.info("golf server: leases still not renewed (%s, after %.2f s)", why,
+                         time.monotonic() - began)
+            failing = type(e).__name__
             continue
         if failing:
-            log.info("golf server: leases renewed again")
-        failing = False
+            log.info("golf server: leases renewed again (%.2f s for the renewal; %d "
+                     "lost, %d held)", time.monotonic() - began, len(gone),
+                     len(leases.held))
+            if back is not None:
+                back()
+        failing = ""
+        if gone:
+            log.warning("golf server: %d tables were taken over by another process: %s",
+                        len(gone), " ".join(gone))
         for t in gone:
-            log.warning("golf server: table %s was taken over by another process", t)
-            await lost(t)
+            task = asyncio.ensure_future(lost(t))
+            giving_up.add(task)
+            task.add_done_callback(_given_up(giving_up, t))
+
+
+def _given_up(tasks: set[asyncio.Task[Any]], table_id: str) -> Any:
+    """A giving-up task's end: forgotten, and a failure logged (not left unretrieved)."""
+    def done(task: asyncio.Task[Any]) -> None:
+        tasks.discard(task)
+        if not task.cancelled() and (e := task.exception()) is not None:
+            log.error("golf server: table %s could not be given up", table_id, exc_info=e)
+    return done

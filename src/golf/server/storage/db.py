@@ -320,10 +320,14 @@ def stall_settings(stall: float) -> dict[str, Any]:
                 "idle_in_transaction_session_timeout": str(max(500, round(stall * 1000)))}}
 
 
-def make_engine(url: str, stall: float | None = None) -> AsyncEngine:
+def make_engine(url: str, stall: float | None = None, pool: int = 10,
+                overflow: int = 20, connect_timeout: float = 0.0,
+                pool_timeout: float = 30.0) -> AsyncEngine:
     """An engine for ``url``; with ``stall`` (a server's lease TTL, PostgreSQL only) its
     connections carry :func:`stall_settings` (not for migrations, whose statements may
-    take long)."""
+    take long). ``pool`` connections are kept, ``overflow`` more opened when needed; a
+    connection attempt gives up after ``connect_timeout`` s (default CONNECT_TIMEOUT), a
+    wait for a free connection of the pool after ``pool_timeout`` s."""
     url = async_url(url)
     if url.startswith("sqlite"):
         engine = create_async_engine(url, connect_args={"timeout": 30})
@@ -343,10 +347,11 @@ def make_engine(url: str, stall: float | None = None) -> AsyncEngine:
     # connection attempt to a database that does not answer (unreachable, not refused)
     # gives up after CONNECT_TIMEOUT instead of asyncpg's 60 s: the writes queued behind
     # it, the lease renewals and the automatic moves' retries try again sooner.
-    connect: dict[str, Any] = {"timeout": CONNECT_TIMEOUT}
+    connect: dict[str, Any] = {"timeout": connect_timeout or CONNECT_TIMEOUT}
     if stall is not None:
         connect.update(stall_settings(stall))
-    return create_async_engine(url, pool_size=10, max_overflow=20, pool_pre_ping=True,
+    return create_async_engine(url, pool_size=pool, max_overflow=overflow,
+                               pool_timeout=pool_timeout, pool_pre_ping=True,
                                connect_args=connect)
 
 

@@ -21,7 +21,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from . import db
 from .action_writer import ActionWriter
-from .errors import Behind, Unavailable
+from .errors import Behind, Fenced, Unavailable
 from .records import (
     MatchRecord,
     SeatRecord,
@@ -43,6 +43,11 @@ class Fence(Protocol):
     async def check(self, conn: AsyncConnection, tables: Iterable[str]) -> None:
         """Raise :class:`~golf.server.storage.errors.Fenced` unless this process may
         still write every one of ``tables``."""
+
+    def precheck(self, table_id: str) -> None:
+        """Raise Fenced or Unavailable, without asking the database, when a write of
+        ``table_id`` cannot be made (the table is not held, or the leases cannot be
+        vouched for)."""
 
 
 #: At most this many writes share one transaction.
@@ -114,6 +119,14 @@ class Store:
         self._conn: AsyncConnection | None = None
         self.batches = 0
         self.writes = 0
+        #: Called with a table's id when one of its writes was refused because its lease
+        #: is another process's now (Fenced): the hub gives the table up at once.
+        self.fenced: Callable[[str], None] | None = None
+
+    def on_fenced(self, call: Callable[[str], None]) -> None:
+        """Have ``call(table_id)`` called whenever a write of a table is refused because
+        its lease is another process's now (the hub gives the table up at once)."""
+        self.fenced = call
 
     async def submit(self, op: Op | None, action_row: dict[str, Any] | None = None,
                      table: str | None = None) -> Any:
@@ -133,6 +146,8 @@ class Store:
         """Queue a write for the next batch; its future is answered once it committed."""
         loop = asyncio.get_running_loop()
         fut: asyncio.Future[Any] = loop.create_future()
+        if self._refused(table, fut):
+            return fut
         if table != self._last_table:
             self._last_table, self._mixed_at = table, loop.time()
         self._queue.append((op, action_row, fut, table))
@@ -140,10 +155,46 @@ class Store:
             self._writer = asyncio.create_task(self._drain())
         return fut
 
+    def writable(self, table_id: str) -> None:
+        """Raise what a write of ``table_id`` would be refused with now without the
+        database (:meth:`_refused`): asked before a move is played in memory, whose
+        undoing (the match rebuilt from its record) costs far more than the check. While
+        a process is cut off, each table's retries would otherwise rebuild its match
+        every time, and at 26 tables that kept the event loop busy for good."""
+        if self._leases is None:
+            return
+        try:
+            self._leases.precheck(table_id)
+        except Fenced as e:
+            if self.fenced is not None:
+                self.fenced(e.table_id)
+            raise
+
+    def _refused(self, table: str | None, fut: asyncio.Future[Any]) -> bool:
+        """Refuse a write of ``table`` that its lease forbids, without the database (the
+        table is not held here, or this process has not renewed for a TTL); True if so.
+        Asked when a write is queued and again when its turn comes: while this process
+        is cut off from the database each write would otherwise wait for its statement
+        timeout, one after another in the writer, and after a long cut that queue held
+        the writes of tables this process no longer held for many seconds past the
+        heal."""
+        if table is None or self._leases is None or fut.done():
+            return False
+        try:
+            self._leases.precheck(table)
+        except Exception as e:
+            fut.set_exception(e)
+            return True
+        return False
+
     async def _committed(self, done: Awaitable[Any], table: str | None) -> Any:
         """The outcome of a queued write, with an unreachable database as ``Unavailable``."""
         try:
             return await done
+        except Fenced as e:
+            if self.fenced is not None:
+                self.fenced(e.table_id)
+            raise
         except sa.exc.IntegrityError as e:
             # The data's answer, not an outage: a name taken is the caller's to word; a
             # table's row already there (a move another writer stored: the last line of
@@ -165,8 +216,10 @@ class Store:
             if wait > 0 and now - self._mixed_at < CONCURRENT_WITHIN:
                 await asyncio.sleep(wait)
             self._began = loop.time()
-            batch = self._queue[:MAX_BATCH]
+            batch = [e for e in self._queue[:MAX_BATCH] if not self._refused(e[3], e[2])]
             del self._queue[:MAX_BATCH]
+            if not batch:
+                continue
             if self._actions is not None and all(op is None or type(op) is TableUpdate
                                                  for op, _, _, _ in batch):
                 try:
@@ -226,6 +279,8 @@ class Store:
             self, batch: list[Entry]
     ) -> None:
         for op, row, fut, table in batch:
+            if self._refused(table, fut):
+                continue
             try:
                 async with self.engine.begin() as conn:
                     result = None if op is None else await op(conn)
@@ -233,11 +288,30 @@ class Store:
                         await conn.execute(db.actions.insert(), [row])
                     await self._fence(conn, [] if table is None else [table])
             except Exception as e:
+                if isinstance(e, sa.exc.IntegrityError) and table is not None:
+                    e = await self._lost_or(e, table)
                 if not fut.done():
                     fut.set_exception(e)
             else:
                 if not fut.done():
                     fut.set_result(result)
+
+    async def _lost_or(self, e: Exception, table: str) -> Exception:
+        """A write of ``table`` met a row already stored (its insert failed before its
+        lease was checked, which comes last in the transaction): :class:`Fenced` if the
+        lease is another process's now (the other process stored that row; the table
+        must be given up, not read again here and played on against the database),
+        else ``e`` (this process's own commit whose answer was lost: Behind)."""
+        if self._leases is None:
+            return e
+        try:
+            async with self.engine.begin() as conn:
+                await self._leases.check(conn, [table])
+        except Fenced as f:
+            return f
+        except Exception:
+            return e
+        return e
 
     async def close(self) -> None:
         if self._writer is not None:

@@ -26,7 +26,7 @@ from ..cluster.lease import Leases
 from ..cluster.notify import MIN_HOLD
 from ..core.protocol import ProtocolError
 from ..core.tokens import hash_token
-from ..storage.errors import Unavailable
+from ..storage.errors import Fenced, Unavailable
 from ..storage.records import TableRecord
 from ..storage.store import Store
 from .clocks import HOLE_BREAK
@@ -66,8 +66,12 @@ class Hub:
         # table id -> its loading lock and how many wait for it (cluster)
         self._claims: dict[str, tuple[asyncio.Lock, int]] = {}
         self._asked: dict[str, float] = {}  # table id -> when it was last looked up
-        # Tables given up because their copy here proved behind the database.
+        # Tables given up because their copy here proved behind the database, or because
+        # a write found their lease another process's.
         self._rereads: set[asyncio.Task[None]] = set()
+        if self.leases is not None:
+            store.on_fenced(self._fenced)
+        self._drained: asyncio.Task[None] | None = None
 
     def _behind(self, table_id: str) -> None:
         """A table's copy here is behind the database (a move of its was stored although
@@ -79,9 +83,37 @@ class Hub:
             return
         log.warning("golf server: table %s is behind the database (a commit's answer was "
                     "lost); reading it again", table_id)
-        task = asyncio.create_task(self.give_up(table_id, release=True))
+        self._later(self.give_up(table_id, release=True))
+
+    def _fenced(self, table_id: str) -> None:
+        """A write of a table was refused because its lease is another process's now (the
+        store's callback): give the table up at once, its clients sent on, rather than go
+        on playing a copy that the database has left behind until a renewal notices."""
+        leases = self.leases
+        if leases is None or table_id not in self.rooms:
+            return  # given up already
+        leases.forget(table_id)
+        log.warning("golf server: table %s was taken over by another process (a write "
+                    "was refused)", table_id)
+        self._later(self.give_up(table_id, release=False))
+
+    def _later(self, work: Awaitable[None]) -> None:
+        """Run ``work`` on a task of its own, kept until it ends."""
+        task = asyncio.ensure_future(work)
         self._rereads.add(task)
         task.add_done_callback(self._rereads.discard)
+
+    def retry_now(self) -> None:
+        """This process reaches the database again (its leases renewed after failing):
+        every table whose automatic move is waiting to be tried again tries it now. The
+        pause between tries doubles up to 2 s while the database is away, and a local
+        refusal (golf.server.cluster.lease.Leases.precheck) fails at once, so without
+        this most tables waited most of 2 s after the return."""
+        for room in list(self.rooms.values()):
+            # A room whose lock is held is in the middle of a move, and plans its next
+            # one when it ends.
+            if room.autopilot.failures and not room.lock.locked():
+                room.reschedule()
 
     @property
     def draining(self) -> bool:
@@ -253,21 +285,37 @@ class Hub:
         room = self.rooms.get(table_id)
         if leases is None:
             return
-        if room is not None:
+        if room is not None and not release:
+            # Lost: nothing of it may be written any more, so nothing need wait for the
+            # move in progress (its lock may be held by a write waiting on the database
+            # for seconds): its clients go on to the table's holder now. That move's write
+            # is refused (the lease is forgotten) and the room, gone, makes no other.
+            leases.forget(table_id)
+            self._drop(room)
+        elif room is not None:
             async with room.lock:
                 room.cancel_timers()
-                if release:
-                    try:
-                        await room.save_clocks(final=True)
-                    except Exception:  # the clocks then restart from their last save
-                        log.exception("table %s: its clocks could not be saved", table_id)
+                try:
+                    await room.save_clocks(final=True)
+                except (Fenced, Unavailable) as e:
+                    # The clocks then go on from their last save (lost meanwhile: the
+                    # holder's are the ones that count).
+                    log.warning("table %s: its clocks were not saved when it was given "
+                                "up (%s)", table_id, type(e).__name__)
+                except Exception:
+                    log.exception("table %s: its clocks could not be saved", table_id)
                 leases.forget(table_id)
-                self.rooms.pop(table_id, None)
-                room.close_clients(1012, "reconnect", "this table moved to another server "
-                                   "process; reconnect")
+                self._drop(room)
         leases.forget(table_id)
         if release:
             await leases.release([table_id])
+
+    def _drop(self, room: Room) -> None:
+        """A room leaves this process: no move of its own any more, its clients told to
+        reconnect (the proxy brings them to the table's holder)."""
+        if self.rooms.get(room.id) is room:
+            del self.rooms[room.id]
+        room.leave()
 
     async def handover_requested(self, table_id: str) -> None:
         """Another process asks for a table: give it up unless it just came here."""
@@ -358,7 +406,13 @@ class Hub:
 
     async def drain(self) -> None:
         """Stop planned moves, let running ones finish, and close every socket with
-        the reason ``reconnect``."""
+        the reason ``reconnect``. Once: SIGTERM begins it (golf.server.serve) and the
+        app's shutdown asks for it again, which then waits for the first."""
+        if self._drained is None:
+            self._drained = asyncio.ensure_future(self._drain())
+        await asyncio.shield(self._drained)
+
+    async def _drain(self) -> None:
         self.life.drain()
         for room in self.rooms.values():
             room.cancel_timers()
@@ -367,6 +421,9 @@ class Hub:
             # The clocks stand still until the server is back (see clocks.Clocks.restore).
             try:
                 await room.save_clocks(final=True)
+            except (Fenced, Unavailable) as e:  # lost meanwhile, or the database away
+                log.warning("table %s: its clocks were not saved at shutdown (%s)",
+                            room.id, type(e).__name__)
             except Exception:  # a failed write must not keep the others from closing
                 log.exception("table %s: its clocks could not be saved", room.id)
             room.close_clients(1012, "reconnect", "the server is restarting; reconnect")

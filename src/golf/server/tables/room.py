@@ -42,7 +42,7 @@ from typing import Any
 from ...errors import GolfError, IllegalAction, NotationError
 from ..core.protocol import ProtocolError, RefusedWithState
 from ..core.tokens import new_seed
-from ..storage.errors import Behind, Unavailable
+from ..storage.errors import Behind, Fenced, Unavailable
 from ..storage.records import MatchRecord, TableRecord
 from ..storage.store import Store
 from .audience import Audience, Client, Seat, dumps
@@ -98,6 +98,9 @@ class Room:
         self._seats = [Seat(s) for s in rec.seats]
         self.audience = Audience(lambda: self._seats)
         self.lock = asyncio.Lock()
+        #: Given up by its process (its lease lost or handed over): it makes no move any
+        #: more, not even one that was waiting for its lock.
+        self.gone = False
         self.record: MatchRecord | None = rec.current
         self.live: LiveMatch | None = None
         self.clocks = Clocks(self.options, len(self._seats), life.break_length)
@@ -362,6 +365,12 @@ class Room:
         """Play, store, then announce one action (the lock is held)."""
         live, m = self.live, self.record
         assert live is not None and m is not None
+        if self.gone:
+            # The table is another process's now: if this process took it back since,
+            # its lease would let this old copy write.
+            raise Fenced(self.id)
+        # Before the move changes the match: a write refused now must not cost a rebuild.
+        self._store.writable(self.id)
         index = live.version
         was = self._current_turn()
         try:
@@ -422,7 +431,9 @@ class Room:
     def plan(self) -> Plan | None:
         """The next move the server makes by itself (and the clock clients see)."""
         self.clocks.stop()
-        if not self.running:
+        if not self.running or self.gone:
+            # Gone: its clients leaving after it was given up must not plan a move that
+            # would only be refused.
             return None
         live = self.live
         assert live is not None and live.to_act is not None
@@ -438,6 +449,8 @@ class Room:
     async def _fire(self, p: Plan) -> None:
         live = self.live
         assert live is not None and live.to_act is not None
+        # Nothing decided (a bot's move is CPU work) for a write that would be refused.
+        self._store.writable(self.id)
         seat = self._seats[live.to_act]
         if p.kind == "next_hole":  # nobody closed the hole-end dialog in time
             self.clocks.end_break()
@@ -476,6 +489,15 @@ class Room:
         """Wait until no planned move is running (used when draining)."""
         async with self.lock:
             pass
+
+    def leave(self) -> None:
+        """This process gives the table up (its lease lost or handed over): no move of its
+        own any more, not even one waiting for the lock, and its clients are told to
+        reconnect (the proxy brings them to the table's holder)."""
+        self.gone = True
+        self.cancel_timers()
+        self.close_clients(1012, "reconnect", "this table moved to another server process; "
+                           "reconnect")
 
     def close_clients(self, code: int, reason: str, message: str) -> None:
         self.audience.close_all(code, reason, message)
