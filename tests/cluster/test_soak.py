@@ -21,6 +21,7 @@ from soak import FAULTS, soak  # noqa: E402
 
 
 @pytest.mark.slow
+@pytest.mark.soak
 def test_the_short_soak_passes(tmp_path: Path) -> None:
     lines: list[str] = []
 
