@@ -132,13 +132,42 @@ def buttons_faults(page: Page) -> list[str]:
     return faults
 
 
+#: Resolves once the table's card sizes and the buttons' places are the same two frames
+#: apart: the page refits on the frame after a resize (layout.keepFitted), which a loaded
+#: machine can draw later than any fixed wait (a fixed 60 ms read the old size's layout).
+SETTLED = """
+async () => {
+  const frame = () => new Promise((r) => requestAnimationFrame(() => r()));
+  const place = () => {
+    const board = document.querySelector(".board-area") || document.body;
+    const acts = document.querySelector(".my-area .actions");
+    const r = acts ? acts.getBoundingClientRect() : { top: 0, bottom: 0 };
+    return [window.innerWidth, window.innerHeight, r.top, r.bottom,
+            getComputedStyle(board).getPropertyValue("--my-card-w")].join("|");
+  };
+  let last = null;
+  for (let i = 0; i < 60; i++) {
+    await frame();
+    await frame();
+    const now = place();
+    if (now === last) return;
+    last = now;
+  }
+}
+"""
+
+
+def settled(page: Page) -> None:
+    page.evaluate(SETTLED)
+
+
 def every_size_and_language(page: Page, *, holding: bool) -> list[str]:
     faults = []
     for lang in ("en", "de"):
         page.select_option("#lang", lang)
         for name, size in VIEWPORTS.items():
             page.set_viewport_size(size)
-            page.wait_for_timeout(60)
+            settled(page)
             found = buttons_faults(page)
             try:
                 check_table_in_view(page, holding=holding)
