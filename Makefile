@@ -47,9 +47,10 @@ lint: $(STAMP)
 # The server suite starts its own throwaway PostgreSQL (scripts/ci/postgres.sh, which
 # installs Debian's postgresql if missing) and stops it at the end (tests/server/conftest.py);
 # the cluster suite (tests/cluster) also runs nginx through scripts/ci/nginx.sh (the same).
-# Three workers on two cores: many tests wait on servers, browsers and timers, so a third
-# keeps both cores busy (tests/conftest.py does the once-only set-up and groups the units).
-TEST_WORKERS ?= 3
+# Four workers on two cores: many tests wait on servers, browsers and timers, so the extra
+# workers keep both cores busy (tests/conftest.py does the once-only set-up and groups the
+# units).
+TEST_WORKERS ?= 4
 # The fault soak's short form (tests/cluster/test_soak.py) stays out of make test while a
 # process restarted under load can lose its tables a second time (docs/server.md, "The
 # fault soak"); `make soak` runs it.
