@@ -14,7 +14,6 @@ import asyncio
 import contextlib
 import os
 import random
-import socket
 import sys
 import time
 from collections.abc import Iterator
@@ -34,24 +33,7 @@ from pg_control import pg_ctl  # noqa: E402
 
 from golf.cluster import Cluster  # noqa: E402
 from golf.server.tables.clocks import HOLE_BREAK  # noqa: E402
-
-
-def free_block(n: int) -> int:
-    """A base port with n free consecutive ports after it (tried until one is)."""
-    for _ in range(100):
-        with socket.socket() as s:
-            s.bind(("127.0.0.1", 0))
-            base = int(s.getsockname()[1])
-        if base + n >= 65536:
-            continue
-        try:
-            for p in range(base, base + n):
-                with socket.socket() as s:
-                    s.bind(("127.0.0.1", p))
-        except OSError:
-            continue
-        return base
-    raise RuntimeError(f"no {n} consecutive free ports")
+from ports import free_port_block  # noqa: E402
 
 
 @pytest.fixture(scope="module")
@@ -62,7 +44,7 @@ def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Cluster]:
     warm_compiled_search()
     # PostgreSQL of its own (the next free port after the cluster's), so that a test can
     # stop and start it.
-    base = free_block(5)
+    base = free_port_block(5)
     c = Cluster(processes=3, base_port=base, data_dir=tmp_path_factory.mktemp("cluster"),
                 pg_port=base + 4)
     c.start()
