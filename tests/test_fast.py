@@ -13,6 +13,7 @@ from __future__ import annotations
 import dataclasses
 import itertools
 import random
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -351,3 +352,20 @@ def test_from_position_plays_on_like_the_engine(variant: str, players: int) -> N
             assert f.position() == e.position()
         fast_world = FastGame.from_position(variant, p, chance="fast")
         assert fast_world.legal_actions() == Game.from_position(variant, p).legal_actions()
+
+
+def test_the_compiled_cache_is_kept_per_version_of_the_sources(tmp_path: Path) -> None:
+    """numba checks a cached function against its own file only: a cached caller kept a
+    changed callee's old machine code (the expert's flip fix). The cache lives in a
+    directory named by every source of golf.fast, so a change anywhere starts a new one."""
+    import numba
+
+    from golf.fast import _jit
+
+    here = Path(_jit.__file__).resolve().parent
+    assert Path(numba.config.CACHE_DIR).name == _jit.source_key(here)
+    for source in here.glob("*.py"):
+        (tmp_path / source.name).write_bytes(source.read_bytes())
+    assert _jit.source_key(tmp_path) == _jit.source_key(here)
+    (tmp_path / "expert.py").write_text((tmp_path / "expert.py").read_text() + "\n# changed\n")
+    assert _jit.source_key(tmp_path) != _jit.source_key(here)

@@ -16,7 +16,10 @@ numba is an optional dependency (the ``fast`` extra); without it importing
 
 from __future__ import annotations
 
+import hashlib
+import os
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any, TypeVar, cast
 
 import numpy as np
@@ -28,6 +31,47 @@ except ImportError as e:  # pragma: no cover - depends on the environment
         "golf.fast needs numba: install the 'fast' extra (pip install 'golf-cards[fast]')"
     ) from e
 
+
+
+def source_key(folder: Path) -> str:
+    """The name of the compiled cache for the Python sources in ``folder``: any change to
+    any of them names another cache."""
+    digest = hashlib.sha256()
+    for source in sorted(folder.glob("*.py")):
+        digest.update(source.name.encode() + b"\0" + source.read_bytes())
+    return f"golf-fast-{digest.hexdigest()[:16]}"
+
+
+def _cache_per_source() -> None:
+    """Keep numba's disk cache per version of this package's compiled sources.
+
+    numba checks a cached function against its own file's time stamp only, so a cached
+    caller kept the old machine code of a callee in another file that had changed (the
+    expert's mended flip in expert.py stayed out of ``policies.choose`` until the cache
+    was cleared by hand). A directory named by a hash of every source here makes any change
+    start a fresh cache. Under ``NUMBA_CACHE_DIR`` when that is set, else beside the
+    package, else (a read-only install) in the user's cache directory.
+    """
+    here = Path(__file__).resolve().parent
+    key = source_key(here)
+    given = os.environ.get("NUMBA_CACHE_DIR")
+    bases = [Path(given)] if given else [
+        here / "__pycache__", Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache"))]
+    for base in bases:
+        where = base / key
+        try:
+            where.mkdir(parents=True, exist_ok=True)
+        except OSError:
+            continue
+        if os.access(where, os.W_OK):
+            # numba's own setting (what NUMBA_CACHE_DIR sets when it imports), read when
+            # each cached function is decorated: below, before any is.
+            setattr(numba.config, "CACHE_DIR", str(where))  # noqa: B010 - untyped in stubs
+            return
+
+
+_cache_per_source()
+
 F = TypeVar("F", bound=Callable[..., Any])
 #: numba's options for :func:`core` (``_nrt`` is numba's switch for its runtime, which
 #: its type stubs do not list).
@@ -35,8 +79,9 @@ _CORE: dict[str, Any] = {"cache": True, "nogil": True, "_nrt": False, "error_mod
 
 
 def jit(f: F) -> F:
-    """Compile ``f`` in nopython mode; machine code is cached on disk (``NUMBA_CACHE_DIR``
-    or ``__pycache__`` beside this package), so only the first import ever compiles."""
+    """Compile ``f`` in nopython mode; machine code is cached on disk (a directory per
+    version of these sources, :func:`_cache_per_source`), so only the first import of a
+    version ever compiles."""
     return cast(F, numba.njit(cache=True, nogil=True)(f))
 
 
