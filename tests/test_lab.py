@@ -244,7 +244,21 @@ def test_shipped_table_has_every_preset_and_is_rebuilt_by_its_command() -> None:
     assert sentence("six-card", "knock", True, "de")
     assert effects_for("six-card")["settings"]["knock"][0]["option"] == {"knock": True}
     assert effects_for("no-such")["settings"] == {}
+    # The table measures a value only where the compiled expert played the Python
+    # expert's moves (the lab's floor), and says why it left the others out.
+    from golf.lab.play import AGREEMENT_FLOOR
+    for p in t["presets"].values():
+        assert p["agreement"][0] >= AGREEMENT_FLOOR * p["agreement"][1]
+        for entries in p["settings"].values():
+            for e in entries:
+                assert e["agreement"][0] >= AGREEMENT_FLOOR * e["agreement"][1], e["label"]
+        for e in p["left_out"]:
+            assert e["agreement"][0] < AGREEMENT_FLOOR * e["agreement"][1], e["label"]
+            assert "only" in e["why"] and e["label"]
+    assert any(e["label"] == "match=[columns,pairs]" for e in
+               t["presets"]["nine-card"]["left_out"])
     small = build_table(4, t["seed"], "x", presets=["six-card"])
+    assert small["presets"]["six-card"]["left_out"] == t["presets"]["six-card"]["left_out"]
     shipped = t["presets"]["six-card"]["settings"]
     rebuilt = small["presets"]["six-card"]["settings"]
     assert {k: [e["option"] for e in v] for k, v in rebuilt.items()} == \

@@ -256,9 +256,21 @@ def _table(args: argparse.Namespace) -> int:
     from ..simulate import Progress
 
     try:
+        if not args.quiet:
+            print("checking on each ruleset that the compiled expert plays the Python "
+                  "expert's moves (rulesets where it does not are left out)", file=sys.stderr)
+        bars: list[Progress] = []
+
+        def played(done: int, total: int) -> None:
+            if not bars:  # its clock starts when the playing does, after the check
+                bars.append(Progress(sys.stderr, "rulesets"))
+            bars[0](done, total)
+
         data = build_table(deals, args.seed, command,
-                           progress=None if args.quiet else Progress(sys.stderr, "rulesets"),
-                           backend=backend_from_args(args, default_workers=1))
+                           progress=None if args.quiet else played,
+                           backend=backend_from_args(args, default_workers=1),
+                           checked=None if args.quiet else Progress(sys.stderr,
+                                                                    "rulesets checked"))
     except ImportError as e:
         raise _missing(e) from None
     write_table(data, out)
