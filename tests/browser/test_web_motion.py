@@ -89,7 +89,11 @@ def test_a_drawn_card_travels_from_the_stock_and_a_swapped_one_to_the_pile(
     into = [m for m in moves(page) if m["place"] == "cell" and m["seat"] == p.seat]
     assert [m["position"] for m in into] == [position], moves(page)
     assert all(0 < m["duration"] < 300 for m in moves(page))
-    # A redraw without a new move (a language switch) moves nothing again.
+    # A redraw without a new move (a language switch) moves nothing again: read on this
+    # seat's turn, when nobody else moves (the bot's move, 1.5 s on, came in here on a
+    # loaded machine).
+    wait_my_turn(page)
+    settled(page)
     page.evaluate("window.__moves = []")
     page.select_option("#lang", "de")
     expect(page.locator(".turn-pill")).to_contain_text(re.compile("dran|Easy|Leicht"))

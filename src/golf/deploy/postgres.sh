@@ -72,9 +72,20 @@ start() {
 }
 
 stop() {
-    local bin
+    local bin pid
     if bin="$(find_bin)" && [ -f "$DATA/PG_VERSION" ]; then
-        as_pg "$bin/pg_ctl" -D "$DATA" -m fast -w stop >&2 2>/dev/null || true
+        # A fast stop ends the sessions and writes a checkpoint, which on a loaded machine
+        # can outlast pg_ctl's wait; its files must not be removed under a server that
+        # still listens, so then an immediate stop, and at last the postmaster's pid.
+        if [ -f "$DATA/postmaster.pid" ] &&
+                ! as_pg "$bin/pg_ctl" -D "$DATA" -m fast -w -t 60 stop >&2 &&
+                ! as_pg "$bin/pg_ctl" -D "$DATA" -m immediate -w -t 30 stop >&2; then
+            pid="$(head -n 1 "$DATA/postmaster.pid" 2>/dev/null || true)"
+            if [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null; then
+                echo "postgres.sh: PostgreSQL (pid $pid) did not stop; killing it" >&2
+                kill -9 "$pid" 2>/dev/null || true
+            fi
+        fi
     fi
     rm -rf "$DIR"
 }
