@@ -219,6 +219,10 @@ def _sweep(args: argparse.Namespace) -> int:
     prefix = Path(args.out or f"lab-sweep-{_stem(args.variant)}")
     results = Path(args.results or f"{prefix}.jsonl")
     backend = backend_from_args(args, default_workers=1)
+    if not args.quiet and args.engine != "python":
+        print("checking, for each option and player count, that the compiled expert plays "
+              "the Python expert's moves (where it does not, the engine's tables play)",
+              file=sys.stderr)
     try:
         report = run_sweep(args.variant, players, args.deals or 2000, args.seed, results,
                            args.engine, args.skill_deals, backend,

@@ -132,8 +132,11 @@ def lab(rules: Rules, base: Rules, players: int, deals: int, seed: int,
     base.check_players(players)
     if deals < 2:
         raise GolfError(f"--deals must be at least 2 (intervals need two deals), got {deals}")
-    picked = engine_for(rules, base, players, engine)
     say = progress or (lambda _msg: None)
+    if engine != "python":
+        say("checking that the compiled expert plays the Python expert's moves under "
+            "these rules")
+    picked = engine_for(rules, base, players, engine)
     n_skill = max(2, deals // 4) if skill_deals is None else skill_deals
     n_search = search_deals if search_deals > 0 and _search_plays(rules, base, players) \
         else 0
