@@ -421,7 +421,6 @@ def test_csrf_foreign_origin_and_missing_token_are_refused(server: ServerProcess
 
 def test_unknown_user_and_wrong_password_answer_alike(server: ServerProcess,
                                                      browsers: list[Browser]) -> None:
-    import statistics
     import time
 
     name = unique("enum")
@@ -445,7 +444,10 @@ def test_unknown_user_and_wrong_password_answer_alike(server: ServerProcess,
             name = unique("enum")
             claimed(browsers, server, name)
     assert answers["known"] == answers["unknown"] and len(answers["known"]) == 1
-    ratio = statistics.median(times["known"]) / statistics.median(times["unknown"])
+    # The quickest of each kind: a loaded machine only adds delay, so the minimum is the
+    # work itself (the medians of 8 were 0.29 apart under a CPU-bound job), and a sign-in
+    # that skipped Argon2 for unknown names would still be 30 times quicker.
+    ratio = min(times["known"]) / min(times["unknown"])
     assert 0.5 < ratio < 2.0, (ratio, times)
 
 
