@@ -307,11 +307,17 @@ class Cluster:
     def _stop(self) -> None:
         for i in range(self.processes):
             self.terminate(i)
-        with contextlib.suppress(ClusterError, subprocess.TimeoutExpired):
+        try:
             run_script(NGINX_SH, "stop", self.nginx_env(), timeout=60)
+        except (ClusterError, subprocess.TimeoutExpired) as e:
+            # The stop goes on (PostgreSQL next), and says what may still run.
+            print(f"golf cluster: nginx may still run: {e}", file=sys.stderr, flush=True)
         if self.own_postgres and self.pg_url is not None:
-            with contextlib.suppress(ClusterError, subprocess.TimeoutExpired):
+            try:
                 run_script(POSTGRES_SH, "stop", self.pg_env(), timeout=120)
+            except (ClusterError, subprocess.TimeoutExpired) as e:
+                print(f"golf cluster: PostgreSQL on port {self.pg_port} may still run: {e}",
+                      file=sys.stderr, flush=True)
             self.pg_url = None
         with contextlib.suppress(OSError):
             (self.data_dir / STATE_FILE).unlink()

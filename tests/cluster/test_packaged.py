@@ -83,7 +83,11 @@ def test_golf_cluster_from_a_wheel_and_a_second_ctrl_c(tmp_path: Path) -> None:
                         str(data)], env=env, capture_output=True, timeout=120)
     for port in (base, base + 1):
         assert not listening(port), f"port {port} still answers"
-    assert not listening(pg_port), "PostgreSQL still runs"
+    if listening(pg_port):
+        log = Path(f"/tmp/golf-cluster-pg-{pg_port}/server.log")
+        raise AssertionError("PostgreSQL still runs; the cluster said:\n"
+                             + (proc.stdout.read() if proc.stdout else "")
+                             + "\nits log:\n" + (log.read_text()[-2000:] if log.exists() else "-"))
     assert not Path(f"/tmp/golf-cluster-pg-{pg_port}").exists()
 
 

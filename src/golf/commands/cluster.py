@@ -85,7 +85,8 @@ def run(args: argparse.Namespace) -> int:
               flush=True)
         while not stopping.wait(1.0):
             for i in range(cluster.processes):
-                if cluster.pid(i) is None:
+                # A Ctrl-C reaches the whole group: a process it ended is not started again.
+                if cluster.pid(i) is None and not stopping.is_set():
                     # A process that died is started again, as a supervisor would.
                     print(f"process {i} exited; starting it again", flush=True)
                     cluster.restart(i)
