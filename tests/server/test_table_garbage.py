@@ -57,8 +57,12 @@ def test_tables_that_leave_memory_leave_no_cycles(tmp_path: Path) -> None:
             found = http.get("/api/debug/garbage").json()
         # No golf object waited for the full collection, and (the young collection before
         # each freeze) neither did the HTTP connections that became WebSockets: on the
-        # code before, 43 objects of each (4 tables, 172 objects).
+        # code before, 43 objects of each (4 tables, 172 objects). A connection that lives
+        # across a freeze (a request or handshake slower than the freeze period, as on a
+        # loaded machine) is a cycle of uvicorn's (protocol <-> parser) that waits for the
+        # full collection: 17 objects each, three of the test's 13 connections in two
+        # full runs (51 objects), none when the machine is quiet.
         assert found["golf"] == {}, found
-        assert found["objects"] < 40, found
+        assert found["objects"] < 100, found
     finally:
         srv.stop()
