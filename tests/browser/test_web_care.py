@@ -30,11 +30,19 @@ def test_block_and_report_an_opponent_with_their_chat_line(browser: Browser,
     # machine it can be, banner or not) stays in the box; Enter again sends it then.
     box = bob.page.locator("#chat-input")
     line = bob.page.locator("ol.chat-list li", has_text="potato")
-    deadline = time.monotonic() + 15
-    while box.input_value() and time.monotonic() < deadline:
-        box.press("Enter")
+    for attempt in range(2):
+        deadline = time.monotonic() + 15
+        while box.input_value() and time.monotonic() < deadline:
+            box.press("Enter")
+            with contextlib.suppress(AssertionError):
+                expect(box).to_have_value("", timeout=1000)
+        # Under a CPU-bound job a line that left the box (sent) twice never came back to
+        # the page, nor an error (not traced; see the closing note of 2026-12-07): once
+        # more, after a wait long enough that a late first line is not doubled.
         with contextlib.suppress(AssertionError):
-            expect(box).to_have_value("", timeout=1000)
+            expect(line).to_be_visible(timeout=10000)
+        if attempt == 0 and not line.count():
+            box.fill("you play like a potato")
     page = ann.page
     expect(line).to_be_visible(timeout=15000)
     expect(page.locator("ol.chat-list li", has_text="potato")).to_be_visible(timeout=15000)
