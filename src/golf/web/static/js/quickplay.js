@@ -168,10 +168,16 @@ export function mountQuickPlay(el, { navigate }) {
   }
 
   async function poll() {
-    if (!state.ticket) return;
+    const ticket = state.ticket;
+    if (!ticket) return;
     try {
-      arrived(await request("GET", `/api/quickplay/${state.ticket}`));
+      const s = await request("GET", `/api/quickplay/${ticket}`);
+      // Left (or queued anew) while the answer was on its way: it speaks of a queue this
+      // page is no longer in, and would bring the waiting panel back over "You left".
+      if (state.ticket !== ticket) return;
+      arrived(s);
     } catch (err) {
+      if (state.ticket !== ticket) return;
       if (err.code === "no_ticket") {
         state.ticket = null;
         state.last = null;
@@ -205,11 +211,13 @@ export function mountQuickPlay(el, { navigate }) {
   }
 
   async function fill() {
+    const ticket = state.ticket;
     showError(null);
     try {
-      arrived(await request("POST", `/api/quickplay/${state.ticket}/bots`, {}, state.csrf));
+      const s = await request("POST", `/api/quickplay/${ticket}/bots`, {}, state.csrf);
+      if (state.ticket === ticket) arrived(s);
     } catch (err) {
-      showError(message(err));
+      if (state.ticket === ticket) showError(message(err));
     }
   }
 
