@@ -4,10 +4,8 @@ operator's ``golf admin reports`` shows it."""
 
 from __future__ import annotations
 
-import contextlib
 import subprocess
 import sys
-import time
 
 from playwright.sync_api import Browser, expect
 from webplay import Server, create_table, invite_url, join_by_invite, open_player
@@ -25,24 +23,14 @@ def test_block_and_report_an_opponent_with_their_chat_line(browser: Browser,
     # Bob's socket is open (no connection banner) before he writes: a line sent while the
     # page still connects is not sent at all.
     expect(bob.page.locator(".conn-banner")).to_be_hidden()
-    bob.page.fill("#chat-input", "you play like a potato")
-    # A line the page could not send (its socket between two connections: on a loaded
-    # machine it can be, banner or not) stays in the box; Enter again sends it then.
+    # (A fill that a redraw once interrupted lost its text: the box left the page for a
+    # moment at every frame; test_web_table's chat-box test holds that.)
     box = bob.page.locator("#chat-input")
+    box.fill("you play like a potato")
+    box.press("Enter")
+    expect(box).to_have_value("")
     line = bob.page.locator("ol.chat-list li", has_text="potato")
-    for attempt in range(2):
-        deadline = time.monotonic() + 15
-        while box.input_value() and time.monotonic() < deadline:
-            box.press("Enter")
-            with contextlib.suppress(AssertionError):
-                expect(box).to_have_value("", timeout=1000)
-        # Under a CPU-bound job a line that left the box (sent) twice never came back to
-        # the page, nor an error (not traced; see the closing note of 2026-12-07): once
-        # more, after a wait long enough that a late first line is not doubled.
-        with contextlib.suppress(AssertionError):
-            expect(line).to_be_visible(timeout=10000)
-        if attempt == 0 and not line.count():
-            box.fill("you play like a potato")
+    expect(line).to_be_visible(timeout=15000)
     page = ann.page
     expect(line).to_be_visible(timeout=15000)
     expect(page.locator("ol.chat-list li", has_text="potato")).to_be_visible(timeout=15000)

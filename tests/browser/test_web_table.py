@@ -165,6 +165,33 @@ WHERE_JS = """(el) => {
   return { name: at('\\u05d3'), digit: at('5') };
 }"""
 
+def test_typing_in_the_chat_box_survives_a_frame_that_redraws_the_table(
+        browser: Browser, server: Server) -> None:
+    """Every frame redraws the table; the chat box once left the page and came straight
+    back each time, which took the focus from it: what was typed next went nowhere (a
+    test's typed line was lost this way when the second table frame came mid-fill)."""
+    ann = open_player(browser, "Ann", server.url + "/")
+    bob = None
+    try:
+        create_table(ann, seats=["human"])
+        box = ann.page.locator("#chat-input")
+        box.click()
+        ann.page.keyboard.type("hello ")
+        bob = open_player(browser, "Bob", invite_url(ann))
+        join_by_invite(bob)
+        # Bob's arrival is a table frame: the seat list on Ann's page is drawn again.
+        expect(ann.page.locator(".wait-seats li", has_text="Bob")).to_be_visible()
+        assert ann.page.evaluate("document.activeElement && document.activeElement.id") \
+            == "chat-input"
+        ann.page.keyboard.type("Bob")
+        expect(box).to_have_value("hello Bob")
+        assert not ann.errors, ann.errors
+    finally:
+        ann.context.close()
+        if bob is not None:
+            bob.context.close()
+
+
 # The final screen's sentence about who passed the target, for a seat with that name, put
 # on the page in a paragraph of its own (#probe).
 SENTENCE_JS = """async (name) => {

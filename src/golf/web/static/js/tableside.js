@@ -42,15 +42,25 @@ export function sidePanel({ onSend }) {
     }
   }
 
+  const chatLabel = h("label.sr-only", { for: "chat-input" });
+  const chatSend = h("button.primary.small", { type: "submit" });
+  const chatNote = h("p.muted.chat-note");
+  // Whether the form holds the box or the spectators' sentence: it is built again only when
+  // that changes. Taking the box out of the page, even to put it straight back, takes the
+  // focus from it, and what is typed next goes nowhere (every frame renders).
+  let formSeated = null;
+
   function render(S) {
     chatInput.placeholder = t("chat.placeholder");
-    // Spectators read the chat: no disabled box, a sentence saying why they cannot write.
-    if (!seated(S)) replace(chatForm, h("p.muted.chat-note", { text: t("chat.spectators") }));
-    else {
-      replace(chatForm,
-        h("label.sr-only", { for: "chat-input", text: t("chat.field") }),
-        chatInput,
-        h("button.primary.small", { type: "submit", text: t("chat.send") }));
+    chatLabel.textContent = t("chat.field");
+    chatSend.textContent = t("chat.send");
+    chatNote.textContent = t("chat.spectators");
+    const mayWrite = seated(S);
+    if (mayWrite !== formSeated) {
+      formSeated = mayWrite;
+      // Spectators read the chat: no disabled box, a sentence saying why they cannot write.
+      if (mayWrite) replace(chatForm, chatLabel, chatInput, chatSend);
+      else replace(chatForm, chatNote);
     }
     if (S.state && S.table) replace(scoreBox, scorecardEl(S.state.view, S.table, S.seat));
     else replace(scoreBox);
