@@ -67,6 +67,22 @@ def browser(playwright: Playwright, chromium_path: str) -> Iterator[Browser]:
     b.close()
 
 
+@pytest.fixture(autouse=True)
+def close_the_tests_pages(request: pytest.FixtureRequest) -> Iterator[None]:
+    """The browser contexts a test opened are closed after it: a page left open keeps its
+    timers, its socket and its table's frames going until the module ends, on the server
+    that every later test of the worker shares."""
+    if "browser" not in request.fixturenames:
+        yield
+        return
+    browser: Browser = request.getfixturevalue("browser")
+    before = set(browser.contexts)
+    yield
+    for context in browser.contexts:
+        if context not in before:
+            context.close()
+
+
 @pytest.fixture(scope="session")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     s = Server(free_port(), tmp_path_factory.mktemp("golf-serve"))
