@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, expect
@@ -190,6 +191,38 @@ def test_typing_in_the_chat_box_survives_a_frame_that_redraws_the_table(
         ann.context.close()
         if bob is not None:
             bob.context.close()
+
+
+def test_a_frame_during_a_click_does_not_lose_the_click(browser: Browser,
+                                                        server: Server) -> None:
+    """The host pressed "Start" as a frame came (the player who had just joined coming
+    online): the frame rebuilt the waiting room, the pressed button left the page and the
+    click was lost (the match never started; a run waited on it until it was killed)."""
+    ann = open_player(browser, "Ann", server.url + "/")
+    sockets: list[Any] = []
+    ann.page.on("websocket", lambda ws: sockets.append(ws))
+    create_table(ann, seats=["human"])
+    bob = open_player(browser, "Bob", invite_url(ann))
+    join_by_invite(bob)
+    seats = ann.page.locator(".wait-seats li", has_text="Bob")
+    expect(seats).to_contain_text("online")
+    start = ann.page.locator("#start")
+    expect(start).to_be_enabled()
+    box = start.bounding_box()
+    assert box is not None and sockets
+    ann.page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    ann.page.mouse.down()
+    # Bob closes his page: Ann's page gets a table frame (Bob offline) while she presses.
+    with sockets[-1].expect_event("framereceived",
+                                  predicate=lambda f: '"type":"table"' in str(f)):
+        bob.context.close()
+    ann.page.wait_for_timeout(300)  # the page has taken the frame
+    ann.page.mouse.up()
+    expect(ann.page.locator(".felt")).to_be_visible()
+    # The frame was drawn after the click: Bob is shown away.
+    expect(ann.page.locator(".seat-panel[data-seat='1']")).to_be_visible()
+    assert not ann.errors, ann.errors
+    ann.context.close()
 
 
 # The final screen's sentence about who passed the target, for a seat with that name, put

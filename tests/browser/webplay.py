@@ -215,9 +215,13 @@ def click_a_move(p: Player, tap: bool = False) -> str:
     return what
 
 
-def play_until_hole_end(players: list[Player], max_moves: int = 400) -> int:
-    """Click moves for whoever is on turn until a hole-end dialog opens on every page."""
+def play_until_hole_end(players: list[Player], max_moves: int = 400,
+                        stuck_after: float = 120.0) -> int:
+    """Click moves for whoever is on turn until a hole-end dialog opens on every page;
+    fails if nobody could move for ``stuck_after`` seconds (a match that never started
+    once kept this loop waiting until the run was killed)."""
     moves = 0
+    last_move = time.monotonic()
     while moves < max_moves:
         if all(pl.page.locator("dialog[open][data-kind=hole-end]").count() for pl in players):
             return moves
@@ -227,7 +231,13 @@ def play_until_hole_end(players: list[Player], max_moves: int = 400) -> int:
                 click_a_move(pl)
                 moves += 1
                 acted = True
+                last_move = time.monotonic()
         if not acted:
+            if time.monotonic() - last_move > stuck_after:
+                seen = "; ".join(f"{pl.name}: {pl.page.locator('.board-area').inner_text()[:200]!r}"
+                                 for pl in players)
+                raise AssertionError(f"nobody could move for {stuck_after:.0f} s after "
+                                     f"{moves} moves: {seen}")
             players[0].page.wait_for_timeout(50)
     raise AssertionError(f"the hole did not end within {max_moves} moves")
 

@@ -38,6 +38,9 @@ import "./strings/holeend.js";
 import "./strings/narrate.js";
 import "./strings/table.js";
 
+/** The longest a redraw waits for a pressed pointer's release. */
+const PRESS_WAIT_MS = 1500;
+
 export function tableScreen(root, where, { navigate }) {
   const id = where.id;
   const S = newTableState(id, where.watch ? null : tokenFor(id));
@@ -64,6 +67,24 @@ export function tableScreen(root, where, { navigate }) {
     }
   });
   const unfit = keepFitted(board);
+  // No redraw under a pressed pointer: a frame that rebuilt the board between the press and
+  // the release of a click took the pressed button out of the page, and the click was lost
+  // (the host's "Start" as the player who had just joined came online). The redraw waits
+  // for the release (and the click it makes), or at most PRESS_WAIT_MS.
+  let pressed = false;
+  let owed = null;
+  const release = () => {
+    if (!pressed) return;
+    pressed = false;
+    if (owed !== null) {
+      clearTimeout(owed);
+      owed = null;
+      setTimeout(render, 0);
+    }
+  };
+  board.addEventListener("pointerdown", () => { pressed = true; }, true);
+  window.addEventListener("pointerup", release, true);
+  window.addEventListener("pointercancel", release, true);
   // What the board's controls do (js/tablerender.js).
   const on = { act, askHint, toggleMute, showHistory, hostCall, toolCall, navigate };
 
@@ -347,6 +368,10 @@ export function tableScreen(root, where, { navigate }) {
 
   // --- rendering ---------------------------------------------------------------------------
   function render() {
+    if (pressed) {
+      if (owed === null) owed = setTimeout(release, PRESS_WAIT_MS);
+      return;
+    }
     const focusKey = document.activeElement && document.activeElement.dataset
       ? document.activeElement.dataset.key : null;
     board.classList.remove("busy");
@@ -389,6 +414,9 @@ export function tableScreen(root, where, { navigate }) {
       markTurn(false);
       setRatedTable(false);
       document.removeEventListener("keydown", onKey);
+      window.removeEventListener("pointerup", release, true);
+      window.removeEventListener("pointercancel", release, true);
+      clearTimeout(owed);
       frame.remove();
     },
     refresh() {
