@@ -29,6 +29,7 @@ from gymnasium.wrappers import TransformReward
 from sb3_contrib import MaskablePPO
 from stable_baselines3.common.callbacks import BaseCallback
 from stable_baselines3.common.env_util import make_vec_env
+from stable_baselines3.common.logger import Logger
 
 import golf.envs  # noqa: F401  registers golf/SixCard-1Hole-v0
 from golf.envs import GolfEnv
@@ -119,6 +120,9 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
     model = MaskablePPO("MlpPolicy", venv, learning_rate=args.lr, n_steps=256, batch_size=256,
                         n_epochs=4, gamma=1.0, ent_coef=0.01, seed=args.seed, device="cpu",
                         policy_kwargs={"net_arch": [128, 128]})
+    # The example prints its own table; sb3's default logger would leave a folder in /tmp
+    # for every learn() call.
+    model.set_logger(Logger(folder=None, output_formats=[]))
     print(f"{'steps':>8}  {'against':<7} {'learner':>8} {'opponent':>9} {'holes':>6} "
           f"{'cpu s':>8}   mean hole score of the training holes (lower is better)")
     results: dict[str, Any] = {"phases": []}

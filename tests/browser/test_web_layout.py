@@ -23,6 +23,8 @@ from playwright.sync_api import Browser, Page, expect
 from webplay import Server, click_a_move
 
 CASES = [("six-card", 1), ("six-card", 5), ("nine-card", 1), ("nine-card", 5)]
+#: The cases whose card-in-hand pass is also saved as screenshots, one for each size.
+PICTURED = {("six-card", 1), ("nine-card", 5)}
 
 
 def check_table_in_view(page: Page, *, holding: bool) -> None:
@@ -54,21 +56,35 @@ def check_table_in_view(page: Page, *, holding: bool) -> None:
 
 
 def check_every_viewport(browser: Browser, server: Server, seated: Seated, *,
-                         holding: bool) -> None:
-    for name, size in VIEWPORTS.items():
-        p = open_seated(browser, server, seated, viewport=size, mobile=is_phone(size))
-        wait_my_turn(p.page)
-        try:
-            check_table_in_view(p.page, holding=holding)
-        except AssertionError as e:
-            raise AssertionError(f"at {name}: {e}") from e
+                         holding: bool, pictures: Path | None = None) -> None:
+    """Every viewport, one page for the laptops and one for the phones (a phone's context
+    is a touch device): the page opens at the first size of its kind and is resized to
+    the next, as a window is, and must fit at each. With ``pictures``, a screenshot of
+    each size is saved as ``{pictures}-{size}.png`` once the facts hold."""
+    for phone in (False, True):
+        sizes = [(name, size) for name, size in VIEWPORTS.items() if is_phone(size) == phone]
+        p = open_seated(browser, server, seated, viewport=sizes[0][1], mobile=phone)
+        for name, size in sizes:
+            if p.page.viewport_size != size:
+                p.page.set_viewport_size(size)
+            wait_my_turn(p.page)
+            try:
+                settled(p.page)
+                check_table_in_view(p.page, holding=holding)
+            except AssertionError as e:
+                raise AssertionError(f"at {name}: {e}") from e
+            if pictures is not None:
+                p.page.wait_for_timeout(350)  # the last slide ends before the picture
+                p.page.screenshot(path=f"{pictures}-{name}.png")
         assert not p.errors, p.errors
         p.context.close()
 
 
 @pytest.mark.parametrize(("preset", "bots"), CASES)
 def test_own_grid_piles_hand_and_prompt_fit_every_viewport(
-        browser: Browser, server: Server, preset: str, bots: int) -> None:
+        browser: Browser, server: Server, shots: Path, preset: str, bots: int) -> None:
+    """The deal and a card in hand at every size; the pictures of six-card for two and
+    nine-card for six, with a card in hand, are build/screenshots/table-*-{size}.png."""
     seated = make_table(server, preset=preset, bots=bots)
     # The deal: the setup prompt, every card a target.
     check_every_viewport(browser, server, seated, holding=False)
@@ -78,7 +94,8 @@ def test_own_grid_piles_hand_and_prompt_fit_every_viewport(
     assert click_a_move(p) == "draw"
     expect(p.page.locator(".center .held-card")).to_be_visible()
     p.context.close()
-    check_every_viewport(browser, server, seated, holding=True)
+    pictures = shots / f"table-{preset}-{bots + 1}p" if (preset, bots) in PICTURED else None
+    check_every_viewport(browser, server, seated, holding=True, pictures=pictures)
 
 
 def test_the_connection_banner_stays_on_screen(browser: Browser, own_server: Server) -> None:

@@ -1,7 +1,8 @@
 """Screenshots of the browser table (issue 22) under build/screenshots/, each with the layout
-facts it must show: every viewport of "always in view" for six-card (two players) and
-nine-card (six players), the hole end, the match result, memory mode after the first draw and
-the German table. People look at them; the assertions keep them honest."""
+facts it must show: the hole end, the match result, memory mode after the first draw and
+the German table. (Each viewport's table with a card in hand is pictured by test_web_layout,
+which checks those facts at every size.) People look at them; the assertions keep them
+honest."""
 
 from __future__ import annotations
 
@@ -13,8 +14,6 @@ from playwright.sync_api import Browser, Page, expect
 from test_web_layout import check_table_in_view
 from test_web_motion import to_the_draw
 from webplay import Player, Server, click_a_move, play_until_hole_end
-
-TABLES = [("six-card", 1), ("nine-card", 5)]
 
 
 def draw_one(p: Player) -> None:
@@ -28,23 +27,6 @@ def draw_one(p: Player) -> None:
 def settle(page: Page) -> None:
     """Let the last slide end before the picture."""
     page.wait_for_timeout(350)
-
-
-@pytest.mark.parametrize(("preset", "bots"), TABLES)
-def test_screenshots_of_each_viewport(browser: Browser, server: Server, shots: Path,
-                                      preset: str, bots: int) -> None:
-    seated = make_table(server, preset=preset, bots=bots)
-    first = open_seated(browser, server, seated, viewport=VIEWPORTS["1366x768"])
-    draw_one(first)
-    first.context.close()
-    for name, size in VIEWPORTS.items():
-        p = open_seated(browser, server, seated, viewport=size, mobile=is_phone(size))
-        wait_my_turn(p.page)
-        check_table_in_view(p.page, holding=True)
-        settle(p.page)
-        p.page.screenshot(path=str(shots / f"table-{preset}-{bots + 1}p-{name}.png"))
-        assert not p.errors, p.errors
-        p.context.close()
 
 
 @pytest.mark.parametrize("size", ["1366x768", "390x844"])

@@ -25,7 +25,10 @@ def load(name: str) -> ModuleType:
 
 
 def test_maskable_ppo_example_trains_against_random_then_greedy(
-        capsys: pytest.CaptureFixture[str]) -> None:
+        capsys: pytest.CaptureFixture[str], tmp_path: Path,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # Where sb3's default logger would make its folder: the example leaves none behind.
+    monkeypatch.setenv("SB3_LOGDIR", str(tmp_path / "sb3"))
     results = load("maskable_ppo").main([
         "--random-steps", "2048", "--greedy-steps", "1024", "--envs", "2",
         "--log-every", "512", "--eval", "20", "--seed", "3"])
@@ -43,6 +46,7 @@ def test_maskable_ppo_example_trains_against_random_then_greedy(
         for ev in phase["eval"]:
             assert math.isfinite(ev["learner"]) and 0 <= ev["wins"] <= 1
     assert results["cpu_seconds"] > 0
+    assert not (tmp_path / "sb3").exists()
 
 
 def test_self_play_example_learns_on_the_aec_env(capsys: pytest.CaptureFixture[str]) -> None:

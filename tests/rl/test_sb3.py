@@ -10,6 +10,7 @@ from sb3_contrib import MaskablePPO
 from sb3_contrib.common.maskable.utils import get_action_masks
 from stable_baselines3.common.env_checker import check_env as sb3_check_env
 from stable_baselines3.common.env_util import make_vec_env
+from stable_baselines3.common.logger import Logger
 
 import golf.envs  # noqa: F401  registers the ids
 from golf.envs import GolfEnv
@@ -39,6 +40,7 @@ def test_maskable_ppo_learns_a_few_steps_and_plays_as_an_opponent() -> None:
     venv = make_vec_env("golf/SixCard-1Hole-v0", n_envs=2, seed=1)
     model = MaskablePPO("MlpPolicy", venv, n_steps=64, batch_size=64, n_epochs=1, seed=1,
                         policy_kwargs={"net_arch": [32]}, device="cpu")
+    model.set_logger(Logger(folder=None, output_formats=[]))  # no folder left in /tmp
     model.learn(total_timesteps=128)
     # The model itself as the opponent (sb3 models have predict): the self-play hook.
     env = GolfEnv(variant="six-card", players=2, rules={"holes": 1}, opponents=model)

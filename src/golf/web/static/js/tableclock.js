@@ -11,6 +11,22 @@ import "./strings/table.js";
 /** How often the clock is redrawn, in ms. */
 export const CLOCK_TICK_MS = 250;
 
+// Each tick writes only what changed: the text changes once a second at most, and a write
+// of the same text still makes the page lay itself out again, four times a second on every
+// open table.
+function put(el, text, label) {
+  if (el.textContent !== text) el.textContent = text;
+  if (label !== undefined && el.getAttribute("aria-label") !== label) el.setAttribute("aria-label", label);
+}
+
+function showIf(el, shown) {
+  if (el.hidden === shown) el.hidden = !shown;
+}
+
+function mark(el, icon) {
+  if (el.dataset.icon !== icon) el.dataset.icon = icon;
+}
+
 /** The clock in board's header as it stands now (hidden when there is none), and the
  * break's countdown in the hole-end dialog (#break-clock), the same for everyone. */
 export function renderClock(board, S) {
@@ -19,11 +35,11 @@ export function renderClock(board, S) {
   if (!el) return;
   const c = S.clock;
   if (!c || !S.state || S.state.view.is_over) {
-    el.textContent = "";
-    el.hidden = true;
+    put(el, "");
+    showIf(el, false);
     return;
   }
-  el.hidden = false;
+  showIf(el, true);
   const elapsed = Date.now() - S.clockAt;
   const left = Math.max(0, c.remaining - elapsed);
   // A turn's clock: `remaining` is the turn's own time, `reserve` the seat's reserve, which
@@ -33,23 +49,24 @@ export function renderClock(board, S) {
   const secs = Math.ceil((c.kind === "turn" ? total : left) / 1000);
   const name = seatName(S.table, c.seat, S.seat);
   if (c.kind === "next_hole") {
-    el.dataset.icon = "wait";
-    el.textContent = breakClockText(c, secs, (s) => seatName(S.table, s, S.seat), S.seat);
-    el.setAttribute("aria-label", t("break.label", { s: secs }));
-    el.classList.remove("low");
+    mark(el, "wait");
+    put(el, breakClockText(c, secs, (s) => seatName(S.table, s, S.seat), S.seat),
+      t("break.label", { s: secs }));
+    el.classList.toggle("low", false);
     return;
   }
+  let text;
   if (c.kind === "absence") {
-    el.dataset.icon = "wait";
-    el.textContent = t(c.seat === S.seat ? "timer.absence.you" : "timer.absence", { name, s: secs });
+    mark(el, "wait");
+    text = t(c.seat === S.seat ? "timer.absence.you" : "timer.absence", { name, s: secs });
   } else {
     const turn = Math.ceil(left / 1000);
-    el.dataset.icon = "turn";
-    el.textContent = turn > 0
+    mark(el, "turn");
+    text = turn > 0
       ? t("timer.turn", { s: turn }) + (reserve ? " " + t("timer.reserve", { s: Math.ceil(reserve / 1000) }) : "")
       : t("timer.inReserve", { s: secs });
   }
-  el.setAttribute("aria-label", t(c.seat === S.seat ? "timer.turnLabel.you" : "timer.turnLabel", { name, s: secs }));
+  put(el, text, t(c.seat === S.seat ? "timer.turnLabel.you" : "timer.turnLabel", { name, s: secs }));
   el.classList.toggle("low", secs <= 10);
 }
 
@@ -58,12 +75,12 @@ function renderBreakClock(S) {
   if (!el) return;
   const c = S.clock;
   if (!c || c.kind !== "next_hole") {
-    el.hidden = true;
-    el.textContent = "";
+    showIf(el, false);
+    put(el, "");
     return;
   }
   const secs = Math.ceil(Math.max(0, c.remaining - (Date.now() - S.clockAt)) / 1000);
-  el.hidden = false;
-  el.dataset.icon = "wait";
-  el.textContent = breakClockText(c, secs, (s) => seatName(S.table, s, S.seat), S.seat);
+  showIf(el, true);
+  mark(el, "wait");
+  put(el, breakClockText(c, secs, (s) => seatName(S.table, s, S.seat), S.seat));
 }
