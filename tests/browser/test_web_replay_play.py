@@ -79,7 +79,14 @@ def test_the_replay_plays_by_itself_at_the_chosen_speed(
     expect(page.locator("#replay-play")).to_have_attribute("aria-pressed", "true")
     page.wait_for_function(
         "() => /Move ([3-9]|\\d\\d+) of/.test(document.querySelector('.turn-pill').textContent)")
-    page.locator("#replay-play").click()  # pause
+    # Pause, pressed for as long as three steps take at 8x: every step draws the screen
+    # anew, and a step between the press and the release once lost the click.
+    box = page.locator("#replay-play").bounding_box()
+    assert box is not None
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.mouse.down()
+    page.wait_for_timeout(400)
+    page.mouse.up()
     expect(page.locator("#replay-play")).to_have_attribute("aria-pressed", "false")
     paused = step_shown(page)
     page.wait_for_timeout(600)  # four steps' time at 8×: nothing moves while paused

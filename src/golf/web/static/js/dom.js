@@ -68,6 +68,47 @@ export function svg(tag, attrs, ...children) {
   return el;
 }
 
+/**
+ * Redraws of `el` wait while a pointer is pressed on it: a redraw between the press and
+ * the release of a click takes the pressed button out of the page, and the click is lost
+ * (the host's "Start" as a player came online; "Pause" in a replay stepping at 8×).
+ * `defer(redraw)` says whether to wait: if so, `redraw` runs after the release (and the
+ * click it makes), or after `longest` ms at most. `stop()` ends the watching.
+ */
+export function pressGuard(el, longest = 1500) {
+  let pressed = false;
+  let owed = null;
+  let redraw = null;
+  const release = () => {
+    if (!pressed) return;
+    pressed = false;
+    if (owed !== null) {
+      clearTimeout(owed);
+      owed = null;
+      setTimeout(redraw, 0);
+    }
+  };
+  const press = () => { pressed = true; };
+  el.addEventListener("pointerdown", press, true);
+  window.addEventListener("pointerup", release, true);
+  window.addEventListener("pointercancel", release, true);
+  return {
+    defer(fn) {
+      if (!pressed) return false;
+      redraw = fn;
+      if (owed === null) owed = setTimeout(release, longest);
+      return true;
+    },
+    stop() {
+      el.removeEventListener("pointerdown", press, true);
+      window.removeEventListener("pointerup", release, true);
+      window.removeEventListener("pointercancel", release, true);
+      clearTimeout(owed);
+      owed = null;
+    },
+  };
+}
+
 export function prefersReducedMotion() {
   return window.matchMedia("(prefers-reduced-motion: reduce)").matches;
 }

@@ -4,7 +4,7 @@
 // page never replays rules itself.
 
 import "./strings/layout.js";
-import { h, replace } from "./dom.js";
+import { h, pressGuard, replace } from "./dom.js";
 import { t } from "./i18n.js";
 import { cardName, playerName } from "./names.js";
 import "./strings/common.js";
@@ -52,6 +52,9 @@ export function replayScreen(root, where, { navigate }) {
     playing: false, speed: savedSpeed(), every: false, timer: 0 };
   const box = h("section.replay");
   replace(root, box);
+  // Every step draws the screen anew, its buttons too: a step between the press and the
+  // release of a click ("Pause" at 8×) lost the click. Steps wait for the release.
+  const press = pressGuard(box);
 
   function tableLike() {
     // Who left the match, as its stored result says: the result and the log count them last.
@@ -171,6 +174,7 @@ export function replayScreen(root, where, { navigate }) {
   document.addEventListener("keydown", onKey);
 
   function render() {
+    if (press.defer(render)) return;
     if (S.error) {
       replace(box, h("h1", { text: t("replay.title") }), h("p.notice", { text: S.error }),
         h("a.button.primary", { href: "/", text: t("common.back") }));
@@ -262,6 +266,7 @@ export function replayScreen(root, where, { navigate }) {
   return {
     unmount: () => {
       stop();
+      press.stop();
       document.removeEventListener("keydown", onKey);
       window.removeEventListener("hashchange", goToHash);
     },

@@ -6,7 +6,7 @@
 // the board (js/waiting.js before the match, js/tablerender.js during it, its clock
 // js/tableclock.js) and the side panel (js/tableside.js).
 
-import { h, replace } from "./dom.js";
+import { h, pressGuard, replace } from "./dom.js";
 import { sentence, t } from "./i18n.js";
 import { tableTitle } from "./names.js";
 import { api, forgetSeat, get, pref, rememberSeat, tokenFor } from "./api.js";
@@ -38,9 +38,6 @@ import "./strings/holeend.js";
 import "./strings/narrate.js";
 import "./strings/table.js";
 
-/** The longest a redraw waits for a pressed pointer's release. */
-const PRESS_WAIT_MS = 1500;
-
 export function tableScreen(root, where, { navigate }) {
   const id = where.id;
   const S = newTableState(id, where.watch ? null : tokenFor(id));
@@ -67,24 +64,8 @@ export function tableScreen(root, where, { navigate }) {
     }
   });
   const unfit = keepFitted(board);
-  // No redraw under a pressed pointer: a frame that rebuilt the board between the press and
-  // the release of a click took the pressed button out of the page, and the click was lost
-  // (the host's "Start" as the player who had just joined came online). The redraw waits
-  // for the release (and the click it makes), or at most PRESS_WAIT_MS.
-  let pressed = false;
-  let owed = null;
-  const release = () => {
-    if (!pressed) return;
-    pressed = false;
-    if (owed !== null) {
-      clearTimeout(owed);
-      owed = null;
-      setTimeout(render, 0);
-    }
-  };
-  board.addEventListener("pointerdown", () => { pressed = true; }, true);
-  window.addEventListener("pointerup", release, true);
-  window.addEventListener("pointercancel", release, true);
+  // No redraw under a pressed pointer (a click on a button the redraw replaced was lost).
+  const press = pressGuard(board);
   // What the board's controls do (js/tablerender.js).
   const on = { act, askHint, toggleMute, showHistory, hostCall, toolCall, navigate };
 
@@ -368,10 +349,7 @@ export function tableScreen(root, where, { navigate }) {
 
   // --- rendering ---------------------------------------------------------------------------
   function render() {
-    if (pressed) {
-      if (owed === null) owed = setTimeout(release, PRESS_WAIT_MS);
-      return;
-    }
+    if (press.defer(render)) return;
     const focusKey = document.activeElement && document.activeElement.dataset
       ? document.activeElement.dataset.key : null;
     board.classList.remove("busy");
@@ -414,9 +392,7 @@ export function tableScreen(root, where, { navigate }) {
       markTurn(false);
       setRatedTable(false);
       document.removeEventListener("keydown", onKey);
-      window.removeEventListener("pointerup", release, true);
-      window.removeEventListener("pointercancel", release, true);
-      clearTimeout(owed);
+      press.stop();
       frame.remove();
     },
     refresh() {
