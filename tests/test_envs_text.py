@@ -8,7 +8,7 @@ import re
 
 import pytest
 import textarena as ta
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 import golf
@@ -192,6 +192,7 @@ def test_an_answer_in_other_digits_is_an_answer_error(text: str) -> None:
 @settings(max_examples=300, deadline=None)
 @given(st.text() | st.text(st.characters(categories=("Nd", "No", "Nl", "Zs", "P")),
                            max_size=6))
+@example("d0")  # found by Hypothesis: a position after 'draw' escaped as a NotationError
 def test_any_text_is_a_legal_move_or_an_answer_error(text: str) -> None:
     legal = golf.Game("six-card", players=2, seed=1).legal_actions()
     try:

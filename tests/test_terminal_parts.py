@@ -194,6 +194,12 @@ def test_commands_and_bad_words() -> None:
         read("jump", legal)
     with pytest.raises(EntryError, match="'draw' takes no position"):
         read("d 4", legal)
+    # With the grid's size (the text agents' reader passes it), a position after a kind
+    # that takes none was a NotationError, not an EntryError: Hypothesis found "d0".
+    for text, kind in (("d0", "draw"), ("d5", "draw"), ("draw 1", "draw"), ("k2", "knock"),
+                       ("t 3", "take")):
+        with pytest.raises(EntryError, match=f"'{kind}' takes no position"):
+            read(text, legal, 6)
     with pytest.raises(EntryError, match="nothing can be done at position 7"):
         read("7", legal)
     turn = Game("six-card", players=2, seed=1)

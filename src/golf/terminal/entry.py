@@ -25,7 +25,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ..actions import ALIASES as ACTION_ALIASES
-from ..actions import KINDS, Action
+from ..actions import KINDS, POSITIONAL, Action
 from ..digits import is_digits
 from ..errors import GolfError, NotationError
 
@@ -128,8 +128,9 @@ def _action(word: str, legal: Sequence[Action], cells: int | None) -> Action:
         m = re.fullmatch(r"([a-z]+?) ?([0-9]*)", word)
         kind = ACTION_ALIASES.get(m.group(1), m.group(1)) if m else None
         kind = kind if kind in KINDS else None
-        if cells is not None and kind is not None and Action.parse(
-                kind + " 1").position is not None:
+        # Whether the kind takes a position, asked of the notation's table: parsing
+        # "draw 1" to find out raised a NotationError of its own ("d5" was a traceback).
+        if cells is not None and kind is not None and KINDS.index(kind) in POSITIONAL:
             if not m or not m.group(2):
                 raise EntryError(f"{kind!r} needs a position: {kind} N with N from 1 to "
                                  f"{cells}; {legal_now(legal)}") from None
