@@ -81,9 +81,12 @@ def test_the_replay_plays_by_itself_at_the_chosen_speed(
         "() => /Move ([3-9]|\\d\\d+) of/.test(document.querySelector('.turn-pill').textContent)")
     # Pause, pressed for as long as three steps take at 8x: every step draws the screen
     # anew, and a step between the press and the release once lost the click.
-    box = page.locator("#replay-play").bounding_box()
-    assert box is not None
-    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    # Where the button is, read in one go: a locator's element may be replaced by a step
+    # between finding it and measuring it.
+    x, y = page.evaluate("() => { const r = document.querySelector('#replay-play')"
+                         ".getBoundingClientRect(); return [r.x + r.width / 2, "
+                         "r.y + r.height / 2]; }")
+    page.mouse.move(x, y)
     page.mouse.down()
     page.wait_for_timeout(400)
     page.mouse.up()

@@ -225,6 +225,30 @@ def test_a_frame_during_a_click_does_not_lose_the_click(browser: Browser,
     ann.context.close()
 
 
+def test_a_frame_keeps_the_keyboards_place_in_the_waiting_room(browser: Browser,
+                                                                server: Server) -> None:
+    """Each frame builds the waiting room anew: a focused Start lost its focus, and the
+    keyboard's Enter went nowhere (the keyboard-only test's match never started)."""
+    ann = open_player(browser, "Ann", server.url + "/")
+    sockets: list[Any] = []
+    ann.page.on("websocket", lambda ws: sockets.append(ws))
+    create_table(ann, seats=["human"])
+    bob = open_player(browser, "Bob", invite_url(ann))
+    join_by_invite(bob)
+    expect(ann.page.locator(".wait-seats li", has_text="Bob")).to_contain_text("online")
+    expect(ann.page.locator("#start")).to_be_enabled()
+    ann.page.locator("#start").focus()
+    with sockets[-1].expect_event("framereceived",
+                                  predicate=lambda f: '"type":"table"' in str(f)):
+        bob.context.close()
+    expect(ann.page.locator(".wait-seats li", has_text="Bob")).to_contain_text("offline")
+    assert ann.page.evaluate("document.activeElement && document.activeElement.id") == "start"
+    ann.page.keyboard.press("Enter")
+    expect(ann.page.locator(".felt")).to_be_visible()
+    assert not ann.errors, ann.errors
+    ann.context.close()
+
+
 # The final screen's sentence about who passed the target, for a seat with that name, put
 # on the page in a paragraph of its own (#probe).
 SENTENCE_JS = """async (name) => {

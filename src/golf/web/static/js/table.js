@@ -350,8 +350,11 @@ export function tableScreen(root, where, { navigate }) {
   // --- rendering ---------------------------------------------------------------------------
   function render() {
     if (press.defer(render)) return;
-    const focusKey = document.activeElement && document.activeElement.dataset
-      ? document.activeElement.dataset.key : null;
+    const active = document.activeElement;
+    const focusKey = active && active.dataset ? active.dataset.key : null;
+    // A focused control of the waiting room (its Start, a seat's select) is found again by
+    // its id: each frame builds the room anew, and a keyboard's Enter went nowhere.
+    const focusId = !focusKey && active && active.id && board.contains(active) ? active.id : null;
     board.classList.remove("busy");
     const before = captureCards(board);
     if (!S.table) {
@@ -376,6 +379,9 @@ export function tableScreen(root, where, { navigate }) {
     if (focusKey) {
       const again = board.querySelector(`[data-key="${focusKey}"]`);
       if (again) again.focus();
+    } else if (focusId && !active.isConnected) {
+      const again = document.getElementById(focusId);
+      if (again && board.contains(again)) again.focus({ preventScroll: true });
     }
   }
 
