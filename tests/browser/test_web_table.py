@@ -4,12 +4,14 @@ watches; no page ever holds a card its viewer may not see."""
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, expect
 from webplay import (
+    Player,
     Server,
     assert_no_secrets,
     card_forms,
@@ -193,29 +195,39 @@ def test_typing_in_the_chat_box_survives_a_frame_that_redraws_the_table(
             bob.context.close()
 
 
-def test_a_frame_during_a_click_does_not_lose_the_click(browser: Browser,
-                                                        server: Server) -> None:
-    """The host pressed "Start" as a frame came (the player who had just joined coming
-    online): the frame rebuilt the waiting room, the pressed button left the page and the
-    click was lost (the match never started; a run waited on it until it was killed)."""
+def host_with_bob_online(browser: Browser,
+                         server: Server) -> tuple[Player, Callable[[], None]]:
+    """Ann's waiting room with Bob seated and online, Start enabled; and Bob's leaving,
+    which returns once Ann's page has been sent the table frame that says so."""
     ann = open_player(browser, "Ann", server.url + "/")
     sockets: list[Any] = []
     ann.page.on("websocket", lambda ws: sockets.append(ws))
     create_table(ann, seats=["human"])
     bob = open_player(browser, "Bob", invite_url(ann))
     join_by_invite(bob)
-    seats = ann.page.locator(".wait-seats li", has_text="Bob")
-    expect(seats).to_contain_text("online")
-    start = ann.page.locator("#start")
-    expect(start).to_be_enabled()
-    box = start.bounding_box()
-    assert box is not None and sockets
+    expect(ann.page.locator(".wait-seats li", has_text="Bob")).to_contain_text("online")
+    expect(ann.page.locator("#start")).to_be_enabled()
+    assert sockets
+
+    def leave() -> None:
+        with sockets[-1].expect_event("framereceived",
+                                      predicate=lambda f: '"type":"table"' in str(f)):
+            bob.context.close()
+
+    return ann, leave
+
+
+def test_a_frame_during_a_click_does_not_lose_the_click(browser: Browser,
+                                                        server: Server) -> None:
+    """The host pressed "Start" as a frame came (the player who had just joined coming
+    online): the frame rebuilt the waiting room, the pressed button left the page and the
+    click was lost (the match never started; a run waited on it until it was killed)."""
+    ann, leave = host_with_bob_online(browser, server)
+    box = ann.page.locator("#start").bounding_box()
+    assert box is not None
     ann.page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
     ann.page.mouse.down()
-    # Bob closes his page: Ann's page gets a table frame (Bob offline) while she presses.
-    with sockets[-1].expect_event("framereceived",
-                                  predicate=lambda f: '"type":"table"' in str(f)):
-        bob.context.close()
+    leave()  # Ann's page gets a table frame (Bob offline) while she presses
     ann.page.wait_for_timeout(300)  # the page has taken the frame
     ann.page.mouse.up()
     expect(ann.page.locator(".felt")).to_be_visible()
@@ -229,18 +241,9 @@ def test_a_frame_keeps_the_keyboards_place_in_the_waiting_room(browser: Browser,
                                                                 server: Server) -> None:
     """Each frame builds the waiting room anew: a focused Start lost its focus, and the
     keyboard's Enter went nowhere (the keyboard-only test's match never started)."""
-    ann = open_player(browser, "Ann", server.url + "/")
-    sockets: list[Any] = []
-    ann.page.on("websocket", lambda ws: sockets.append(ws))
-    create_table(ann, seats=["human"])
-    bob = open_player(browser, "Bob", invite_url(ann))
-    join_by_invite(bob)
-    expect(ann.page.locator(".wait-seats li", has_text="Bob")).to_contain_text("online")
-    expect(ann.page.locator("#start")).to_be_enabled()
+    ann, leave = host_with_bob_online(browser, server)
     ann.page.locator("#start").focus()
-    with sockets[-1].expect_event("framereceived",
-                                  predicate=lambda f: '"type":"table"' in str(f)):
-        bob.context.close()
+    leave()
     expect(ann.page.locator(".wait-seats li", has_text="Bob")).to_contain_text("offline")
     assert ann.page.evaluate("document.activeElement && document.activeElement.id") == "start"
     ann.page.keyboard.press("Enter")
