@@ -172,7 +172,7 @@ def test_unknown_user_and_wrong_password_take_similar_time() -> None:
     ], rounds=11)
     ratio = medians["unknown"] / medians["wrong"]
     print(f"median seconds: {medians}; unknown/wrong = {ratio:.2f}")
-    assert 0.5 < ratio < 2.0
+    assert 1 / 3 < ratio < 3.0  # loose: a loaded machine skews medians; naive is 20x off
     # The measurement can tell the difference that the dummy hash removes.
     assert medians["naive"] < 0.05 * medians["wrong"]
 

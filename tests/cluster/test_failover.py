@@ -263,6 +263,26 @@ async def takeovers(cluster: Cluster, tables: list[str], dead: str) -> dict[str,
     return seen
 
 
+async def why_stuck(cluster: Cluster, tables: dict[str, list[Player]],
+                    stuck: list[str]) -> str:
+    """What a failure message needs to tell why tables stood still: each one's lease
+    owner, its players' last frames, and the processes' log lines that name it."""
+    owners = await lease_owners(cluster)
+    out = []
+    for t in stuck[:3]:
+        out.append(f"table {t}: lease owner {owners.get(t)!r}")
+        for p in tables[t]:
+            last = [(f["type"], f.get("code") or f.get("version")
+                     or (f.get("state") or {}).get("version")) for f in p.frames[-4:]]
+            out.append(f"  seat client: joined={p.joined()} connects={len(p.connect_marks)} "
+                       f"version={p.version} last frames={last}")
+        for i in range(cluster.processes):
+            lines = [line for line in cluster.log(i).read_text(errors="replace").splitlines()
+                     if t in line]
+            out.extend(f"  serve-{i}: {line[:300]}" for line in lines[-8:])
+    return "\n".join(out)
+
+
 def check_against_store(players: dict[str, list[Player]],
                         stored: dict[str, list[str]]) -> int:
     """Every event a client received is the stored action at its index (nothing a client
@@ -389,8 +409,10 @@ def test_rolling_restart_under_load_loses_nothing(cluster: Cluster) -> None:
                 if not stuck or time.monotonic() > deadline:
                     break
                 await asyncio.sleep(0.25)
-            assert not stuck, (f"{len(stuck)} tables stood still for {HOLE_BREAK + 10:g} s "
-                               f"after restarting {i}")
+            if stuck:
+                raise AssertionError(f"{len(stuck)} tables stood still for "
+                                     f"{HOLE_BREAK + 10:g} s after restarting {i}\n"
+                                     + await why_stuck(cluster, tables.players, stuck))
             await asyncio.sleep(1)
         tables.stop = True
         await player

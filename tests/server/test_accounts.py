@@ -435,20 +435,24 @@ def test_unknown_user_and_wrong_password_answer_alike(server: ServerProcess,
             who = user if kind == "unknown" else name
             t0 = time.perf_counter()
             r = b.post("/api/signin", {"username": who, "password": f"wrong pass {i}"})
-            times[kind].append(time.perf_counter() - t0)
+            took = time.perf_counter() - t0
             assert r.status_code in (401, 429)
             if r.status_code == 401:
+                # A limiter's 429 answers before any Argon2 work: only 401s are timed.
+                times[kind].append(took)
                 answers[kind].add(r.text)
         if i == 3:
             # Past the free failures the known name is rate limited; measure on a fresh one.
             name = unique("enum")
             claimed(browsers, server, name)
     assert answers["known"] == answers["unknown"] and len(answers["known"]) == 1
+    assert len(times["known"]) >= 4 and len(times["unknown"]) >= 4, times
     # The quickest of each kind: a loaded machine only adds delay, so the minimum is the
-    # work itself (the medians of 8 were 0.29 apart under a CPU-bound job), and a sign-in
-    # that skipped Argon2 for unknown names would still be 30 times quicker.
+    # work itself. A sign-in that skipped Argon2 for unknown names would be about 30 times
+    # quicker; the bound is loose (a factor of 4) because on a CPU-saturated machine the
+    # minimums of 8 were 2.05 times apart (CI, stop 41) with both kinds doing the same work.
     ratio = min(times["known"]) / min(times["unknown"])
-    assert 0.5 < ratio < 2.0, (ratio, times)
+    assert 0.25 < ratio < 4.0, (ratio, times)
 
 
 def test_sign_in_is_rate_limited_per_account(server: ServerProcess,

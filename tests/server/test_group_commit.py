@@ -83,7 +83,7 @@ def test_a_table_writing_alone_does_not_wait(tmp_path: Path) -> None:
             await store.close()
 
     took, batches = asyncio.run(run())
-    assert batches == 10 and took < 1.0  # 10 intervals would be 2 s
+    assert batches == 10 and took < 1.5  # 10 intervals would be 2 s; loose under load
 
 
 def test_a_write_after_a_quiet_spell_does_not_wait(tmp_path: Path) -> None:
