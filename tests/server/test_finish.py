@@ -8,6 +8,7 @@ import asyncio
 import random
 import time
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 from harness import Client, ServerProcess, play_out
@@ -201,5 +202,80 @@ def test_a_rematch_can_be_declined(server: ServerProcess) -> None:
         assert r.status_code == 200 and r.json()["rematch"]["waiting"] == [1]
         await a.close()
         await b.close()
+
+    asyncio.run(run())
+
+
+def test_a_break_whose_end_could_not_be_stored_ends_when_it_can(tmp_path: Path) -> None:
+    """Issue 37, found by the fault soak: the break's countdown ran out while the database
+    could not be reached. The break was ended in memory before its end was stored, so the
+    retry planned the next hole's first turn instead of the break's end: nobody was told
+    of the new hole, the database kept the break, and a table of people stood still for
+    good. Now the break stands until its end is stored, and the retry ends it; a `ready`
+    whose write fails leaves the break as stored too."""
+    from golf.server.cluster.lease import Leases
+    from golf.server.storage import db
+    from golf.server.storage.errors import Unavailable
+    from golf.server.storage.records import SeatRecord, TableRecord
+    from golf.server.storage.store import Store
+    from golf.server.tables.hub import Hub
+
+    async def run() -> None:
+        engine = db.make_engine(db.default_url(tmp_path))
+        await db.migrate(engine)
+        store = Store(engine, Leases(engine, "x:1"))
+        try:
+            # Two people seated (their tokens' hashes), neither connected.
+            seats = [SeatRecord(0, "human", "Ann", None, "a" * 64, 1),
+                     SeatRecord(1, "human", "Bob", None, "b" * 64, 2)]
+            await store.create_table(TableRecord(
+                "T1", "t", "waiting", "six-card", {}, False, {}, 0, "inv-T1", 1,
+                time.time(), seats))
+            room = await Hub(store).room("T1")
+            await room.start()
+            async with room.lock:
+                # A hole ended with both people to wait for, its break stored, ending soon.
+                room.clocks.begin_break({0, 1})
+                room.clocks.break_until = time.monotonic() + 0.1
+                await room.finish.save_break()
+                room.reschedule()
+            assert (await store.load("T1")).hole_break is not None  # type: ignore[union-attr]
+            # The database cannot be reached when the break's end is written, once.
+            real = store.save_pending
+            failed: list[object] = []
+
+            async def flaky(table_id: str, **values: object) -> None:
+                if not failed:
+                    failed.append(values)
+                    raise Unavailable()
+                await real(table_id, **values)  # type: ignore[arg-type]
+
+            store.save_pending = flaky  # type: ignore[method-assign]
+            deadline = time.monotonic() + 5
+            while time.monotonic() < deadline:
+                stored = await store.load("T1")
+                if failed and stored is not None and stored.hole_break is None:
+                    break
+                await asyncio.sleep(0.05)
+            assert failed == [{"hole_break": None}]
+            # Stored by the retry, and the room agrees: the next hole runs.
+            assert (await store.load("T1")).hole_break is None  # type: ignore[union-attr]
+            assert not room.clocks.breaking
+            plan = room.plan()
+            assert plan is None or plan.kind != "next_hole"
+            # A `ready` whose write fails is refused and leaves the break as stored: the
+            # person is still waited for, and their next `ready` counts.
+            async with room.lock:
+                room.clocks.begin_break({0, 1})
+                await room.finish.save_break()
+            failed.clear()
+            with pytest.raises(Unavailable):
+                await room.finish.ready(room.seats[0])
+            assert room.clocks.waiting == {0, 1} and len(failed) == 1
+            await room.finish.ready(room.seats[0])
+            assert room.clocks.waiting == {1}
+            assert (await store.load("T1")).hole_break["waiting"] == [1]  # type: ignore[union-attr,index]
+        finally:
+            await store.close()
 
     asyncio.run(run())

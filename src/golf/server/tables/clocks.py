@@ -27,7 +27,7 @@ from typing import Any
 
 from ..core.protocol import now_ms
 
-__all__ = ["HOLE_BREAK", "Clocks", "Plan"]
+__all__ = ["HOLE_BREAK", "BreakState", "Clocks", "Plan"]
 
 #: Seconds the next hole waits at most for the people at the table to close the hole-end
 #: dialog (they say so with ``ready``); no bot moves and no turn timer runs meanwhile. The
@@ -42,6 +42,17 @@ class Plan:
     kind: str  # bot | stand_in | timeout | absence | next_hole
     version: int
     at: float  # time.monotonic()
+
+
+@dataclass(frozen=True)
+class BreakState:
+    """A break as it stood (:meth:`Clocks.break_state`): its end, the seats it waits for,
+    and when the turn's and the bot's pause began."""
+
+    until: float | None
+    waiting: frozenset[int]
+    turn_started: float
+    changed: float
 
 
 class Clocks:
@@ -117,6 +128,25 @@ class Clocks:
             return False
         self.end_break(now)
         return True
+
+    def break_state(self) -> BreakState:
+        """What :meth:`ready` and :meth:`end_break` change, to :meth:`put_back` when the
+        break's end could not be stored (the break goes on as the database holds it).
+
+        >>> c = Clocks({"turn_timer": None, "reserve": 0, "grace": 60, "bot_delay": 0}, 2)
+        >>> c.begin_break({0, 1}, now=10.0); was = c.break_state()
+        >>> c.ready(0, now=11.0), c.ready(1, now=12.0), c.breaking
+        (False, True, False)
+        >>> c.put_back(was); c.breaking, c.break_until, sorted(c.waiting)
+        (True, 25.0, [0, 1])
+        """
+        return BreakState(self.break_until, frozenset(self.waiting), self._turn_started,
+                          self._changed)
+
+    def put_back(self, state: BreakState) -> None:
+        self.break_until = state.until
+        self.waiting = set(state.waiting)
+        self._turn_started, self._changed = state.turn_started, state.changed
 
     def end_break(self, now: float | None = None) -> None:
         """The next hole starts: its first turn and a bot's pause count from now."""

@@ -34,6 +34,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..core.protocol import ProtocolError, dumps
 from ..ratings import rating_service
+from ..storage.errors import Unavailable
 
 if TYPE_CHECKING:
     from ..storage.records import MatchRecord, TableRecord
@@ -100,10 +101,17 @@ class Finish:
             clocks = self._clocks()
             if not clocks.breaking or seat.position not in clocks.waiting:
                 return
+            was = clocks.break_state()
             ended = clocks.ready(seat.position)
             # Stored before anyone hears of it: what clients are told is what a restart
             # or a handover resumes.
-            await self.save_break()
+            try:
+                await self.save_break()
+            except Unavailable:
+                # Not stored: the break stands as the database holds it (its countdown
+                # still ends it; the person is told to try again).
+                clocks.put_back(was)
+                raise
             if ended:
                 self._next_hole()
             else:
