@@ -8,6 +8,7 @@ import contextlib
 import time
 
 import pytest
+from sqlalchemy import text as sa_text
 
 from conftest import fresh_database
 from golf.server.cluster.lease import Leases, renew_forever
@@ -213,5 +214,44 @@ def test_a_healed_process_gives_up_every_lost_table_at_once(postgres_url: str) -
                     await renewing
             await sa.close()
             await sb.close()
+
+    asyncio.run(run())
+
+
+def test_an_acquire_waiting_for_a_writer_does_not_hold_up_the_renewals(
+        postgres_url: str) -> None:
+    """Issue 37, the rolling restart under load: an acquire waits for a writer's share
+    lock on the lease row (by design: a write commits before the lease changes hands or
+    fails). It renewed the node row in the same transaction, so that row stayed locked
+    while it waited: the process's renewals (and its other acquires) queued behind it and
+    timed out while it took a restarted process's tables over, and every write of its own
+    tables was refused meanwhile. The renewal now goes on while an acquire waits."""
+    url = db.async_url(fresh_database(postgres_url))
+
+    async def run() -> None:
+        ea, eb = db.make_engine(url), db.make_engine(url)
+        await db.migrate(ea)
+        a, b = Leases(ea, "a:1", ttl=3.0), Leases(eb, "b:1", ttl=3.0)
+        sa = Store(ea, a)
+        try:
+            await sa.create_table(table("T1"))
+            assert await b.acquire("T1") is not None
+            await a.renew()
+            async with eb.connect() as writer:
+                # B writes T1: its transaction holds the lease row's share lock.
+                await writer.begin()
+                await writer.execute(sa_text("SELECT epoch FROM golf_leases WHERE "
+                                             "table_id = 'T1' FOR SHARE"))
+                a.renewed = -1e9  # stale: this acquire renews the node row first
+                taking = asyncio.create_task(a.acquire("T1"))
+                await asyncio.sleep(0.5)
+                assert not taking.done()  # waiting for the writer, as it must
+                # A's renewal is not held up by its own waiting acquire.
+                assert await asyncio.wait_for(a.renew(), 2.0) == []
+                await writer.commit()
+            assert await asyncio.wait_for(taking, 5.0) is None  # B's lease is alive
+        finally:
+            await sa.close()
+            await eb.dispose()
 
     asyncio.run(run())

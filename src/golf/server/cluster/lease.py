@@ -156,12 +156,19 @@ class Leases:
         if not self.enabled:
             return 0
         sent = time.monotonic()
+        if sent - self.renewed >= self.ttl / 3:
+            # Alive first (a lease whose owner has no live node row is anyone's), in a
+            # transaction of its own: in the acquiring one, the node row stayed locked
+            # while the acquire waited for a writer's share lock on the lease row, every
+            # other acquire of this process and its renewals queued behind it, and the
+            # renewals timed out while it took a dead process's tables over by the dozen
+            # (the rolling restart's tables that stood still under load).
+            async with self.engine.begin() as conn:
+                await conn.execute(HEARTBEAT, {"me": self.node, "ttl": self.ttl})
+            self.renewed = max(self.renewed, sent)
         async with self.engine.begin() as conn:
-            # Alive first: a lease whose owner has no live node row is anyone's.
-            await conn.execute(HEARTBEAT, {"me": self.node, "ttl": self.ttl})
             row = (await conn.execute(ACQUIRE, {"t": table_id, "me": self.node,
                                                 "ttl": self.ttl})).first()
-        self.renewed = max(self.renewed, sent)
         if row is None:
             return None
         epoch = int(row[0])
