@@ -40,7 +40,7 @@ if TYPE_CHECKING:
     from ..storage.records import MatchRecord, TableRecord
     from ..storage.store import Store
     from .audience import Audience, Seat
-    from .clocks import Clocks
+    from .clocks import BreakState, Clocks
     from .match import LiveMatch
     from .seating import Changes
     from .telling import Telling
@@ -104,22 +104,28 @@ class Finish:
             was = clocks.break_state()
             ended = clocks.ready(seat.position)
             # Stored before anyone hears of it: what clients are told is what a restart
-            # or a handover resumes.
-            try:
-                await self.save_break()
-            except Unavailable:
-                # Not stored: the break stands as the database holds it (its countdown
-                # still ends it; the person is told to try again).
-                clocks.put_back(was)
-                raise
+            # or a handover resumes. Not stored: the person is told to try again, and the
+            # countdown still ends the break.
+            await self.save_break(was)
             if ended:
                 self._next_hole()
             else:
                 self._reschedule()
                 self.telling.send_clock()
 
-    async def save_break(self) -> None:
-        """Store the running break (or that none runs): what a restart resumes."""
+    async def save_break(self, was: BreakState | None = None) -> None:
+        """Store the running break (or that none runs): what a restart resumes. ``was``:
+        the break before the change being stored, put back if the database cannot be
+        reached (the break then stands as the database holds it, so that a retry makes
+        the same change again instead of moving on from one nobody was told of)."""
+        try:
+            await self._write_break()
+        except Unavailable:
+            if was is not None:
+                self._clocks().put_back(was)
+            raise
+
+    async def _write_break(self) -> None:
         live, clocks = self._live(), self._clocks()
         data = None
         if clocks.breaking and live is not None and clocks.break_until is not None:

@@ -455,14 +455,10 @@ class Room:
         if p.kind == "next_hole":  # nobody closed the hole-end dialog in time
             was = self.clocks.break_state()
             self.clocks.end_break()
-            try:
-                await self.finish.save_break()
-            except Unavailable:
-                # Not stored: the break goes on, as the database holds it, so that the
-                # retry plans the next hole again (it planned the next turn of a hole that
-                # nobody had been told of, and a table of people stood still for good).
-                self.clocks.put_back(was)
-                raise
+            # Not stored: the break goes on, and the retry plans the next hole again
+            # (it planned the next hole's first turn, nobody was told of the new hole,
+            # and a table of people stood still for good).
+            await self.finish.save_break(was)
             self._next_hole()
         elif p.kind in (BY_BOT, BY_STAND_IN):
             action = await asyncio.to_thread(live.decide, p.kind)
