@@ -388,9 +388,17 @@ class Soak:
         than once (a table moved twice); 0 for a socket the fault never cut."""
         clients = [p for t in self.tables for p in t.clients]
         deadline = end + max(60.0, 3 * self.back_within)
+        # A finished match sends nothing more: a client of one whose socket the fault
+        # never cut is back as long as it is still joined (no frame after ``end`` comes).
+        going = await self.going_on()
+        over = {id(p) for t in self.tables for p in t.clients if not going.get(t.id)}
 
         def back_at(p: Player) -> float | None:
-            if p.ws is None or not p.joined() or not p.times or p.times[-1] < end:
+            if p.ws is None or not p.joined():
+                return None
+            if id(p) in over and id(p) not in cuts:
+                return 0.0
+            if not p.times or p.times[-1] < end:
                 return None
             waits = []
             for cut in cuts.get(id(p), []):
