@@ -55,7 +55,7 @@ TEST_WORKERS ?= 4
 # process restarted under load can lose its tables a second time (docs/server.md, "The
 # fault soak"); `make soak` runs it.
 test: lint
-	$(VENV)/bin/pytest -n $(TEST_WORKERS) --dist loadgroup --no-loadscope-reorder -m "not soak"
+	$(VENV)/bin/pytest -n $(TEST_WORKERS) --dist loadscope --no-loadscope-reorder -m "not soak"
 
 soak: $(STAMP)
 	$(VENV)/bin/pytest tests/cluster/test_soak.py -m soak

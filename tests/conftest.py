@@ -8,10 +8,11 @@ Two things cannot be left to the workers:
   server and cluster suites share one cluster and make a database each), and the search
   bot's compiled core is loaded or compiled into numba's cache. The controller does it in
   ``pytest_configure``, before any worker starts, and stops PostgreSQL at the end.
-* **Which tests run together.** With ``--dist loadgroup`` each test module of the server
-  and browser suites is one unit (its module-scoped servers and browser start once), the
-  cluster and Ray suites are one unit each (they start many processes and fixed-size port
-  blocks), and every other test is a unit of its own. The units are handed out in the
+* **Which tests run together.** Our own scheduler (:func:`pytest_xdist_make_scheduler`)
+  gives each test module of the server and browser suites to one worker as one unit (its
+  module-scoped servers and browser start once), the cluster and Ray suites as one unit
+  each (they start many processes and fixed-size port blocks); every other test is a unit
+  of its own. The units are handed out in the
   order of :data:`HEAVY_FIRST` (``--no-loadscope-reorder``): the longest first, so that no
   worker starts a three-minute unit when the others are about to finish.
 
@@ -25,6 +26,7 @@ import os
 import subprocess
 import tempfile
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -106,9 +108,18 @@ def pytest_unconfigure(config: pytest.Config) -> None:
         _PG_STARTED.clear()
 
 
-def _unit(item: pytest.Item) -> tuple[int, str | None]:
-    """The item's rank in :data:`HEAVY_FIRST` and the group it runs in (None: alone)."""
-    rel = Path(str(item.path)).resolve().relative_to(ROOT).as_posix()
+def unit_of(nodeid: str) -> tuple[int, str | None]:
+    """A test's rank in :data:`HEAVY_FIRST` and the unit it runs in (None: alone), from its
+    node id (relative to the project's root, as pytest writes it).
+
+    >>> unit_of("tests/cluster/test_cluster.py::test_x[2]")
+    (0, 'tests/cluster')
+    >>> unit_of("tests/browser/test_web_layout.py::test_y")
+    (2, 'tests/browser/test_web_layout.py')
+    >>> unit_of("tests/test_engine.py::test_z")
+    (4, None)
+    """
+    rel = nodeid.split("::", 1)[0]
     for prefix, rank in HEAVY_FIRST.items():
         if rel == prefix or rel.startswith(prefix + "/"):
             whole = prefix in ("tests/cluster", "tests/test_ray.py")
@@ -117,14 +128,25 @@ def _unit(item: pytest.Item) -> tuple[int, str | None]:
 
 
 @pytest.hookimpl(tryfirst=True)
+def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
+    """The units of :func:`unit_of`, each given whole to one worker.
+
+    Not ``--dist loadgroup`` with ``xdist_group`` marks: pytest-xdist 3.8 writes the group
+    into ``item._nodeid``, which pytest 9 no longer reads, so the marks were silently
+    ignored (every module ran on all four workers, each starting its own servers and
+    browser, and four clusters ran at once)."""
+    from xdist.scheduler import LoadScopeScheduling
+
+    class UnitScheduling(LoadScopeScheduling):  # type: ignore[misc]
+        def _split_scope(self, nodeid: str) -> str:
+            return unit_of(nodeid)[1] or nodeid
+
+    return UnitScheduling(config, log)
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     if _workers(config) == 0 and _is_controller(config):
         return
-    ranked = []
-    for i, item in enumerate(items):
-        rank, group = _unit(item)
-        if group is not None:
-            item.add_marker(pytest.mark.xdist_group(group))
-        ranked.append((rank, i, item))
+    ranked = [(unit_of(item.nodeid)[0], i, item) for i, item in enumerate(items)]
     # A stable sort: within a rank, pytest's own order (a module's tests stay together).
     items[:] = [item for _, _, item in sorted(ranked, key=lambda r: (r[0], r[1]))]
