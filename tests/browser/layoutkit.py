@@ -73,8 +73,10 @@ def open_seated(browser: Browser, server: Server, seated: Seated, *,
 
 
 def wait_my_turn(page: Page) -> None:
-    expect(page.locator(".turn-pill.mine")).to_be_visible()
-    expect(page.locator(".board-area.busy")).to_have_count(0)
+    # As long as the page's own default: a bot's move (some tests give it a delay) comes
+    # after expect's 5 s on a loaded machine.
+    expect(page.locator(".turn-pill.mine")).to_be_visible(timeout=20_000)
+    expect(page.locator(".board-area.busy")).to_have_count(0, timeout=20_000)
 
 
 def to_the_draw(p: Player) -> None:
