@@ -255,3 +255,52 @@ def test_an_acquire_waiting_for_a_writer_does_not_hold_up_the_renewals(
             await eb.dispose()
 
     asyncio.run(run())
+
+
+def test_handover_requests_are_served_side_by_side_and_once(postgres_url: str) -> None:
+    """A restarted process asks for dozens of tables at once, and again every second while
+    it waits: the holder hands them over side by side (one after the other, each waiting
+    for its own database writes, they took tens of seconds after a rolling restart), and
+    a request for a table whose handover is under way is not served a second time."""
+    from golf.server.cluster.notify import ask_handover, listen_forever
+
+    url = db.async_url(fresh_database(postgres_url))
+    tables = [f"T{i}" for i in range(20)]
+
+    async def run() -> None:
+        engine = db.make_engine(url)
+        calls: list[str] = []
+        done: set[str] = set()
+
+        async def requested(table_id: str) -> None:
+            calls.append(table_id)
+            await asyncio.sleep(0.5)  # the holder's writes for this table
+            done.add(table_id)
+
+        listener = asyncio.create_task(listen_forever(engine, "holder:1", requested))
+        try:
+            await asyncio.sleep(0.5)  # listening
+            began = time.monotonic()
+            for _ in range(3):  # the asker's first request and two repeats
+                for t in tables:
+                    await ask_handover(engine, t, "asker:2")
+            while len(done) < len(tables) and time.monotonic() - began < 20:
+                await asyncio.sleep(0.05)
+            took = time.monotonic() - began
+            # One after the other: 20 x 0.5 s = 10 s at least.
+            assert done == set(tables) and took < 5, f"{len(done)} handed over in {took:.1f} s"
+            assert sorted(calls) == sorted(tables), "a handover under way was served again"
+            # Once it is over, a new request is served again.
+            await ask_handover(engine, "T0", "asker:2")
+            await ask_handover(engine, "T1", "holder:1")  # its own: not a request
+            while calls.count("T0") < 2 and time.monotonic() - began < 20:
+                await asyncio.sleep(0.05)
+            await asyncio.sleep(0.2)
+            assert calls.count("T0") == 2 and calls.count("T1") == 1
+        finally:
+            listener.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await listener
+            await engine.dispose()
+
+    asyncio.run(run())
