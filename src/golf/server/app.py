@@ -114,15 +114,14 @@ async def adopt_forever(hub: Hub, every: float) -> None:
         await asyncio.sleep(pause)
         pause = every
         try:
-            # A TTL of grace (after a release, or after the holder's node row ran out): a
-            # client that comes back claims its table first, its hello being on its way
-            # within a second. Two TTLs, with ten tables a scan every TTL, left the tables
-            # nobody was connected to standing for 16 s after a process that held 97 of
-            # 100 restarted (the soak's restart-2).
-            n = await hub.adopt_orphans(grace=every)
+            # Two TTLs of grace: a client that comes back claims its table first.
+            n = await hub.adopt_orphans(grace=2 * every)
             if n:
                 log.info("golf server: took over %d tables nobody held", n)
-            if n >= ORPHANS_PER_SCAN:  # perhaps more: the next few at once
+            # Perhaps more: the next ten soon. Ten a scan every TTL left the tables nobody
+            # was connected to standing for 16 s after a process that had held 97 of 100
+            # restarted (the soak's restart-2).
+            if n >= ORPHANS_PER_SCAN:
                 pause = min(every, 0.25)
         except Exception as e:  # the database is away: next time
             log.warning("golf server: no orphan scan (%s)", type(e).__name__)
