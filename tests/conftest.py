@@ -12,9 +12,9 @@ Two things cannot be left to the workers:
   gives each test module of the server and browser suites to one worker as one unit (its
   module-scoped servers and browser start once), the cluster and Ray suites as one unit
   each (they start many processes and fixed-size port blocks); every other test is a unit
-  of its own. The units are handed out in the
-  order of :data:`HEAVY_FIRST` (``--no-loadscope-reorder``): the longest first, so that no
-  worker starts a three-minute unit when the others are about to finish.
+  of its own. The units are handed out in the order of :data:`HEAVY_FIRST`
+  (``--no-loadscope-reorder``): the longest first, so that no worker starts a three-minute
+  unit when the others are about to finish.
 
 Without ``-n`` (a developer running one file) none of this happens: each suite's own
 fixtures start what they need, as before.

@@ -51,25 +51,21 @@ async def listen_forever(engine: AsyncEngine, node: str,
     # requests for the dozens of tables its clients came back for (each asked again every
     # second) waited behind each other's database writes, and clients stood still for 36 s
     # after a rolling restart. Side by side, their writes share the store's group commits.
-    pending: set[str] = set()
-    running: set[asyncio.Task[None]] = set()
+    running: dict[str, asyncio.Task[None]] = {}
 
     async def serve(table_id: str) -> None:
         try:
             await requested(table_id)
         except Exception:  # one failed handover must not stop the others
             log.exception("golf server: handover of table %s failed", table_id)
-        finally:
-            pending.discard(table_id)
 
     def heard(_conn: object, _pid: int, _channel: str, payload: str) -> None:
         table_id, _, sender = payload.partition(" ")
-        if sender == node or table_id in pending:
+        if sender == node or table_id in running:
             return
-        pending.add(table_id)
         task = asyncio.get_running_loop().create_task(serve(table_id))
-        running.add(task)
-        task.add_done_callback(running.discard)
+        running[table_id] = task
+        task.add_done_callback(lambda _: running.pop(table_id, None))
 
     try:
         while True:
@@ -87,5 +83,5 @@ async def listen_forever(engine: AsyncEngine, node: str,
                         await conn.close()
             await asyncio.sleep(1.0)
     finally:
-        for task in list(running):
+        for task in list(running.values()):
             task.cancel()
